@@ -1,0 +1,111 @@
+"""`riichi-score`: score one hand with a readable breakdown, or many as JSON lines."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from typing import Any, TextIO
+
+from server.cli.score_request import FLAGS, answer, score_request
+from server.rules.scoring import HandScore, ScoringError
+from server.rules.tiles import TileError
+
+EXAMPLE = "riichi-score 123456789s234m55p --win 9s --tsumo --riichi --seat S --round E --dora 6s"
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="riichi-score",
+        description="Score a winning riichi mahjong hand (EMA 2016 rules by default).",
+        epilog=f"example: {EXAMPLE}\n"
+               "many hands: riichi-score --jsonl < requests.jsonl  (one JSON request a line; see README)",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument("hand", nargs="?", help="concealed tiles, the winning tile included, e.g. 123456789s234m55p")
+    parser.add_argument("--jsonl", action="store_true", help="read JSON requests from stdin, one a line; answer one a line")
+    parser.add_argument("--win", help="the winning tile, e.g. 9s")
+    parser.add_argument("--meld", action="append", default=[], metavar="MELD",
+                        help="a declared meld: 'chi 123m', 'pon 555z', 'kan 1111p', 'ankan 9999s' or 'kakan 7777m' (repeatable)")
+    for flag in FLAGS:
+        parser.add_argument(f"--{flag.replace('_', '-')}", dest=flag, action="store_true")
+    parser.add_argument("--seat", default="E", help="seat wind E, S, W or N (default E, the dealer)")
+    parser.add_argument("--round", default="E", help="round wind E, S, W or N (default E)")
+    parser.add_argument("--dora", default="", help="dora indicators, e.g. 6s or 6s1z")
+    parser.add_argument("--ura", default="", help="ura dora indicators (count only with riichi)")
+    parser.add_argument("--honba", type=int, default=0, help="counters on the table")
+    parser.add_argument("--sticks", type=int, default=0, help="riichi sticks on the table")
+    parser.add_argument("--rules", default="ema2016", choices=["ema2016", "tenhou"], help="rules preset (default ema2016)")
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if args.jsonl:
+        return run_jsonl(sys.stdin, sys.stdout)
+    if not args.hand or not args.win:
+        parser.error(f"give a hand and --win, e.g. {EXAMPLE}")
+    request: dict[str, Any] = {
+        "hand": args.hand, "win": args.win, "melds": args.meld, "seat": args.seat, "round": args.round,
+        "dora": args.dora, "ura": args.ura, "honba": args.honba, "sticks": args.sticks, "rules": args.rules,
+        **{flag: getattr(args, flag) for flag in FLAGS},
+    }
+    try:
+        score = score_request(request)
+    except (ScoringError, TileError, ValueError) as error:
+        print(f"riichi-score: {error}", file=sys.stderr)
+        return 1
+    print(breakdown(score, args.sticks))
+    return 0
+
+
+def run_jsonl(stdin: TextIO, stdout: TextIO) -> int:
+    """One answer line per input line, in order, never stopping at a bad line."""
+    for line in stdin:
+        if not line.strip():
+            continue
+        try:
+            request = json.loads(line)
+        except json.JSONDecodeError as error:
+            result: dict[str, Any] = {"id": None, "ok": False, "error": f"not JSON: {error}"}
+        else:
+            result = answer(request)
+        stdout.write(json.dumps(result) + "\n")
+        stdout.flush()
+    return 0
+
+
+def breakdown(score: HandScore, sticks: int = 0) -> str:
+    """The readable breakdown: yaku, dora, fu lines, totals, limit and who pays what."""
+    lines = ["Yaku:"]
+    lines += [f"  {name:<16} {han:>3} han" for name, han in score.yaku]
+    dora, ura, red = score.dora_parts
+    for label, count in (("dora", dora), ("ura dora", ura), ("red fives", red)):
+        if count:
+            lines.append(f"  {label:<16} {count:>3} han")
+    lines.append("Fu:")
+    lines += [f"  {label:<28} {fu:>3}" for label, fu in score.fu_lines]
+    if score.fu_lines and score.fu not in (20, 25) and sum(f for _, f in score.fu_lines) != score.fu:
+        lines.append(f"  {'rounded up to':<28} {score.fu:>3}")
+    total = f"{score.han} han {score.fu} fu"
+    if score.limit:
+        total += f", {score.limit}"
+    lines.append(f"Total: {total} (base points {score.base})")
+    p = score.payment
+    if p.ron:
+        lines.append(f"Ron: the discarder pays {p.ron}")
+    elif p.all:
+        lines.append(f"Tsumo: {p.all} all (each of the three pays {p.all})")
+    else:
+        lines.append(f"Tsumo: {p.non_dealer}/{p.dealer} (the dealer pays {p.dealer}, each non-dealer {p.non_dealer})")
+    collected = f"The winner collects {score.total}"
+    if sticks:
+        collected += f", plus {1000 * sticks} in riichi sticks"
+    lines.append(collected + ".")
+    lines += [f"Note: {note}" for note in score.notes]
+    return "\n".join(lines)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,140 @@
+"""The rules object: one field for every row of RULINGS.md ("Two presets").
+
+`EMA2016` is the default preset and `TENHOU` the common online rules.  A table may
+override single fields with `rules.override(field=value)`.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass
+from enum import Enum
+
+
+class KanDoraTiming(str, Enum):
+    AT_ONCE = "at_once"  # every kong turns its indicator at once
+    OPEN_AFTER_REPLACEMENT = "open_after_replacement"  # open/added kongs: after the replacement draw
+
+
+class TieBreak(str, Enum):
+    SHARE_UMA = "share_uma"  # tied players share the uma of their places
+    SEAT_ORDER = "seat_order"  # placed by seat order from the first dealer
+
+
+@dataclass(frozen=True)
+class Rules:
+    name: str
+    start_score: int
+    return_score: int
+    red_fives: bool
+    open_tanyao: bool
+    kuikae_forbidden: bool
+    abortive_draws: bool
+    nagashi_mangan: bool
+    kazoe_yakuman: bool  # 13+ han without yakuman: yakuman (True) or sanbaiman (False)
+    yakuman_stack: bool  # several yakuman in one hand are added
+    renhou_mangan: bool  # blessing of man is a mangan (not used when False)
+    double_wind_pair_fu: int
+    kan_dora_timing: KanDoraTiming
+    ippatsu_broken_by_concealed_kong: bool
+    riichi_min_wall: int
+    riichi_min_points: int
+    max_ron_winners: int  # more than this many ron on one discard is an abortive draw
+    counters_to_every_winner: bool
+    own_riichi_stick_back: bool
+    dealer_repeats_on_tenpai: bool
+    ends_below_zero: bool
+    west_extension: bool
+    agari_yame: bool
+    leftover_sticks_to_first: bool
+    uma: tuple[int, int, int, int]  # points, first to last
+    oka: int  # points to first place
+    tie_break: TieBreak
+    pao: bool
+    kiriage: bool  # RULINGS.md: no kiriage under either preset
+    chankan_concealed_kong_kokushi: bool
+
+    def override(self, **fields: object) -> "Rules":
+        """A copy with single fields changed; unknown fields raise ValueError."""
+        known = {f.name for f in dataclasses.fields(self)}
+        unknown = sorted(set(fields) - known)
+        if unknown:
+            raise ValueError(f"unknown rule field(s): {', '.join(unknown)}")
+        return dataclasses.replace(self, **fields)  # type: ignore[arg-type]
+
+
+EMA2016 = Rules(
+    name="ema2016",
+    start_score=30_000,
+    return_score=30_000,
+    red_fives=False,
+    open_tanyao=True,
+    kuikae_forbidden=True,
+    abortive_draws=False,
+    nagashi_mangan=False,
+    kazoe_yakuman=False,
+    yakuman_stack=False,
+    renhou_mangan=True,
+    double_wind_pair_fu=4,
+    kan_dora_timing=KanDoraTiming.AT_ONCE,
+    ippatsu_broken_by_concealed_kong=True,
+    riichi_min_wall=4,
+    riichi_min_points=0,
+    max_ron_winners=3,
+    counters_to_every_winner=True,
+    own_riichi_stick_back=True,
+    dealer_repeats_on_tenpai=True,
+    ends_below_zero=False,
+    west_extension=False,
+    agari_yame=False,
+    leftover_sticks_to_first=True,
+    uma=(15_000, 5_000, -5_000, -15_000),
+    oka=0,
+    tie_break=TieBreak.SHARE_UMA,
+    pao=True,
+    kiriage=False,
+    chankan_concealed_kong_kokushi=False,
+)
+
+TENHOU = Rules(
+    name="tenhou",
+    start_score=25_000,
+    return_score=30_000,
+    red_fives=True,
+    open_tanyao=True,
+    kuikae_forbidden=True,
+    abortive_draws=True,
+    nagashi_mangan=True,
+    kazoe_yakuman=True,
+    yakuman_stack=True,
+    renhou_mangan=False,
+    double_wind_pair_fu=4,
+    kan_dora_timing=KanDoraTiming.OPEN_AFTER_REPLACEMENT,
+    ippatsu_broken_by_concealed_kong=True,
+    riichi_min_wall=4,
+    riichi_min_points=1_000,
+    max_ron_winners=2,
+    counters_to_every_winner=False,
+    own_riichi_stick_back=False,
+    dealer_repeats_on_tenpai=True,
+    ends_below_zero=True,
+    west_extension=True,
+    agari_yame=True,
+    leftover_sticks_to_first=True,
+    uma=(20_000, 10_000, -10_000, -20_000),
+    oka=20_000,
+    tie_break=TieBreak.SEAT_ORDER,
+    pao=True,
+    kiriage=False,
+    chankan_concealed_kong_kokushi=True,
+)
+
+PRESETS: dict[str, Rules] = {"ema2016": EMA2016, "tenhou": TENHOU}
+
+
+def preset(name: str) -> Rules:
+    """The named preset; raises ValueError naming the choices."""
+    try:
+        return PRESETS[name]
+    except KeyError:
+        raise ValueError(f"unknown rules preset '{name}': choose {' or '.join(PRESETS)}") from None

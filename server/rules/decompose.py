@@ -1,0 +1,97 @@
+"""Every way a complete hand can be read: sets and a pair, seven pairs, thirteen orphans.
+
+A concealed set is coded as an int: a chow starting at kind k is `k`, a pung of kind k
+is `PUNG + k`.  Readings of each suit are memoised by the suit's counts, so a hand is
+read by looking up four small tables and joining them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from itertools import product
+
+from server.rules.tiles import TERMINALS_AND_HONOURS
+
+PUNG = 34
+NO_PAIR = -1
+SuitReading = tuple[int, tuple[int, ...]]  # (pair kind or NO_PAIR, set codes)
+
+_suit_memo: dict[tuple[int, bytes], tuple[SuitReading, ...]] = {}
+
+
+def standard_readings(counts: Sequence[int]) -> list[tuple[int, tuple[int, ...]]]:
+    """All (pair, sets) readings of the concealed counts as sets plus exactly one pair."""
+    per_suit = []
+    for base in (0, 9, 18):
+        key = bytes(counts[base:base + 9])
+        readings = _suit_memo.get((base, key))
+        if readings is None:
+            readings = _suit_memo[(base, key)] = _read_suit(base, list(key))
+        if not readings:
+            return []
+        per_suit.append(readings)
+    honours = _read_honours(counts)
+    if honours is None:
+        return []
+    per_suit.append((honours,))
+    out = []
+    for combo in product(*per_suit):
+        pairs = [pair for pair, _ in combo if pair != NO_PAIR]
+        if len(pairs) == 1:
+            out.append((pairs[0], tuple(code for _, sets in combo for code in sets)))
+    return out
+
+
+def _read_honours(counts: Sequence[int]) -> SuitReading | None:
+    pair = NO_PAIR
+    sets = []
+    for kind in range(27, 34):
+        c = counts[kind]
+        if c == 3:
+            sets.append(PUNG + kind)
+        elif c == 2:
+            if pair != NO_PAIR:
+                return None
+            pair = kind
+        elif c:
+            return None
+    return pair, tuple(sets)
+
+
+def _read_suit(base: int, counts: list[int]) -> tuple[SuitReading, ...]:
+    found: set[SuitReading] = set()
+    _search(base, counts, NO_PAIR, [], found)
+    return tuple(sorted(found))
+
+
+def _search(base: int, counts: list[int], pair: int, sets: list[int], found: set[SuitReading]) -> None:
+    i = next((i for i in range(9) if counts[i]), None)
+    if i is None:
+        found.add((pair, tuple(sorted(sets))))
+        return
+    if counts[i] >= 3:
+        counts[i] -= 3
+        _search(base, counts, pair, sets + [PUNG + base + i], found)
+        counts[i] += 3
+    if i <= 6 and counts[i + 1] and counts[i + 2]:
+        for j in (i, i + 1, i + 2):
+            counts[j] -= 1
+        _search(base, counts, pair, sets + [base + i], found)
+        for j in (i, i + 1, i + 2):
+            counts[j] += 1
+    if pair == NO_PAIR and counts[i] >= 2:
+        counts[i] -= 2
+        _search(base, counts, base + i, sets, found)
+        counts[i] += 2
+
+
+def is_seven_pairs(counts: Sequence[int]) -> bool:
+    """Seven different pairs (EMA: 'Seven different pairs'); four of a kind is not two."""
+    return sum(1 for c in counts if c == 2) == 7
+
+
+def is_thirteen_orphans(counts: Sequence[int]) -> bool:
+    """One of each terminal and honour, and one of them twice."""
+    return sum(counts) == 14 and all(counts[k] for k in TERMINALS_AND_HONOURS) and sum(
+        counts[k] for k in TERMINALS_AND_HONOURS
+    ) == 14
