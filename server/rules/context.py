@@ -30,6 +30,13 @@ class WinContext:
     sticks: int = 0
 
     @property
+    def unusual(self) -> bool:
+        """Any flag beyond tsumo, riichi and ippatsu, or winds/counters out of range."""
+        return (self.double_riichi or self.rinshan or self.chankan or self.haitei or self.houtei or self.tenhou
+                or self.chiihou or self.renhou or self.ippatsu or not 0 <= self.seat_wind <= 3
+                or not 0 <= self.round_wind <= 3 or self.honba < 0 or self.sticks < 0)
+
+    @property
     def dealer(self) -> bool:
         return self.seat_wind == 0
 

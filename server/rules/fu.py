@@ -35,30 +35,50 @@ def pung_fu(kind: int, concealed: bool, kong: bool) -> int:
     return fu
 
 
-def standard_fu(pair: int, pungs: Sequence[tuple[int, bool, bool]], wait: str, closed: bool,
-                pinfu: bool, ctx: WinContext, rules: Rules) -> tuple[int, tuple[FuLine, ...]]:
-    """(fu rounded, the lines that make it) for a four-sets-and-a-pair reading."""
-    if pinfu and ctx.tsumo:
-        return 20, (("pinfu tsumo", 20),)
+def standard_fu(pair: int, pungs: Sequence[tuple[int, bool, bool]], wait: str, closed: bool, pinfu: bool,
+                ctx: WinContext, rules: Rules, lines: list[FuLine] | None = None) -> int:
+    """The fu of a four-sets-and-a-pair reading, rounded; each line is appended to `lines` if given."""
     if pinfu:
-        return 30, (("base", 20), ("closed ron", 10))
-    lines: list[FuLine] = [("base", 20)]
-    if closed and not ctx.tsumo:
-        lines.append(("closed ron", 10))
+        fu = 20 if ctx.tsumo else 30
+        if lines is not None:
+            lines.extend([("pinfu tsumo", 20)] if ctx.tsumo else [("base", 20), ("closed ron", 10)])
+        return fu
+    total = 20
+    if lines is not None:
+        lines.append(("base", 20))
     if ctx.tsumo:
-        lines.append(("tsumo", 2))
+        total += 2
+        if lines is not None:
+            lines.append(("tsumo", 2))
+    elif closed:
+        total += 10
+        if lines is not None:
+            lines.append(("closed ron", 10))
     for kind, concealed, kong in pungs:
         fu = pung_fu(kind, concealed, kong)
-        what = ("concealed " if concealed else "open ") + ("kong" if kong else "pung")
-        lines.append((f"{what} of {tile_name(kind)}", fu))
+        total += fu
+        if lines is not None:
+            what = ("concealed " if concealed else "open ") + ("kong" if kong else "pung")
+            lines.append((f"{what} of {tile_name(kind)}", fu))
     fu = pair_fu(pair, ctx, rules)
     if fu:
-        lines.append((f"pair of {tile_name(pair)}", fu))
+        total += fu
+        if lines is not None:
+            lines.append((f"pair of {tile_name(pair)}", fu))
     if wait in EDGE_WAITS:
-        lines.append((f"{wait} wait", 2))
-    total = sum(fu for _, fu in lines)
+        total += 2
+        if lines is not None:
+            lines.append((f"{wait} wait", 2))
     if total == 20 and not closed:
         # Step 10, EMA 'open pinfu': an open hand worth nothing more.
-        lines.append(("open pinfu", 2))
         total = 22
-    return -(-total // 10) * 10, tuple(lines)
+        if lines is not None:
+            lines.append(("open pinfu", 2))
+    return -(-total // 10) * 10
+
+
+def standard_fu_lines(pair: int, pungs: Sequence[tuple[int, bool, bool]], wait: str, closed: bool, pinfu: bool,
+                      ctx: WinContext, rules: Rules) -> tuple[FuLine, ...]:
+    lines: list[FuLine] = []
+    standard_fu(pair, pungs, wait, closed, pinfu, ctx, rules, lines)
+    return tuple(lines)

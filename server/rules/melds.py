@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import Enum
 
 from server.rules.tiles import TileError, format_tiles, kind_of, parse_tiles
@@ -20,6 +20,10 @@ class MeldKind(str, Enum):
 class Meld:
     kind: MeldKind
     tiles: tuple[int, ...]  # tiles as in tiles.py, red fives included
+    first: int = field(init=False)  # the lowest kind in the meld
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "first", min(kind_of(t) for t in self.tiles))
 
     @property
     def is_open(self) -> bool:
@@ -33,11 +37,6 @@ class Meld:
     @property
     def is_chi(self) -> bool:
         return self.kind is MeldKind.CHI
-
-    @property
-    def first(self) -> int:
-        """The lowest kind in the meld."""
-        return min(kind_of(t) for t in self.tiles)
 
     def __str__(self) -> str:
         return f"{self.kind.value} {format_tiles(self.tiles)}"

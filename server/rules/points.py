@@ -62,6 +62,15 @@ def limit_for(han: int, fu: int, rules: Rules, yakuman: int = 0) -> tuple[str | 
     return None, base
 
 
+def collected(base: int, dealer: bool, tsumo: bool) -> int:
+    """What the winner collects in all, before counters: the key for choosing between readings."""
+    if not tsumo:
+        return -(-base * (6 if dealer else 4) // 100) * 100
+    if dealer:
+        return 3 * (-(-base * 2 // 100) * 100)
+    return -(-base * 2 // 100) * 100 + 2 * (-(-base // 100) * 100)
+
+
 def payment_for(base: int, dealer: bool, tsumo: bool, honba: int = 0) -> Payment:
     """The payment table of the scoring guide ('Dealer and non-dealer')."""
     if not tsumo:

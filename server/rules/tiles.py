@@ -112,11 +112,11 @@ def _group(digits: Sequence[str], suit: str) -> list[int]:
     return out
 
 
-def counts_of(tiles: Iterable[int]) -> list[int]:
-    """The 34 counts of a list of tiles (red fives counted as fives)."""
-    counts = [0] * 34
+def counts_of(tiles: Iterable[int], start: Sequence[int] | None = None) -> list[int]:
+    """The 34 counts of a list of tiles (red fives counted as fives), added to `start` if given."""
+    counts = list(start) if start is not None else [0] * 34
     for tile in tiles:
-        counts[kind_of(tile)] += 1
+        counts[tile if tile < 34 else FIVES[tile - 34]] += 1
     return counts
 
 
@@ -127,6 +127,9 @@ def dora_from_indicator(kind: int) -> int:
     if kind < 31:
         return EAST if kind == NORTH else kind + 1
     return WHITE if kind == RED else kind + 1
+
+
+DORA_OF = tuple(dora_from_indicator(k) for k in range(34))
 
 
 def wind_index(letter: str) -> int:

@@ -33,8 +33,13 @@ YAKUMAN_ORDER = (
 DRAGON_YAKU = {DRAGONS[0]: "yakuhai_haku", DRAGONS[1]: "yakuhai_hatsu", DRAGONS[2]: "yakuhai_chun"}
 
 
-def situational_yaku(ctx: WinContext, closed: bool) -> list[str]:
-    """Yaku from how the hand was won rather than its shape."""
+YAKU_HAN_CLOSED = {name: han[0] for name, han in YAKU_HAN.items()}
+YAKU_HAN_OPEN = {name: han[1] for name, han in YAKU_HAN.items()}
+_SITUATIONS = ("rinshan", "chankan", "haitei", "houtei")
+
+
+def hand_yaku(present: Sequence[int], ctx: WinContext, rules: Rules, closed: bool) -> list[str]:
+    """Yaku that hold for every reading: how the hand was won, and which kinds are `present`."""
     names = []
     if ctx.riichi or ctx.double_riichi:
         names.append("riichi")
@@ -44,137 +49,116 @@ def situational_yaku(ctx: WinContext, closed: bool) -> list[str]:
         names.append("ippatsu")
     if ctx.tsumo and closed:
         names.append("menzen_tsumo")
-    for flag in ("rinshan", "chankan", "haitei", "houtei"):
-        if getattr(ctx, flag):
-            names.append(flag)
-    return names
-
-
-def situational_yakuman(ctx: WinContext) -> list[str]:
-    return [name for name in ("tenhou", "chiihou") if getattr(ctx, name)]
-
-
-def suits_used(counts: Sequence[int]) -> tuple[set[int], bool]:
-    """The suits (0-2) present, and whether there are honours."""
-    suits = {s for s in range(3) if any(counts[s * 9:s * 9 + 9])}
-    return suits, any(counts[27:34])
-
-
-def colour_yaku(counts: Sequence[int]) -> str | None:
-    suits, honours = suits_used(counts)
-    if len(suits) != 1:
-        return None
-    return "honitsu" if honours else "chinitsu"
-
-
-def tile_yaku(counts: Sequence[int], rules: Rules, closed: bool) -> list[str]:
-    """Yaku that depend only on which tiles are in the hand (any reading)."""
-    names = []
-    if (closed or rules.open_tanyao) and not any(c for k, c in enumerate(counts) if c and IS_TERMINAL_OR_HONOUR[k]):
+    if ctx.unusual:
+        names.extend(flag for flag in _SITUATIONS if getattr(ctx, flag))
+    outside = [k for k in present if IS_TERMINAL_OR_HONOUR[k]]
+    if not outside and (closed or rules.open_tanyao):
         names.append("tanyao")
-    if all(IS_TERMINAL_OR_HONOUR[k] for k, c in enumerate(counts) if c):
+    if len(outside) == len(present):
         names.append("honroutou")
-    colour = colour_yaku(counts)
-    if colour:
-        names.append(colour)
+    suits = {k // 9 for k in present if k < 27}
+    if len(suits) == 1:
+        names.append("chinitsu" if present[-1] < 27 else "honitsu")
     return names
 
 
-def tile_yakuman(counts: Sequence[int]) -> list[str]:
-    present = [k for k, c in enumerate(counts) if c]
-    names = []
-    if all(k in GREEN_KINDS for k in present):
+def hand_yakuman(present: Sequence[int], ctx: WinContext) -> list[str]:
+    """Yakuman that hold for every reading: the first-draw wins and the tile-colour ones."""
+    names = [name for name in ("tenhou", "chiihou") if getattr(ctx, name)] if ctx.unusual else []
+    if present[0] >= 18 and all(k in GREEN_KINDS for k in present):
         names.append("ryuuiisou")
     if all(k in TERMINALS for k in present):
         names.append("chinroutou")
-    if all(IS_HONOUR[k] for k in present):
+    if present[0] >= 27:
         names.append("tsuuiisou")
     return names
 
 
-def standard_yaku(pair: int, chis: Sequence[int], pungs: Sequence[Pung], pinfu_shape: bool,
-                  ctx: WinContext, closed: bool) -> list[str]:
-    """Shape yaku of a four-sets-and-a-pair reading (not the tile-only ones)."""
+def shape_yaku(pair: int, chis: list[int], pungs: Sequence[Pung], pinfu: bool, ctx: WinContext,
+               closed: bool) -> list[str]:
+    """Yaku of one four-sets-and-a-pair reading (EMA 'Yaku' table, shape rows)."""
     names = []
-    if closed and pinfu_shape:
+    if pinfu:
         names.append("pinfu")
-    if closed and len(chis) >= 2:
-        pairs = _identical_chow_pairs(chis)
-        if pairs == 2:
-            names.append("ryanpeikou")
-        elif pairs == 1:
-            names.append("iipeikou")
-    starts = set(chis)
-    if any(k % 9 < 7 and {k, k + 9, k + 18} <= starts for k in range(0, 7)):
-        names.append("sanshoku")
-    if any({s, s + 3, s + 6} <= starts for s in (0, 9, 18)):
-        names.append("ittsu")
-    pung_kinds = [k for k, _, _ in pungs]
-    for dragon in DRAGONS:
-        if dragon in pung_kinds:
-            names.append(DRAGON_YAKU[dragon])
+    n_chis = len(chis)
+    if n_chis >= 2:
+        if closed:
+            chis = sorted(chis)
+            same = 0
+            i = 0
+            while i < n_chis - 1:
+                if chis[i] == chis[i + 1]:
+                    same += 1
+                    i += 2
+                else:
+                    i += 1
+            if same == 2:
+                names.append("ryanpeikou")
+            elif same == 1:
+                names.append("iipeikou")
+        if n_chis >= 3:
+            for k in chis:
+                if k < 7 and k + 9 in chis and k + 18 in chis:
+                    names.append("sanshoku")
+                    break
+            for k in chis:
+                if k % 9 == 0 and k + 3 in chis and k + 6 in chis:
+                    names.append("ittsu")
+                    break
+    pung_kinds = [p[0] for p in pungs]
+    for kind in pung_kinds:
+        if kind >= 31:
+            names.append(DRAGON_YAKU[kind])
     if ctx.seat_wind_kind in pung_kinds:
         names.append("yakuhai_seat")
     if ctx.round_wind_kind in pung_kinds:
         names.append("yakuhai_round")
-    if chis:
-        terminal_sets = all(k % 9 in (0, 6) for k in chis) and all(IS_TERMINAL_OR_HONOUR[k] for k in pung_kinds)
-        if terminal_sets and IS_TERMINAL_OR_HONOUR[pair]:
-            honours = IS_HONOUR[pair] or any(IS_HONOUR[k] for k in pung_kinds)
-            names.append("chanta" if honours else "junchan")
-    if any(k < 9 and {k, k + 9, k + 18} <= set(pung_kinds) for k in range(9)):
-        names.append("sanshoku_doukou")
-    concealed_pungs = sum(1 for _, concealed, _ in pungs if concealed)
-    if concealed_pungs == 3:
-        names.append("sanankou")
-    kongs = sum(1 for _, _, kong in pungs if kong)
-    if kongs == 3:
-        names.append("sankantsu")
-    if len(pungs) == 4:
-        names.append("toitoi")
-    dragon_pungs = sum(1 for k in pung_kinds if k in DRAGONS)
-    if dragon_pungs == 2 and pair in DRAGONS:
+    if n_chis and IS_TERMINAL_OR_HONOUR[pair] and all(k % 9 in (0, 6) for k in chis) and all(
+            IS_TERMINAL_OR_HONOUR[k] for k in pung_kinds):
+        honours = pair >= 27 or any(k >= 27 for k in pung_kinds)
+        names.append("chanta" if honours else "junchan")
+    n_pungs = len(pungs)
+    if n_pungs >= 3:
+        for k in pung_kinds:
+            if k < 9 and k + 9 in pung_kinds and k + 18 in pung_kinds:
+                names.append("sanshoku_doukou")
+                break
+        concealed = sum(1 for p in pungs if p[1])
+        if concealed == 3:
+            names.append("sanankou")
+        if sum(1 for p in pungs if p[2]) == 3:
+            names.append("sankantsu")
+        if n_pungs == 4:
+            names.append("toitoi")
+    if pair >= 31 and sum(1 for k in pung_kinds if k >= 31) == 2:
         names.append("shousangen")
-    names.extend(situational_yaku(ctx, closed))
     return names
 
 
-def standard_yakuman(pair: int, pungs: Sequence[Pung], closed_counts: Sequence[int] | None) -> list[str]:
-    """Shape yakuman of a four-sets-and-a-pair reading; closed_counts only for a hand with no melds."""
-    names = []
-    if closed_counts is not None and _is_nine_gates(closed_counts):
-        names.append("chuuren")
-    if len(pungs) == 4 and all(concealed for _, concealed, _ in pungs):
+def shape_yakuman(pair: int, pungs: Sequence[Pung], nine_gates: bool) -> list[str]:
+    """Yakuman of one four-sets-and-a-pair reading."""
+    names = ["chuuren"] if nine_gates else []
+    if len(pungs) < 3:
+        return names
+    if len(pungs) == 4 and all(p[1] for p in pungs):
         names.append("suuankou")
-    if sum(1 for _, _, kong in pungs if kong) == 4:
+    if sum(1 for p in pungs if p[2]) == 4:
         names.append("suukantsu")
-    pung_kinds = [k for k, _, _ in pungs]
-    if all(d in pung_kinds for d in DRAGONS):
+    pung_kinds = [p[0] for p in pungs]
+    if 31 in pung_kinds and 32 in pung_kinds and 33 in pung_kinds:
         names.append("daisangen")
-    winds = sum(1 for k in pung_kinds if k in WINDS)
+    winds = sum(1 for k in pung_kinds if 27 <= k <= 30)
     if winds == 4:
         names.append("daisuushii")
-    elif winds == 3 and pair in WINDS:
+    elif winds == 3 and 27 <= pair <= 30:
         names.append("shousuushii")
     return names
 
 
-def _identical_chow_pairs(chis: Sequence[int]) -> int:
-    seen: dict[int, int] = {}
-    for k in chis:
-        seen[k] = seen.get(k, 0) + 1
-    return sum(n // 2 for n in seen.values())
-
-
-def _is_nine_gates(counts: Sequence[int]) -> bool:
+def is_nine_gates(counts: Sequence[int]) -> bool:
     """1112345678999 of one suit and one more of that suit (EMA 'Yakuman')."""
     for base in (0, 9, 18):
         suit = counts[base:base + 9]
         if sum(suit) == 14 and suit[0] >= 3 and suit[8] >= 3 and all(suit[1:8]):
             return True
     return False
-
-
-def han_of(name: str, closed: bool) -> int:
-    closed_han, open_han = YAKU_HAN[name]
-    return closed_han if closed else open_han
