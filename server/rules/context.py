@@ -48,9 +48,10 @@ class WinContext:
     def round_wind_kind(self) -> int:
         return EAST + self.round_wind
 
-    def contradiction(self, closed: bool, kongs: int) -> str | None:
+    def contradiction(self, closed: bool, kongs: int, ippatsu_broken_by_concealed_kong: bool = True) -> str | None:
         """A one-line reason why these facts cannot all hold, or None."""
         riichi = self.riichi or self.double_riichi
+        first_turn = self.tenhou or self.chiihou or self.renhou
         checks = [
             (riichi and not closed, "riichi needs a closed hand, and this one has an open meld"),
             (self.ippatsu and not riichi, "ippatsu needs riichi"),
@@ -63,8 +64,12 @@ class WinContext:
             (self.tenhou and not (self.tsumo and self.dealer), "tenhou is the dealer's win on the first draw: seat E, tsumo"),
             (self.chiihou and not (self.tsumo and not self.dealer), "chiihou is a non-dealer's win on the first draw: tsumo, seat not E"),
             (self.renhou and (self.tsumo or self.dealer), "renhou is a non-dealer's win on a discard before their first draw"),
-            ((self.tenhou or self.chiihou or self.renhou) and not closed, "a first-turn win needs a closed hand"),
-            ((self.tenhou or self.chiihou or self.renhou) and kongs, "a first-turn win cannot have a kong"),
+            (first_turn and not closed, "a first-turn win needs a closed hand"),
+            (first_turn and kongs, "a first-turn win cannot have a kong"),
+            (first_turn and riichi, "a first-turn win comes before the player's first discard, so before any riichi"),
+            (self.ippatsu and self.rinshan and ippatsu_broken_by_concealed_kong,
+             "ippatsu is broken by any call, a concealed kong included, so a rinshan win cannot be ippatsu"),
+            (self.chankan and self.houtei, "no kong can be declared on the last tile, so houtei cannot be chankan"),
             (not 0 <= self.seat_wind <= 3 or not 0 <= self.round_wind <= 3, "winds are E, S, W or N"),
             (self.honba < 0 or self.sticks < 0, "honba and sticks cannot be negative"),
         ]

@@ -77,7 +77,7 @@ def score_hand(tiles: Sequence[int], win_tile: int, melds: Sequence[Meld], ctx: 
     best = max(candidates, key=lambda c: c[:3])
     if rules.renhou_mangan and ctx.renhou:
         renhou = _renhou_score(hand, best)
-        if best[3] is None or renhou.total > best[0]:
+        if best[3] is None or collected(renhou.base, ctx.dealer, ctx.tsumo) > best[0]:
             return renhou
     if best[3] is None:
         raise ScoringError("the hand has no yaku (dora are not yaku), so it cannot win")
@@ -109,7 +109,9 @@ def _prepare(tiles: Sequence[int], win_tile: int, melds: tuple[Meld, ...], ctx: 
     if not concealed[win]:
         raise ScoringError(f"the winning tile {tile_name(win_tile)} is not among the hand's tiles")
     closed = not any(m.is_open for m in melds)
-    reason = ctx.contradiction(closed, sum(1 for m in melds if m.is_kong)) if ctx.unusual or not closed else None
+    kongs = sum(1 for m in melds if m.is_kong)
+    unusual = ctx.unusual or not closed
+    reason = ctx.contradiction(closed, kongs, rules.ippatsu_broken_by_concealed_kong) if unusual else None
     if reason:
         raise ScoringError(reason)
     dora = sum(all_counts[DORA_OF[i]] for i in ctx.dora_indicators)
