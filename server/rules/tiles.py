@@ -73,7 +73,7 @@ def parse_tiles(text: str) -> list[int]:
     tiles: list[int] = []
     digits: list[str] = []
     for position, char in enumerate(text.strip()):
-        if char.isdigit():
+        if char in "0123456789":
             digits.append(char)
         elif char in SUITS or char == HONOURS:
             if not digits:
