@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from typing import Any, TextIO
+from typing import Any, BinaryIO, TextIO
 
 from server.cli.score_request import FLAGS, answer, score_request
 from server.rules.scoring import HandScore, ScoringError
@@ -43,7 +43,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     if args.jsonl:
-        return run_jsonl(sys.stdin, sys.stdout)
+        return run_jsonl(sys.stdin.buffer, sys.stdout)
     if not args.hand or not args.win:
         parser.error(f"give a hand and --win, e.g. {EXAMPLE}")
     request: dict[str, Any] = {
@@ -60,20 +60,27 @@ def main(argv: list[str] | None = None) -> int:
     return 0
 
 
-def run_jsonl(stdin: TextIO, stdout: TextIO) -> int:
+def run_jsonl(stdin: BinaryIO, stdout: TextIO) -> int:
     """One answer line per input line, in order, never stopping at a bad line."""
-    for line in stdin:
-        if not line.strip():
+    for raw in stdin:
+        if not raw.strip():
             continue
-        try:
-            request = json.loads(line)
-        except json.JSONDecodeError as error:
-            result: dict[str, Any] = {"id": None, "ok": False, "error": f"not JSON: {error}"}
-        else:
-            result = answer(request)
-        stdout.write(json.dumps(result) + "\n")
+        stdout.write(json.dumps(answer_line(raw)) + "\n")
         stdout.flush()
     return 0
+
+
+def answer_line(raw: bytes) -> dict[str, Any]:
+    """The answer to one raw input line; a line that is not a JSON object gets an error answer."""
+    try:
+        request = json.loads(raw.decode("utf-8"))
+    except UnicodeDecodeError:
+        return {"id": None, "ok": False, "error": "not UTF-8 text: a request is one JSON object a line"}
+    except json.JSONDecodeError as error:
+        return {"id": None, "ok": False, "error": f"not JSON: {error}"}
+    except RecursionError:
+        return {"id": None, "ok": False, "error": "not a request: JSON nested too deeply"}
+    return answer(request)
 
 
 def breakdown(score: HandScore, sticks: int = 0) -> str:
