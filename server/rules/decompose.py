@@ -8,9 +8,10 @@ read by looking up four small tables and joining them.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from itertools import product
 
-from server.rules.tiles import TERMINALS_AND_HONOURS
+from server.rules.tiles import TERMINALS_AND_HONOURS, format_tiles
 
 PUNG = 34
 NO_PAIR = -1
@@ -95,3 +96,36 @@ def is_thirteen_orphans(counts: Sequence[int]) -> bool:
     return sum(counts) == 14 and all(counts[k] for k in TERMINALS_AND_HONOURS) and sum(
         counts[k] for k in TERMINALS_AND_HONOURS
     ) == 14
+
+
+@dataclass(frozen=True, slots=True)
+class Reading:
+    """One way to read a complete hand: its form, its pair and its concealed sets."""
+
+    form: str  # "standard", "chiitoitsu" or "kokushi"
+    pair: int | None  # the pair's kind (None for seven pairs)
+    sets: tuple[tuple[str, int], ...]  # ("chi", first kind) or ("pung", kind); pairs for chiitoitsu
+
+    def __str__(self) -> str:
+        parts = [f"{name} {format_tiles(_set_tiles(name, kind))}" for name, kind in self.sets]
+        if self.pair is not None:
+            parts.append(f"pair {format_tiles([self.pair] * 2)}")
+        return f"{self.form}: " + ", ".join(parts)
+
+
+def readings(counts: Sequence[int]) -> list[Reading]:
+    """Every way the concealed counts read as a complete hand (of 3n+2 tiles, melds aside)."""
+    out = []
+    if is_thirteen_orphans(counts):
+        pair = next(k for k in TERMINALS_AND_HONOURS if counts[k] == 2)
+        out.append(Reading("kokushi", pair, ()))
+    if is_seven_pairs(counts):
+        out.append(Reading("chiitoitsu", None, tuple(("pair", k) for k in range(34) if counts[k] == 2)))
+    for pair, sets in standard_readings(counts):
+        named = tuple(("chi", code) if code < PUNG else ("pung", code - PUNG) for code in sets)
+        out.append(Reading("standard", pair, named))
+    return out
+
+
+def _set_tiles(name: str, kind: int) -> list[int]:
+    return [kind, kind + 1, kind + 2] if name == "chi" else [kind] * (3 if name == "pung" else 2)
