@@ -1,0 +1,148 @@
+"""Benchmark: this project's scoring and shanten against the `mahjong` package's, on the same hands.
+
+    python scripts/bench_rules.py --hands 5000 --seed 1
+
+Scoring: the seeded random winning hands of tests/rules/random_hands.py (the ones the
+differential test uses), scored by server.rules.scoring.score_hand under EMA2016 and by
+mahjong's HandCalculator.estimate_hand_value with the EMA-like OptionalRules.  Shanten:
+random 13- and 14-tile hands dealt from shuffled 136-tile walls, by
+server.rules.shanten.shanten and by mahjong's Shanten().calculate_shanten.
+
+Inputs are converted before the clock starts (our tiles/melds/WinContext, the package's
+136-ids/Meld/HandConfig, 34-count lists for shanten); a timed pass is one loop over all
+hands calling the scorer.  Our code keeps memo tables (per-suit readings, shanten vectors)
+for the life of the process, so three figures are given for it: "cold", the first pass in
+a fresh process; "new hands, warm memo", the best of --repeat passes each over a set of
+hands never seen before (other seeds), after the memo has been filled by earlier passes;
+and "the same hands again", the best of --repeat passes over the compared set.  A running
+server sees new hands with a warm memo, so that is the headline figure and the ratio.
+The package is timed as the best of --repeat passes over the compared set (its only
+cache is a 128-entry LRU, too small to carry over between passes of thousands of hands).
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from mahjong.hand_calculating.hand import HandCalculator  # noqa: E402
+from mahjong.shanten import Shanten  # noqa: E402
+
+from server.rules.config import EMA2016  # noqa: E402
+from server.rules.scoring import ScoringError, score_hand  # noqa: E402
+from server.rules.shanten import shanten  # noqa: E402
+from tests.rules.random_hands import random_hands, to_mahjong  # noqa: E402
+
+GOALS = {"scoring": 10.0, "shanten": 20.0}  # issue 2: x the mahjong package
+
+
+def _pass(function, items) -> float:
+    start = time.perf_counter()
+    function(items)
+    return time.perf_counter() - start
+
+
+def score_ours(hands) -> None:
+    for tiles, win, melds, ctx in hands:
+        try:
+            score_hand(tiles, win, melds, ctx, EMA2016)
+        except ScoringError:
+            pass  # "no yaku": as much work as a win
+
+
+def score_theirs(inputs) -> None:
+    estimate = HandCalculator.estimate_hand_value
+    for tiles, win, melds, dora, ura, config in inputs:
+        estimate(tiles, win, melds, dora, config, ura_dora_indicators=ura)
+
+
+def shanten_ours(hands) -> None:
+    for counts in hands:
+        shanten(counts)
+
+
+def shanten_theirs(hands) -> None:
+    calculate = Shanten().calculate_shanten
+    for counts in hands:
+        calculate(counts)
+
+
+def deal(count: int, seed: int) -> list[list[int]]:
+    """34-count lists of random 13- and 14-tile hands (alternating), each from a shuffled wall."""
+    rng = random.Random(seed)
+    wall = list(range(136))
+    hands = []
+    for i in range(count):
+        rng.shuffle(wall)
+        counts = [0] * 34
+        for tile in wall[:13 + i % 2]:
+            counts[tile // 4] += 1
+        hands.append(counts)
+    return hands
+
+
+def measure(name: str, ours_fn, ours_sets, theirs_fn, theirs_in, repeat: int) -> bool:
+    """Print and return the ratio; ours_sets[0] is the compared set, ours_sets[1:] fresh sets of the same size."""
+    n = len(theirs_in)
+    cold = _pass(ours_fn, ours_sets[0])
+    same = fresh = theirs = float("inf")
+    for i in range(repeat):  # interleaved, so drifts in machine load hit both alike
+        same = min(same, _pass(ours_fn, ours_sets[0]))
+        theirs = min(theirs, _pass(theirs_fn, theirs_in))
+        fresh = min(fresh, _pass(ours_fn, ours_sets[1 + i]))
+    cold_rate, same_rate, fresh_rate, theirs_rate = n / cold, n / same, n / fresh, n / theirs
+    ratio, goal = fresh_rate / theirs_rate, GOALS[name]
+    print(f"{name}: riichi-server {fresh_rate:,.0f} hands/s | mahjong {theirs_rate:,.0f} hands/s | "
+          f"ratio {ratio:.1f}x (goal {goal:.0f}x{'' if ratio >= goal else ', NOT MET'})")
+    print(f"  riichi-server: cold first pass {cold_rate:,.0f} hands/s ({cold_rate / theirs_rate:.1f}x); "
+          f"new hands, warm memo {fresh_rate:,.0f} ({ratio:.1f}x, the figure above); "
+          f"the same hands again {same_rate:,.0f} ({same_rate / theirs_rate:.1f}x)")
+    return ratio >= goal
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--hands", type=int, default=5000, help="winning hands to score, and hands for shanten")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--repeat", type=int, default=3, help="timed passes per library (the best is taken)")
+    parser.add_argument("--check", action="store_true", help="exit 1 if a ratio is below its goal")
+    args = parser.parse_args(argv)
+    fresh_seeds = [args.seed * 1000 + 1 + i for i in range(args.repeat)]
+
+    hands = random_hands(args.hands, args.seed)
+    ours_sets = [[(h.tiles, h.win_tile, h.melds, h.ctx) for h in hs]
+                 for hs in [hands] + [random_hands(args.hands, s) for s in fresh_seeds]]
+    theirs_in = [to_mahjong(h) for h in hands]
+    wins = sum(1 for h in hands if _wins(h))
+    print(f"{args.hands:,} random winning hands (seed {args.seed}): {wins:,} with a yaku, "
+          f"{args.hands - wins:,} 'no yaku'; best of {args.repeat} passes")
+    ok = measure("scoring", score_ours, ours_sets, score_theirs, theirs_in, args.repeat)
+    with_conversion = args.hands / _pass(lambda hs: score_theirs([to_mahjong(h) for h in hs]), hands)
+    print(f"  (for reference only: mahjong with its input conversion, HandConfig construction included, "
+          f"in the loop: {with_conversion:,.0f} hands/s)")
+
+    dealt = deal(args.hands, args.seed)
+    ok &= measure("shanten", shanten_ours, [dealt] + [deal(args.hands, s) for s in fresh_seeds], shanten_theirs,
+                  [list(c) for c in dealt], args.repeat)
+    same = sum(1 for c in dealt if shanten(c) == Shanten.calculate_shanten(c))
+    print(f"shanten agreement: {same:,}/{len(dealt):,} hands (RULINGS.md: tenpai only on a fifth tile is not "
+          f"tenpai, so ours may be one worse where four of a kind are held)")
+    return 1 if args.check and not ok else 0
+
+
+def _wins(hand) -> bool:
+    try:
+        score_hand(hand.tiles, hand.win_tile, hand.melds, hand.ctx, EMA2016)
+    except ScoringError:
+        return False
+    return True
+
+
+if __name__ == "__main__":
+    sys.exit(main())
