@@ -132,6 +132,35 @@ TENHOU = Rules(
 PRESETS: dict[str, Rules] = {"ema2016": EMA2016, "tenhou": TENHOU}
 
 
+def rules_to_data(rules: Rules) -> dict[str, object]:
+    """The rules as plain data: the preset's name and the fields that differ from it."""
+    base = PRESETS.get(rules.name, EMA2016)
+    overrides = {}
+    for f in dataclasses.fields(rules):
+        value = getattr(rules, f.name)
+        if f.name != "name" and value != getattr(base, f.name):
+            overrides[f.name] = value.value if isinstance(value, Enum) else (list(value) if isinstance(value, tuple) else value)
+    return {"preset": base.name, "overrides": overrides}
+
+
+def rules_from_data(data: dict[str, object]) -> Rules:
+    """Rules from `rules_to_data`'s form; raises ValueError naming what is wrong."""
+    if not isinstance(data, dict):
+        raise ValueError("rules are a map with 'preset' and 'overrides'")
+    rules = preset(str(data.get("preset", "ema2016")))
+    overrides = dict(data.get("overrides") or {})
+    types = {f.name: f.type for f in dataclasses.fields(Rules)}
+    for name, value in list(overrides.items()):
+        kind = types.get(name)
+        if kind == "KanDoraTiming":
+            overrides[name] = KanDoraTiming(value)
+        elif kind == "TieBreak":
+            overrides[name] = TieBreak(value)
+        elif isinstance(value, list):
+            overrides[name] = tuple(value)
+    return rules.override(**overrides)
+
+
 def preset(name: str) -> Rules:
     """The named preset; raises ValueError naming the choices."""
     try:

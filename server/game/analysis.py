@@ -1,0 +1,145 @@
+"""What a seat's tiles allow: waits, calls, riichi discards, kongs after riichi, swap-calling.
+
+Pure functions over tile ids (kind = id // 4) on top of the rules core.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+
+from server.rules.decompose import PUNG, standard_readings
+from server.rules.shanten import shanten, waits
+from server.rules.tiles import RED_FIVES
+
+RED_IDS = {16: RED_FIVES[0], 52: RED_FIVES[1], 88: RED_FIVES[2]}
+TERMINAL_HONOUR_KINDS = frozenset((0, 8, 9, 17, 18, 26, *range(27, 34)))
+
+
+def kind(tile: int) -> int:
+    return tile >> 2
+
+
+def counts34(tiles: Iterable[int]) -> list[int]:
+    counts = [0] * 34
+    for tile in tiles:
+        counts[tile >> 2] += 1
+    return counts
+
+
+def rules_tile(tile: int, red_fives: bool) -> int:
+    """The rules-core tile for an id: its kind, or a red five code when red fives are on."""
+    if red_fives and tile in RED_IDS:
+        return RED_IDS[tile]
+    return tile >> 2
+
+
+def is_red_id(tile: int, red_fives: bool) -> bool:
+    return red_fives and tile in RED_IDS
+
+
+def held_counts(hand: Sequence[int], meld_tiles: Iterable[int]) -> list[int]:
+    return counts34([*hand, *meld_tiles])
+
+
+def hand_waits(hand: Sequence[int], melds: int, held: Sequence[int]) -> tuple[int, ...]:
+    """Kinds completing a 3n+1 hand, leaving out a kind the seat holds all four of."""
+    counts = counts34(hand)
+    if shanten(counts, melds) > 0:
+        return ()
+    return tuple(waits(counts, melds, held))
+
+
+def distinct_by_face(tiles: Iterable[int], red_fives: bool) -> list[int]:
+    """One id for each different face (kind, and red or not) among the tiles, lowest id first."""
+    seen: dict[tuple[int, bool], int] = {}
+    for tile in sorted(tiles):
+        seen.setdefault((tile >> 2, is_red_id(tile, red_fives)), tile)
+    return list(seen.values())
+
+
+def riichi_discards(hand: Sequence[int], melds: int, held: Sequence[int], red_fives: bool) -> list[int]:
+    """The tiles whose discard leaves the (closed) hand waiting."""
+    counts = counts34(hand)
+    if shanten(counts, melds) > 0:
+        return []
+    out = []
+    for tile in distinct_by_face(hand, red_fives):
+        counts[tile >> 2] -= 1
+        if shanten(counts, melds) == 0 and waits(counts, melds, held):
+            out.append(tile)
+        counts[tile >> 2] += 1
+    return out
+
+
+def swap_forbidden(called: int, own: Sequence[int], is_chi: bool) -> set[int]:
+    """Kinds a player may not discard after the call (EMA 'Claiming Discards': swap-calling)."""
+    k = called >> 2
+    forbidden = {k}
+    if is_chi:
+        low = min(t >> 2 for t in own)
+        high = max(t >> 2 for t in own)
+        if k < low and high % 9 < 8:
+            forbidden.add(high + 1)  # claiming a 3 to go with 4-5 bars a 6
+        if k > high and low % 9 > 0:
+            forbidden.add(low - 1)
+    return forbidden
+
+
+def chi_options(hand: Sequence[int], called: int, red_fives: bool) -> list[tuple[int, int]]:
+    """Every pair of hand tiles that makes a chow with the called tile, red-five choices apart."""
+    k = called >> 2
+    if k >= 27:
+        return []
+    by_face: dict[tuple[int, bool], int] = {}
+    for tile in sorted(hand):
+        by_face.setdefault((tile >> 2, is_red_id(tile, red_fives)), tile)
+    out = []
+    position = k % 9
+    for a, b in ((-2, -1), (-1, 1), (1, 2)):
+        if not (0 <= position + a <= 8 and 0 <= position + b <= 8):
+            continue
+        first = [t for (fk, _), t in by_face.items() if fk == k + a]
+        second = [t for (fk, _), t in by_face.items() if fk == k + b]
+        out.extend((x, y) for x in first for y in second)
+    return out
+
+
+def pon_options(hand: Sequence[int], called: int, red_fives: bool) -> list[tuple[int, int]]:
+    """Every pair of same-kind hand tiles for a pon, one per red-five choice."""
+    k = called >> 2
+    same = sorted(t for t in hand if t >> 2 == k)
+    if len(same) < 2:
+        return []
+    options = {}
+    for i, x in enumerate(same):
+        for y in same[i + 1:]:
+            face = tuple(sorted((is_red_id(x, red_fives), is_red_id(y, red_fives))))
+            options.setdefault(face, (x, y))
+    return list(options.values())
+
+
+def ankan_after_riichi_ok(hand: Sequence[int], drawn: int, melds: int, held: Sequence[int]) -> bool:
+    """RULINGS.md: only with the tile just drawn, only where the three held tiles are a pung
+    in every reading of the waiting hand, and only where the waits stay exactly the same."""
+    k = drawn >> 2
+    before = [t for t in hand if t != drawn]
+    counts = counts34(before)
+    if counts[k] != 3:
+        return False
+    old_waits = waits(counts, melds, held)
+    if not old_waits:
+        return False
+    for w in old_waits:
+        counts[w] += 1
+        for _, sets in standard_readings(counts):
+            if PUNG + k not in sets:
+                counts[w] -= 1
+                return False
+        counts[w] -= 1
+    counts[k] = 0
+    return tuple(waits(counts, melds + 1, held)) == tuple(old_waits)
+
+
+def nine_terminals(hand: Sequence[int]) -> bool:
+    """Nine or more different terminals and honours in the first draw's 14 tiles."""
+    return len({t >> 2 for t in hand} & TERMINAL_HONOUR_KINDS) >= 9

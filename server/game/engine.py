@@ -1,0 +1,590 @@
+"""The game state machine: `Game.apply(seat, action)` is the one transition.
+
+A game is a function of (rules, seed or explicit walls, the ordered decisions).  Draws,
+call resolution, kong replacements, dora, settlement and the move to the next hand
+happen inside `apply`; players only decide.  An illegal action raises ActionError with
+a one-line reason before anything changes.  `apply` changes the game in place (for
+speed) and returns the events it caused; `snapshot()` gives an independent copy.
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Sequence
+
+from server.game import analysis as an
+from server.game import flow, settle
+from server.game.actions import (Action, ActionError, Ankan, Chi, Daiminkan, Discard, Kakan, NineTerminals,
+                                 Pass, Pon, Ron, Tsumo, action_name)
+from server.game.events import Event
+from server.game.state import Hidden, OpenMeld, Phase, Private, Public, SeatPublic
+from server.game.wall import DORA_INDICATORS, REPLACEMENTS, check_wall, deal, new_seed, seed_hash, shuffled_wall
+from server.rules.config import EMA2016, KanDoraTiming, Rules
+from server.rules.melds import MeldKind
+from server.rules.scoring import HandScore
+from server.rules.shanten import shanten
+
+WINDS = (27, 28, 29, 30)
+
+
+class Game:
+    def __init__(self, rules: Rules = EMA2016, seed: bytes | None = None,
+                 walls: Sequence[Sequence[int]] | None = None, names: Sequence[str] = ("A", "B", "C", "D")):
+        self.rules = rules
+        self.seed = seed if seed is not None or walls is not None else new_seed()
+        self.walls = [check_wall(w) for w in walls] if walls is not None else None
+        self.names = list(names)
+        self.public = Public(scores=[rules.start_score] * 4)
+        self.private = [Private() for _ in range(4)]
+        self.hidden = Hidden(wall=[])
+        self.decisions: list[tuple[int, Action]] = []
+        self.results: list[dict] = []  # one per hand: what settle produced
+        self.final: dict | None = None
+        self._offers: dict[int, list[Action]] = {}
+        self._answers: dict[int, Action] = {}
+        self._events: list[Event] = []
+        self.start_events = self._begin_game()
+
+    # ---- public interface -------------------------------------------------
+
+    @property
+    def over(self) -> bool:
+        return self.public.phase is Phase.GAME_OVER
+
+    def legal_actions(self, seat: int) -> list[Action]:
+        """Exactly the decisions `seat` is offered now (empty if it has none)."""
+        if seat in self._answers:
+            return []
+        return list(self._offers.get(seat, ()))
+
+    def waiting_for(self) -> list[int]:
+        """Seats whose decision the game is waiting for."""
+        return [s for s in self._offers if s not in self._answers]
+
+    def apply(self, seat: int, action: Action) -> list[Event]:
+        """Apply one decision; returns the events it caused.  Raises ActionError if illegal."""
+        self._check(seat, action)
+        self.decisions.append((seat, action))
+        self._events = []
+        if self.public.phase is Phase.TURN:
+            self._turn_action(seat, action)
+        else:
+            self._answers[seat] = action
+            if not self.waiting_for():
+                if self.public.phase is Phase.CALLS:
+                    self._resolve_calls()
+                else:
+                    self._resolve_chankan()
+        return self._events
+
+    def snapshot(self) -> "Game":
+        return copy.deepcopy(self)
+
+    @property
+    def seed_hash(self) -> str | None:
+        return seed_hash(self.seed) if self.seed is not None else None
+
+    # ---- checking ---------------------------------------------------------
+
+    def _check(self, seat: int, action: Action) -> None:
+        if self.over:
+            raise ActionError("the game is over")
+        if not isinstance(seat, int) or not 0 <= seat <= 3:
+            raise ActionError(f"seat {seat!r} does not exist: seats are 0-3")
+        offers = self._offers.get(seat)
+        if not offers or seat in self._answers:
+            raise ActionError(f"it is not seat {seat}'s decision now")
+        if action in offers:
+            return
+        if isinstance(action, Discard):
+            # Any id of the same face as an offered discard is the same decision.
+            face = self._face(action.tile)
+            hand = self.private[seat].hand
+            if action.tile in hand and any(isinstance(o, Discard) and o.riichi == action.riichi
+                                           and self._face(o.tile) == face for o in offers):
+                return
+            if action.tile not in hand:
+                raise ActionError(f"tile {action.tile} is not in seat {seat}'s hand")
+            raise ActionError("that discard is not allowed now" + (
+                " with riichi" if action.riichi else " (swap-calling, or the hand is locked by riichi)"))
+        raise ActionError(f"'{action_name(action)}' is not one of seat {seat}'s options now: "
+                          f"{', '.join(sorted({action_name(o) for o in offers}))}")
+
+    def _face(self, tile: int) -> tuple[int, bool]:
+        return tile >> 2, an.is_red_id(tile, self.rules.red_fives)
+
+    # ---- hands ------------------------------------------------------------
+
+    def _begin_game(self) -> list[Event]:
+        self._events = [Event("game_start", {"rules": self.rules.name, "names": list(self.names),
+                                             "seed_hash": self.seed_hash, "scores": list(self.public.scores)})]
+        self._start_hand()
+        return self._events
+
+    def _start_hand(self) -> None:
+        p = self.public
+        number = p.hand_number
+        if self.walls is not None:
+            if number >= len(self.walls):
+                raise ActionError(f"the record has walls for {len(self.walls)} hands, and hand {number + 1} needs one")
+            wall = list(self.walls[number])
+        else:
+            wall = shuffled_wall(self.seed, number)
+        self.hidden = Hidden(wall=wall)
+        p.seats = [SeatPublic() for _ in range(4)]
+        p.dora_indicators = [wall[DORA_INDICATORS[0]]]
+        p.kongs = []
+        p.calls_made = False
+        p.last_discard = None
+        self._pending_dora = 0
+        self._first_discards: list[int] = []  # kinds of the first go-around's discards (four winds)
+        self._drawn_once = [False] * 4
+        self._discarded_once = [False] * 4
+        self._pao: list[int | None] = [None] * 4  # seat liable for each seat's big dragons/winds
+        self._pao_kind: list[str | None] = [None] * 4
+        self._forbidden: set[int] = set()
+        self._riichi_pending: int | None = None
+        hands = deal(wall, p.dealer)
+        self.private = [Private(hand=sorted(h)) for h in hands]
+        p.tiles_left = self.hidden.tiles_left
+        self._emit("hand_start", {"round": p.round_name, "round_wind": p.round_wind, "dealer": p.dealer,
+                                  "honba": p.honba, "sticks": p.sticks, "scores": list(p.scores),
+                                  "dora_indicators": list(p.dora_indicators), "hand_number": number},
+                   {s: {"hand": list(self.private[s].hand)} for s in range(4)})
+        for s in range(4):
+            self._update_waits(s)
+        self._draw(p.dealer)
+
+    def _emit(self, kind: str, public: dict, private: dict[int, dict] | None = None) -> None:
+        self._events.append(Event(kind, public, private or {}))
+
+    def _meld_count(self, seat: int) -> int:
+        return len(self.public.seats[seat].melds)
+
+    def _held(self, seat: int) -> list[int]:
+        return an.held_counts(self.private[seat].hand, (t for m in self.public.seats[seat].melds for t in m.tiles))
+
+    def _update_waits(self, seat: int) -> None:
+        priv = self.private[seat]
+        priv.waits = an.hand_waits(priv.hand, self._meld_count(seat), self._held(seat))
+
+    def _is_closed(self, seat: int) -> bool:
+        return all(m.kind is MeldKind.ANKAN for m in self.public.seats[seat].melds)
+
+    # ---- draws and the turn ---------------------------------------------
+
+    def _draw(self, seat: int, replacement: bool = False) -> None:
+        p, h, priv = self.public, self.hidden, self.private[seat]
+        if replacement:
+            tile = h.wall[REPLACEMENTS[len(p.kongs) - 1]]
+        else:
+            tile = h.wall[h.next_draw]
+            h.next_draw += 1
+        p.tiles_left = h.tiles_left
+        priv.hand.append(tile)
+        priv.drawn = tile
+        if not priv.riichi_furiten:
+            priv.temporary_furiten = False
+        self._replacement = replacement
+        self._forbidden = set()
+        p.turn = seat
+        p.phase = Phase.TURN
+        self._emit("draw", {"seat": seat, "tiles_left": p.tiles_left, "replacement": replacement},
+                   {seat: {"tile": tile}})
+        self._offers = {seat: self._turn_options(seat)}
+        self._answers = {}
+        self._drawn_once[seat] = True
+
+    def _turn_options(self, seat: int) -> list[Action]:
+        p, priv, rules = self.public, self.private[seat], self.rules
+        sp = p.seats[seat]
+        hand = priv.hand
+        options: list[Action] = []
+        drew = priv.drawn is not None
+        if drew and self._can_win(seat, priv.drawn, tsumo=True):
+            options.append(Tsumo())
+        if drew and rules.abortive_draws and self._first_turn(seat) and an.nine_terminals(hand):
+            options.append(NineTerminals())
+        can_kong = drew and p.tiles_left > 0 and len(p.kongs) < 4
+        counts = an.counts34(hand)
+        if can_kong:
+            if sp.riichi:
+                k = priv.drawn >> 2
+                if counts[k] == 4 and an.ankan_after_riichi_ok(hand, priv.drawn, self._meld_count(seat), self._held(seat)):
+                    options.append(Ankan(k))
+            else:
+                options.extend(Ankan(k) for k in range(34) if counts[k] == 4)
+                for meld in sp.melds:
+                    if meld.kind is MeldKind.PON:
+                        extra = [t for t in hand if t >> 2 == meld.tiles[0] >> 2]
+                        options.extend(Kakan(t) for t in extra)
+        if sp.riichi:
+            options.append(Discard(priv.drawn))
+            return options
+        discards = [t for t in an.distinct_by_face(hand, rules.red_fives) if t >> 2 not in self._forbidden]
+        options.extend(Discard(t) for t in discards)
+        if drew and self._may_riichi(seat):
+            held = self._held(seat)
+            for t in an.riichi_discards(hand, self._meld_count(seat), held, rules.red_fives):
+                options.append(Discard(t, riichi=True))
+        return options
+
+    def _may_riichi(self, seat: int) -> bool:
+        p, rules = self.public, self.rules
+        return (self._is_closed(seat) and p.tiles_left >= rules.riichi_min_wall
+                and p.scores[seat] >= max(rules.riichi_min_points, 0) and not p.seats[seat].riichi)
+
+    def _first_turn(self, seat: int) -> bool:
+        """The seat's first draw, with no call made yet this hand."""
+        return not self.public.calls_made and not self._discarded_once[seat]
+
+    def _turn_action(self, seat: int, action: Action) -> None:
+        if isinstance(action, Discard):
+            self._discard(seat, action.tile, action.riichi)
+        elif isinstance(action, Tsumo):
+            self._win([seat], self.private[seat].drawn, discarder=None)
+        elif isinstance(action, Ankan):
+            self._ankan(seat, action.kind)
+        elif isinstance(action, Kakan):
+            self._kakan(seat, action.tile)
+        elif isinstance(action, NineTerminals):
+            self._abortive("nine_terminals", {"seat": seat, "hand": list(self.private[seat].hand)})
+
+    def _discard(self, seat: int, tile: int, riichi: bool) -> None:
+        p, priv = self.public, self.private[seat]
+        sp = p.seats[seat]
+        if self._pending_dora:
+            self._reveal_pending_dora()
+        if sp.ippatsu and not riichi and sp.riichi:
+            sp.ippatsu = False  # the riichi player's next discard ends ippatsu
+        tsumogiri = tile == priv.drawn
+        priv.hand.remove(tile)
+        priv.hand.sort()
+        priv.drawn = None
+        sp.discards.append(tile)
+        sp.tsumogiri.append(tsumogiri)
+        first = not self._discarded_once[seat] and not p.calls_made
+        self._discarded_once[seat] = True
+        if riichi:
+            sp.riichi_index = len(sp.discards) - 1
+            self._riichi_pending = seat
+            sp.double_riichi = first
+            sp.ippatsu = True
+        if first:
+            self._first_discards.append(tile >> 2)
+        self._update_waits(seat)
+        p.last_discard = tile
+        self._emit("discard", {"seat": seat, "tile": tile, "tsumogiri": tsumogiri, "riichi": riichi})
+        self._open_call_window(seat, tile)
+
+    # ---- the call window --------------------------------------------------
+
+    def _open_call_window(self, discarder: int, tile: int) -> None:
+        p = self.public
+        last = p.tiles_left == 0
+        offers: dict[int, list[Action]] = {}
+        for k in (1, 2, 3):
+            seat = (discarder + k) % 4
+            options = self._call_options(seat, discarder, tile, last, next_seat=k == 1)
+            if options:
+                offers[seat] = options + [Pass()]
+        self._offers, self._answers = offers, {}
+        self._window = (discarder, tile)
+        if offers:
+            p.phase = Phase.CALLS
+            self._emit("call_window", {"discarder": discarder, "tile": tile, "seats": sorted(offers)})
+        else:
+            self._after_discard_passes(discarder, tile)
+
+    def _call_options(self, seat: int, discarder: int, tile: int, last: bool, next_seat: bool) -> list[Action]:
+        options: list[Action] = []
+        if self._can_win(seat, tile, tsumo=False):
+            options.append(Ron())
+        if last or self.public.seats[seat].riichi:
+            return options  # the discard after the last tile may only be claimed to win
+        hand, red = self.private[seat].hand, self.rules.red_fives
+        pons = an.pon_options(hand, tile, red)
+        for pair in pons:
+            if self._has_discard_after(seat, pair, tile, is_chi=False):
+                options.append(Pon(pair))
+        if sum(1 for t in hand if t >> 2 == tile >> 2) == 3 and len(self.public.kongs) < 4:
+            options.append(Daiminkan())
+        if next_seat:
+            for pair in an.chi_options(hand, tile, red):
+                if self._has_discard_after(seat, pair, tile, is_chi=True):
+                    options.append(Chi(pair))
+        return options
+
+    def _has_discard_after(self, seat: int, pair: tuple[int, int], called: int, is_chi: bool) -> bool:
+        if not self.rules.kuikae_forbidden:
+            return True
+        forbidden = an.swap_forbidden(called, pair, is_chi)
+        rest = list(self.private[seat].hand)
+        for t in pair:
+            rest.remove(t)
+        return any(t >> 2 not in forbidden for t in rest)
+
+    def _resolve_calls(self) -> None:
+        discarder, tile = self._window
+        order = [(discarder + k) % 4 for k in (1, 2, 3)]
+        answers = self._answers
+        rons = [s for s in order if isinstance(answers.get(s), Ron)]
+        if rons:
+            if len(rons) > self.rules.max_ron_winners:
+                if self.rules.abortive_draws:
+                    self._abortive("triple_ron", {"seats": rons})
+                    return
+                rons = rons[:self.rules.max_ron_winners]
+            self._win(rons, tile, discarder=discarder)
+            return
+        self._let_go_by(order, tile)
+        self._accept_riichi()
+        if self.over or self.public.phase is Phase.GAME_OVER:
+            return
+        caller = next(((s, a) for s in order for a in [answers.get(s)] if isinstance(a, (Pon, Daiminkan))), None)
+        caller = caller or next(((s, a) for s in order for a in [answers.get(s)] if isinstance(a, Chi)), None)
+        if caller is None:
+            if not self._check_abortive_after_discard():
+                self._next_draw(discarder)
+            return
+        self._call(caller[0], caller[1], discarder, tile)
+
+    def _let_go_by(self, seats: Sequence[int], tile: int) -> None:
+        """EMA 'Furiten': a player who lets a winning tile go by is furiten until their next draw."""
+        for s in seats:
+            priv = self.private[s]
+            if tile >> 2 in priv.waits:
+                priv.temporary_furiten = True
+                if self.public.seats[s].riichi:
+                    priv.riichi_furiten = True
+
+    def _after_discard_passes(self, discarder: int, tile: int) -> None:
+        self._let_go_by([(discarder + k) % 4 for k in (1, 2, 3)], tile)
+        self._accept_riichi()
+        if self.public.phase is Phase.GAME_OVER:
+            return
+        if not self._check_abortive_after_discard():
+            self._next_draw(discarder)
+
+    def _accept_riichi(self) -> None:
+        seat = self._riichi_pending
+        if seat is None:
+            return
+        self._riichi_pending = None
+        p = self.public
+        p.seats[seat].riichi = True
+        p.scores[seat] -= 1000
+        p.sticks += 1
+        self._emit("riichi_accepted", {"seat": seat, "scores": list(p.scores), "sticks": p.sticks})
+
+    def _check_abortive_after_discard(self) -> bool:
+        """Four winds, four riichi, four kongs (presets with abortive draws); True if the hand ended."""
+        if not self.rules.abortive_draws:
+            return False
+        p = self.public
+        fd = self._first_discards
+        if len(fd) == 4 and not p.calls_made and fd[0] in WINDS and all(k == fd[0] for k in fd):
+            self._abortive("four_winds", {})
+            return True
+        if all(sp.riichi for sp in p.seats):
+            self._abortive("four_riichi", {})
+            return True
+        if len(p.kongs) == 4 and len(set(p.kongs)) > 1:
+            self._abortive("four_kongs", {})
+            return True
+        return False
+
+    def _next_draw(self, discarder: int) -> None:
+        if self.public.tiles_left == 0:
+            self._exhaustive_draw()
+        else:
+            self._draw((discarder + 1) % 4)
+
+    def _call(self, seat: int, action: Action, discarder: int, tile: int) -> None:
+        p, priv = self.public, self.private[seat]
+        self._break_first_go_around()
+        dp = p.seats[discarder]
+        dp.claimed.add(len(dp.discards) - 1)
+        if isinstance(action, Daiminkan):
+            own = tuple(t for t in priv.hand if t >> 2 == tile >> 2)
+            kind = MeldKind.KAN
+        else:
+            own = action.tiles
+            kind = MeldKind.CHI if isinstance(action, Chi) else MeldKind.PON
+        for t in own:
+            priv.hand.remove(t)
+        meld = OpenMeld(kind, tuple(sorted((*own, tile))), tile, discarder)
+        p.seats[seat].melds.append(meld)
+        self._track_pao(seat, discarder, tile)
+        priv.temporary_furiten = priv.riichi_furiten  # a claim ends temporary furiten
+        p.last_discard = None
+        self._emit("call", {"seat": seat, "meld": kind.value, "tiles": list(meld.tiles), "called": tile,
+                            "from": discarder})
+        if kind is MeldKind.KAN:
+            self._declare_kong(seat, open_kong=True)
+            return
+        self._forbidden = an.swap_forbidden(tile, own, kind is MeldKind.CHI) if self.rules.kuikae_forbidden else set()
+        priv.drawn = None
+        p.turn, p.phase = seat, Phase.TURN
+        self._offers = {seat: self._turn_options(seat)}
+        self._answers = {}
+
+    def _break_first_go_around(self) -> None:
+        p = self.public
+        p.calls_made = True
+        for sp in p.seats:
+            sp.ippatsu = False
+
+    def _track_pao(self, seat: int, discarder: int, tile: int) -> None:
+        """EMA 'Yakuman': liability for the third dragon set or the fourth wind set fed by a discard."""
+        if not self.rules.pao:
+            return
+        sets = [m.tiles[0] >> 2 for m in self.public.seats[seat].melds if m.kind is not MeldKind.CHI]
+        k = tile >> 2
+        if k in (31, 32, 33) and sum(1 for x in sets if x in (31, 32, 33)) == 3:
+            self._pao[seat], self._pao_kind[seat] = discarder, "daisangen"
+        elif k in WINDS and sum(1 for x in sets if x in WINDS) == 4:
+            self._pao[seat], self._pao_kind[seat] = discarder, "daisuushii"
+
+    # ---- kongs ------------------------------------------------------------
+
+    def _ankan(self, seat: int, kind: int) -> None:
+        p, priv = self.public, self.private[seat]
+        if self._pending_dora:
+            self._reveal_pending_dora()
+        tiles = tuple(t for t in priv.hand if t >> 2 == kind)
+        for t in tiles:
+            priv.hand.remove(t)
+        p.seats[seat].melds.append(OpenMeld(MeldKind.ANKAN, tiles))
+        if self.rules.ippatsu_broken_by_concealed_kong:
+            self._break_first_go_around()
+        else:
+            p.calls_made = True
+        self._emit("call", {"seat": seat, "meld": "ankan", "tiles": list(tiles), "called": None, "from": None})
+        if self.rules.chankan_concealed_kong_kokushi:
+            robbers = {s: [Ron(), Pass()] for s in self._others(seat) if self._kokushi_robs(s, tiles[0])}
+            if robbers:
+                self._open_chankan(seat, tiles[0], robbers, concealed=True)
+                return
+        self._declare_kong(seat, open_kong=False)
+
+    def _kakan(self, seat: int, tile: int) -> None:
+        p, priv = self.public, self.private[seat]
+        if self._pending_dora:
+            self._reveal_pending_dora()
+        meld = next(m for m in p.seats[seat].melds if m.kind is MeldKind.PON and m.tiles[0] >> 2 == tile >> 2)
+        priv.hand.remove(tile)
+        meld.kind = MeldKind.KAKAN
+        meld.tiles = tuple(sorted((*meld.tiles, tile)))
+        self._emit("call", {"seat": seat, "meld": "kakan", "tiles": list(meld.tiles), "called": tile, "from": None})
+        robbers = {s: [Ron(), Pass()] for s in self._others(seat) if self._can_win(s, tile, tsumo=False, chankan=True)}
+        if robbers:
+            self._open_chankan(seat, tile, robbers, concealed=False)
+            return
+        self._let_go_by(self._others(seat), tile)
+        self._break_first_go_around()
+        self._declare_kong(seat, open_kong=True)
+
+    def _others(self, seat: int) -> list[int]:
+        return [(seat + k) % 4 for k in (1, 2, 3)]
+
+    def _kokushi_robs(self, seat: int, tile: int) -> bool:
+        return (not self.public.seats[seat].melds and self._can_win(seat, tile, tsumo=False, chankan=True)
+                and self._win_score(seat, tile, False, chankan=True).yaku[0][0] == "kokushi")
+
+    def _open_chankan(self, seat: int, tile: int, robbers: dict[int, list[Action]], concealed: bool) -> None:
+        p = self.public
+        p.phase = Phase.CHANKAN
+        self._offers, self._answers = robbers, {}
+        self._window = (seat, tile)
+        self._chankan_concealed = concealed
+        self._emit("call_window", {"discarder": seat, "tile": tile, "seats": sorted(robbers), "chankan": True})
+
+    def _resolve_chankan(self) -> None:
+        seat, tile = self._window
+        order = self._others(seat)
+        rons = [s for s in order if isinstance(self._answers.get(s), Ron)]
+        if rons:
+            if len(rons) > self.rules.max_ron_winners and self.rules.abortive_draws:
+                self._abortive("triple_ron", {"seats": rons})
+                return
+            self._win(rons[:self.rules.max_ron_winners], tile, discarder=seat, chankan=True)
+            return
+        self._let_go_by(order, tile)
+        if not self._chankan_concealed:
+            self._break_first_go_around()
+        self._declare_kong(seat, open_kong=not self._chankan_concealed)
+
+    def _declare_kong(self, seat: int, open_kong: bool) -> None:
+        """Count the kong, turn its indicator (now or after the replacement draw), draw the replacement."""
+        p = self.public
+        p.kongs.append(seat)
+        self.hidden.kongs = len(p.kongs)
+        if open_kong and self.rules.kan_dora_timing is KanDoraTiming.OPEN_AFTER_REPLACEMENT:
+            self._pending_dora += 1
+        else:
+            self._reveal_dora()
+        self._update_waits(seat)
+        self._draw(seat, replacement=True)
+
+    def _reveal_dora(self) -> None:
+        p = self.public
+        p.dora_indicators.append(self.hidden.wall[DORA_INDICATORS[len(p.dora_indicators)]])
+        self._emit("dora", {"indicator": p.dora_indicators[-1], "dora_indicators": list(p.dora_indicators)})
+
+    def _reveal_pending_dora(self) -> None:
+        while self._pending_dora:
+            self._pending_dora -= 1
+            self._reveal_dora()
+
+    # ---- winning ------------------------------------------------------------
+
+    def _can_win(self, seat: int, tile: int, tsumo: bool, chankan: bool = False) -> bool:
+        priv = self.private[seat]
+        if tsumo:
+            if priv.drawn is None:
+                return False
+            counts = an.counts34(priv.hand)
+            if shanten(counts, self._meld_count(seat)) != -1:
+                return False
+        else:
+            if tile >> 2 not in priv.waits:
+                return False
+            if priv.temporary_furiten or priv.riichi_furiten:
+                return False
+            discards = self.public.seats[seat].discards
+            if any(t >> 2 in priv.waits for t in discards):
+                return False  # permanent furiten: a winning tile among the player's own discards
+        try:
+            self._win_score(seat, tile, tsumo, chankan=chankan)
+        except settle.NoWin:
+            return False
+        return True
+
+    def _win_score(self, seat: int, tile: int, tsumo: bool, chankan: bool = False) -> HandScore:
+        return settle.score_win(self, seat, tile, tsumo, chankan)
+
+    def _win(self, winners: list[int], tile: int, discarder: int | None, chankan: bool = False) -> None:
+        # A rinshan tsumo before a pending kan indicator is turned does not count it.
+        result = settle.settle_wins(self, winners, tile, discarder, chankan)
+        self._end_hand(result)
+
+    def _exhaustive_draw(self) -> None:
+        self._end_hand(settle.settle_exhaustive_draw(self))
+
+    def _abortive(self, reason: str, info: dict) -> None:
+        self._accept_riichi_if_discard_passed(reason)
+        self._end_hand(settle.settle_abortive(self, reason, info))
+
+    def _accept_riichi_if_discard_passed(self, reason: str) -> None:
+        # Four riichi: the fourth stick is paid before the hand is abandoned; triple ron: not.
+        if reason != "triple_ron":
+            self._accept_riichi()
+
+    def _end_hand(self, result: dict) -> None:
+        self.results.append(result)
+        self._offers, self._answers = {}, {}
+        self._emit("hand_end", result, {})
+        flow.next_hand(self, result)
+        if self.public.phase is not Phase.GAME_OVER:
+            self._start_hand()

@@ -1,0 +1,25 @@
+"""What happened, as events split into what everyone sees and what one seat sees.
+
+An event carries its public part and, for some seats, a private part; a seat's view of
+it is assembled from the two (`for_seat`), a spectator's is the public part alone.  No
+event ever has to be filtered by deleting fields.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+
+@dataclass(frozen=True, slots=True)
+class Event:
+    type: str
+    public: dict[str, Any]
+    private: dict[int, dict[str, Any]] = field(default_factory=dict)
+
+    def for_seat(self, seat: int | None) -> dict[str, Any]:
+        """The event as `seat` may see it (None: a spectator)."""
+        view = {"type": self.type, **self.public}
+        if seat is not None and seat in self.private:
+            view.update(self.private[seat])
+        return view

@@ -1,0 +1,77 @@
+"""Game records: the rules, the seed (or explicit walls), the seat names and the ordered
+decisions.  Replaying a record reproduces the game exactly (the engine is deterministic).
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from typing import Any
+
+from server.game.actions import Action, action_from_data, action_to_data
+from server.game.engine import Game
+from server.rules.config import EMA2016, Rules, rules_from_data, rules_to_data
+
+FORMAT = "riichi-server-record/1"
+
+
+class RecordError(ValueError):
+    pass
+
+
+@dataclass
+class GameRecord:
+    rules: Rules = EMA2016
+    seed: bytes | None = None
+    walls: list[list[int]] | None = None
+    names: list[str] = field(default_factory=lambda: ["A", "B", "C", "D"])
+    decisions: list[tuple[int, Action]] = field(default_factory=list)
+
+    @classmethod
+    def of(cls, game: Game) -> "GameRecord":
+        return cls(game.rules, game.seed, game.walls, list(game.names), list(game.decisions))
+
+    def new_game(self) -> Game:
+        return Game(self.rules, seed=self.seed, walls=self.walls, names=self.names)
+
+    def replay(self) -> Game:
+        """The game the record describes, every decision applied."""
+        game = self.new_game()
+        for index, (seat, action) in enumerate(self.decisions):
+            try:
+                game.apply(seat, action)
+            except ValueError as error:
+                raise RecordError(f"decision {index + 1} (seat {seat}): {error}") from None
+        return game
+
+    def to_data(self) -> dict[str, Any]:
+        return {
+            "format": FORMAT,
+            "rules": rules_to_data(self.rules),
+            "seed": self.seed.hex() if self.seed is not None else None,
+            "walls": self.walls,
+            "names": self.names,
+            "decisions": [[seat, action_to_data(action)] for seat, action in self.decisions],
+        }
+
+    @classmethod
+    def from_data(cls, data: Any) -> "GameRecord":
+        if not isinstance(data, dict) or data.get("format") != FORMAT:
+            raise RecordError(f"not a game record: expected a map with \"format\": \"{FORMAT}\"")
+        try:
+            seed = bytes.fromhex(data["seed"]) if data.get("seed") is not None else None
+            decisions = [(int(seat), action_from_data(action)) for seat, action in data.get("decisions", [])]
+            return cls(rules_from_data(data.get("rules", {})), seed, data.get("walls"),
+                       list(data.get("names", ["A", "B", "C", "D"])), decisions)
+        except (KeyError, TypeError, ValueError) as error:
+            raise RecordError(f"malformed game record: {error}") from None
+
+    def to_json(self) -> str:
+        return json.dumps(self.to_data())
+
+    @classmethod
+    def from_json(cls, text: str) -> "GameRecord":
+        try:
+            return cls.from_data(json.loads(text))
+        except json.JSONDecodeError as error:
+            raise RecordError(f"not JSON: {error}") from None

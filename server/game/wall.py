@@ -1,0 +1,88 @@
+"""Walls: the documented shuffle of a game seed, and the layout of RULINGS.md.
+
+A hand's wall is the 136 tile ids (kind = id // 4) in the order play takes them:
+`wall[0:52]` the deal, `wall[52:]` the live draws, the last 14 the dead wall.
+
+The shuffle is a Fisher-Yates shuffle driven by a SHA-256 stream, so that the same seed
+gives the same wall on every platform and Python version:
+
+    block(n)  = SHA-256(seed || hand_number as 4 bytes big-endian || n as 4 bytes big-endian)
+    stream    = block(0) || block(1) || ...  read as unsigned 32-bit big-endian words
+    for i from 135 down to 1:
+        draw words w until w < 2**32 - (2**32 mod (i + 1))   (rejection: no modulo bias)
+        j = w mod (i + 1); swap tiles i and j
+    starting from the tiles 0, 1, ..., 135 in order.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import secrets
+import struct
+from collections.abc import Iterator, Sequence
+
+TILES = 136
+DEAL_END = 52
+LIVE_END = 122  # first dead-wall index before any kong
+DORA_INDICATORS = (130, 128, 126, 124, 122)
+URA_INDICATORS = (131, 129, 127, 125, 123)
+REPLACEMENTS = (134, 135, 132, 133)
+_WORDS = struct.Struct(">8I")
+
+
+class WallError(ValueError):
+    pass
+
+
+def new_seed() -> bytes:
+    """A fresh unguessable game seed."""
+    return secrets.token_bytes(32)
+
+
+def seed_hash(seed: bytes) -> str:
+    """What the game publishes at the start: SHA-256 of the seed, hex."""
+    return hashlib.sha256(seed).hexdigest()
+
+
+def _words(seed: bytes, hand_number: int) -> Iterator[int]:
+    prefix = seed + hand_number.to_bytes(4, "big")
+    block = 0
+    while True:
+        yield from _WORDS.unpack(hashlib.sha256(prefix + block.to_bytes(4, "big")).digest())
+        block += 1
+
+
+def shuffled_wall(seed: bytes, hand_number: int) -> list[int]:
+    """The wall of hand `hand_number` (0 for the first hand of the game) of a game seed."""
+    tiles = list(range(TILES))
+    words = _words(seed, hand_number)
+    for i in range(TILES - 1, 0, -1):
+        n = i + 1
+        limit = 2**32 - (2**32 % n)
+        w = next(words)
+        while w >= limit:
+            w = next(words)
+        j = w % n
+        tiles[i], tiles[j] = tiles[j], tiles[i]
+    return tiles
+
+
+def check_wall(wall: Sequence[int]) -> list[int]:
+    """An explicit wall, checked: exactly the ids 0-135 once each."""
+    if len(wall) != TILES or sorted(wall) != list(range(TILES)):
+        raise WallError("a wall is the 136 tile ids 0-135, each once, in the order play takes them")
+    return list(wall)
+
+
+def deal(wall: Sequence[int], dealer: int) -> list[list[int]]:
+    """The four starting hands (by seat): three passes of 4 tiles from the dealer round, then 1 each."""
+    hands: list[list[int]] = [[], [], [], []]
+    position = 0
+    for _ in range(3):
+        for k in range(4):
+            hands[(dealer + k) % 4].extend(wall[position:position + 4])
+            position += 4
+    for k in range(4):
+        hands[(dealer + k) % 4].append(wall[position])
+        position += 1
+    return hands
