@@ -97,7 +97,9 @@ def _pay(game: "Game", seat: int, score: HandScore, discarder: int | None, honba
     p = game.public
     dealer = seat == p.dealer
     liable = game._pao[seat]
-    if liable is not None and any(name == game._pao_kind[seat] for name, _ in score.yaku):
+    if liable is not None and score.yakuman:
+        # The liable seat fed the third dragon / fourth wind set, so every win of this
+        # seat holds that yakuman (even where the rules list only one yakuman).
         return _pay_liable(game, seat, score, discarder, honba, liable)
     payment = score.payment
     if discarder is not None:
