@@ -11,7 +11,7 @@ from collections.abc import Sequence
 
 from server.rules.config import Rules
 from server.rules.context import WinContext
-from server.rules.tiles import DRAGONS, GREEN_KINDS, IS_HONOUR, IS_TERMINAL_OR_HONOUR, TERMINALS, WINDS
+from server.rules.tiles import DRAGONS, GREEN_KINDS, IS_TERMINAL_OR_HONOUR, TERMINALS
 
 Pung = tuple[int, bool, bool]  # kind, concealed, kong
 Yaku = tuple[str, int]

@@ -15,11 +15,9 @@ from __future__ import annotations
 import pytest
 
 from server.rules.config import EMA2016
-from server.rules.context import WinContext
-from server.rules.melds import parse_meld
 from server.rules.points import Payment
-from server.rules.scoring import ScoringError, score_hand
-from server.rules.tiles import kind_of, parse_tile, parse_tiles, wind_index
+from server.rules.scoring import ScoringError
+from tests.rules.helpers import score
 
 EAST, NOT_EAST = "E", "S"
 # RULINGS.md: ema2016 plays without red fives; examples 6 and 7 have one, so they are
@@ -29,9 +27,7 @@ EMA_WITH_RED_FIVES = EMA2016.override(red_fives=True)
 
 def _build(hand, win, *melds, rules=EMA2016, seat="S", round="E", indicators="", **flags):
     """Score a hand written in notation; `indicators` are dora indicators (not dora)."""
-    ctx = WinContext(seat_wind=wind_index(seat), round_wind=wind_index(round),
-                     dora_indicators=tuple(kind_of(t) for t in parse_tiles(indicators)), **flags)
-    return score_hand(parse_tiles(hand), parse_tile(win), [parse_meld(m) for m in melds], ctx, rules)
+    return score(hand, win, melds, rules=rules, seat=seat, round=round, dora=indicators, **flags)
 
 
 def _yaku(score):
