@@ -17,7 +17,7 @@ from server.game import flow, settle
 from server.game.actions import (Action, ActionError, Ankan, Chi, Daiminkan, Discard, Kakan, NineTerminals,
                                  Pass, Pon, Ron, Tsumo, action_name)
 from server.game.events import Event
-from server.game.state import Hidden, OpenMeld, Phase, Private, Public, SeatPublic
+from server.game.state import HandStart, Hidden, OpenMeld, Phase, Private, Public, SeatPublic
 from server.game.wall import DORA_INDICATORS, REPLACEMENTS, check_wall, deal, new_seed, seed_hash, shuffled_wall
 from server.rules.config import EMA2016, KanDoraTiming, Rules
 from server.rules.melds import MeldKind
@@ -29,12 +29,18 @@ WINDS = (27, 28, 29, 30)
 
 class Game:
     def __init__(self, rules: Rules = EMA2016, seed: bytes | None = None,
-                 walls: Sequence[Sequence[int]] | None = None, names: Sequence[str] = ("A", "B", "C", "D")):
+                 walls: Sequence[Sequence[int]] | None = None, names: Sequence[str] = ("A", "B", "C", "D"),
+                 start: HandStart | None = None):
         self.rules = rules
+        self.start = start
         self.seed = seed if seed is not None or walls is not None else new_seed()
         self.walls = [check_wall(w) for w in walls] if walls is not None else None
         self.names = list(names)
         self.public = Public(scores=[rules.start_score] * 4)
+        if start is not None:
+            p = self.public
+            p.round_wind, p.dealer, p.honba, p.sticks = start.round_wind, start.dealer, start.honba, start.sticks
+            p.scores = list(start.scores)
         self.private = [Private() for _ in range(4)]
         self.hidden = Hidden(wall=[])
         self.decisions: list[tuple[int, Action]] = []
@@ -49,7 +55,8 @@ class Game:
 
     @property
     def over(self) -> bool:
-        return self.public.phase is Phase.GAME_OVER
+        """No more decisions: the game ended, or its explicit walls ran out."""
+        return self.public.phase in (Phase.GAME_OVER, Phase.STOPPED)
 
     def legal_actions(self, seat: int) -> list[Action]:
         """Exactly the decisions `seat` is offered now (empty if it has none)."""
@@ -96,6 +103,8 @@ class Game:
             raise ActionError(f"it is not seat {seat}'s decision now")
         if action in offers:
             return
+        if isinstance(action, (Chi, Pon, Kakan)) and self._offered_by_face(seat, action, offers):
+            return
         if isinstance(action, Discard):
             # Any id of the same face as an offered discard is the same decision.
             face = self._face(action.tile)
@@ -109,6 +118,22 @@ class Game:
                 " with riichi" if action.riichi else " (swap-calling, or the hand is locked by riichi)"))
         raise ActionError(f"'{action_name(action)}' is not one of seat {seat}'s options now: "
                           f"{', '.join(sorted({action_name(o) for o in offers}))}")
+
+    def _offered_by_face(self, seat: int, action: Chi | Pon | Kakan, offers: list[Action]) -> bool:
+        """A call with other ids of the same faces as an offered one is the same decision."""
+        tiles = action.tiles if isinstance(action, (Chi, Pon)) else (action.tile,)
+        hand = list(self.private[seat].hand)
+        for t in tiles:
+            if t not in hand:
+                return False
+            hand.remove(t)
+        faces = sorted(self._face(t) for t in tiles)
+        for offer in offers:
+            if type(offer) is type(action):
+                offered = offer.tiles if isinstance(offer, (Chi, Pon)) else (offer.tile,)
+                if sorted(self._face(t) for t in offered) == faces:
+                    return True
+        return False
 
     def _face(self, tile: int) -> tuple[int, bool]:
         return tile >> 2, an.is_red_id(tile, self.rules.red_fives)
@@ -126,7 +151,9 @@ class Game:
         number = p.hand_number
         if self.walls is not None:
             if number >= len(self.walls):
-                raise ActionError(f"the record has walls for {len(self.walls)} hands, and hand {number + 1} needs one")
+                p.phase = Phase.STOPPED
+                self._emit("stopped", {"reason": f"the walls given end after hand {number}"})
+                return
             wall = list(self.walls[number])
         else:
             wall = shuffled_wall(self.seed, number)
@@ -294,7 +321,7 @@ class Game:
             p.phase = Phase.CALLS
             self._emit("call_window", {"discarder": discarder, "tile": tile, "seats": sorted(offers)})
         else:
-            self._after_discard_passes(discarder, tile)
+            self._resolve_calls()
 
     def _call_options(self, seat: int, discarder: int, tile: int, last: bool, next_seat: bool) -> list[Action]:
         options: list[Action] = []
@@ -339,8 +366,6 @@ class Game:
             return
         self._let_go_by(order, tile)
         self._accept_riichi()
-        if self.over or self.public.phase is Phase.GAME_OVER:
-            return
         caller = next(((s, a) for s in order for a in [answers.get(s)] if isinstance(a, (Pon, Daiminkan))), None)
         caller = caller or next(((s, a) for s in order for a in [answers.get(s)] if isinstance(a, Chi)), None)
         if caller is None:
@@ -357,14 +382,6 @@ class Game:
                 priv.temporary_furiten = True
                 if self.public.seats[s].riichi:
                     priv.riichi_furiten = True
-
-    def _after_discard_passes(self, discarder: int, tile: int) -> None:
-        self._let_go_by([(discarder + k) % 4 for k in (1, 2, 3)], tile)
-        self._accept_riichi()
-        if self.public.phase is Phase.GAME_OVER:
-            return
-        if not self._check_abortive_after_discard():
-            self._next_draw(discarder)
 
     def _accept_riichi(self) -> None:
         seat = self._riichi_pending
@@ -584,7 +601,7 @@ class Game:
     def _end_hand(self, result: dict) -> None:
         self.results.append(result)
         self._offers, self._answers = {}, {}
-        self._emit("hand_end", result, {})
+        self._emit("hand_end", copy.deepcopy(result), {})
         flow.next_hand(self, result)
-        if self.public.phase is not Phase.GAME_OVER:
+        if not self.over:
             self._start_hand()

@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from server.game.state import Phase
-from server.rules.config import Rules, TieBreak
+from server.rules.config import ResultRounding, Rules, TieBreak
 
 if TYPE_CHECKING:
     from server.game.engine import Game
@@ -18,7 +18,7 @@ if TYPE_CHECKING:
 def next_hand(game: "Game", result: dict[str, Any]) -> None:
     """Move the counters, the deal and the round on after a hand, or finish the game."""
     p, rules = game.public, game.rules
-    all_last = p.round_wind >= 1 and p.dealer == 3
+    all_last = p.round_wind >= rules.rounds - 1 and p.dealer == 3
     repeat, dealer_tenpai_or_win = _dealer_repeats(p.dealer, result, rules)
     if result["type"] == "win" and not repeat:
         p.honba = 0
@@ -28,7 +28,7 @@ def next_hand(game: "Game", result: dict[str, Any]) -> None:
     finished = False
     if rules.ends_below_zero and min(p.scores) < 0:
         finished = True
-    elif p.round_wind >= 2 and max(p.scores) >= rules.return_score:
+    elif p.round_wind >= rules.rounds and max(p.scores) >= rules.return_score:
         finished = True  # the extension ends as soon as someone has the return score
     elif all_last and repeat and rules.agari_yame and dealer_tenpai_or_win and _is_top(p.dealer, p.scores, rules) \
             and p.scores[p.dealer] >= rules.return_score:
@@ -55,9 +55,9 @@ def _dealer_repeats(dealer: int, result: dict[str, Any], rules: Rules) -> tuple[
 
 
 def _round_ends_game(round_wind: int, scores: list[int], rules: Rules) -> bool:
-    if round_wind < 2:
+    if round_wind < rules.rounds:
         return False
-    if round_wind == 2 and rules.west_extension:
+    if round_wind == rules.rounds and rules.west_extension:
         return max(scores) >= rules.return_score
     return True
 
@@ -109,10 +109,28 @@ def final_results(scores: list[int], rules: Rules) -> list[float]:
             uma[seat] = sum(rules.uma[q] for q in tied_places) / len(tied)
     else:
         uma = [float(rules.uma[places[s]]) for s in range(4)]
+    if rules.result_rounding is ResultRounding.WHOLE_THOUSANDS:
+        return _whole_thousands(scores, places, uma, rules)
     results = []
     for seat in range(4):
         value = (scores[seat] - rules.return_score + uma[seat]) / 1000
         if places[seat] == 0:
             value += rules.oka / 1000
         results.append(round(value, 1))
+    return results
+
+
+def _whole_thousands(scores: list[int], places: list[int], uma: list[float], rules: Rules) -> list[float]:
+    """As the recorded online games do it: (score - return) / 1000 rounded to a whole number,
+    .5 toward zero, plus uma; first place takes whatever makes the results sum to zero."""
+    results = [0.0] * 4
+    for seat in range(4):
+        if places[seat] == 0:
+            continue
+        thousands, rest = divmod(abs(scores[seat] - rules.return_score), 1000)
+        whole = thousands + (1 if rest > 500 else 0)
+        sign = -1 if scores[seat] < rules.return_score else 1
+        results[seat] = float(sign * whole) + uma[seat] / 1000
+    first = places.index(0)
+    results[first] = -sum(results)
     return results

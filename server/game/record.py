@@ -4,12 +4,15 @@ decisions.  Replaying a record reproduces the game exactly (the engine is determ
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from dataclasses import dataclass, field
 from typing import Any
 
 from server.game.actions import Action, action_from_data, action_to_data
 from server.game.engine import Game
+from server.game.events import Event
+from server.game.state import HandStart
 from server.rules.config import EMA2016, Rules, rules_from_data, rules_to_data
 
 FORMAT = "riichi-server-record/1"
@@ -26,23 +29,29 @@ class GameRecord:
     walls: list[list[int]] | None = None
     names: list[str] = field(default_factory=lambda: ["A", "B", "C", "D"])
     decisions: list[tuple[int, Action]] = field(default_factory=list)
+    start: HandStart | None = None  # where the game begins, if not at East 1
 
     @classmethod
     def of(cls, game: Game) -> "GameRecord":
-        return cls(game.rules, game.seed, game.walls, list(game.names), list(game.decisions))
+        return cls(game.rules, game.seed, game.walls, list(game.names), list(game.decisions), game.start)
 
     def new_game(self) -> Game:
-        return Game(self.rules, seed=self.seed, walls=self.walls, names=self.names)
+        return Game(self.rules, seed=self.seed, walls=self.walls, names=self.names, start=self.start)
 
     def replay(self) -> Game:
         """The game the record describes, every decision applied."""
+        return self.replay_events()[0]
+
+    def replay_events(self) -> tuple[Game, list[Event]]:
+        """The replayed game and every event it caused, in order; RecordError at a bad decision."""
         game = self.new_game()
+        events = list(game.start_events)
         for index, (seat, action) in enumerate(self.decisions):
             try:
-                game.apply(seat, action)
+                events.extend(game.apply(seat, action))
             except ValueError as error:
                 raise RecordError(f"decision {index + 1} (seat {seat}): {error}") from None
-        return game
+        return game, events
 
     def to_data(self) -> dict[str, Any]:
         return {
@@ -52,6 +61,7 @@ class GameRecord:
             "walls": self.walls,
             "names": self.names,
             "decisions": [[seat, action_to_data(action)] for seat, action in self.decisions],
+            "start": dataclasses.asdict(self.start) if self.start is not None else None,
         }
 
     @classmethod
@@ -61,8 +71,11 @@ class GameRecord:
         try:
             seed = bytes.fromhex(data["seed"]) if data.get("seed") is not None else None
             decisions = [(int(seat), action_from_data(action)) for seat, action in data.get("decisions", [])]
+            start = data.get("start")
+            if start is not None:
+                start = HandStart(**{**start, "scores": tuple(start["scores"])})
             return cls(rules_from_data(data.get("rules", {})), seed, data.get("walls"),
-                       list(data.get("names", ["A", "B", "C", "D"])), decisions)
+                       list(data.get("names", ["A", "B", "C", "D"])), decisions, start)
         except (KeyError, TypeError, ValueError) as error:
             raise RecordError(f"malformed game record: {error}") from None
 

@@ -16,6 +16,18 @@ class Phase(str, Enum):
     CALLS = "calls"  # the other seats answer a discard
     CHANKAN = "chankan"  # the other seats may rob a kong
     GAME_OVER = "game_over"
+    STOPPED = "stopped"  # explicit walls ran out before the game ended (a partial record)
+
+
+@dataclass(frozen=True)
+class HandStart:
+    """Where a game begins when it does not begin at East 1 (records of single hands)."""
+
+    round_wind: int
+    dealer: int
+    honba: int
+    sticks: int
+    scores: tuple[int, int, int, int]
 
 
 @dataclass

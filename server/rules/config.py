@@ -16,6 +16,11 @@ class KanDoraTiming(str, Enum):
     OPEN_AFTER_REPLACEMENT = "open_after_replacement"  # open/added kongs: after the replacement draw
 
 
+class ResultRounding(str, Enum):
+    ONE_DECIMAL = "one_decimal"  # (score - return + uma) in thousands, one decimal
+    WHOLE_THOUSANDS = "whole_thousands"  # (score - return) / 1000 rounded, .5 toward zero; first takes the balance
+
+
 class TieBreak(str, Enum):
     SHARE_UMA = "share_uma"  # tied players share the uma of their places
     SEAT_ORDER = "seat_order"  # placed by seat order from the first dealer
@@ -43,6 +48,7 @@ class Rules:
     counters_to_every_winner: bool
     own_riichi_stick_back: bool
     dealer_repeats_on_tenpai: bool
+    rounds: int  # wind rounds in a game: 2 = East and South; 1 = East only (records of such games)
     ends_below_zero: bool
     west_extension: bool
     agari_yame: bool
@@ -50,6 +56,7 @@ class Rules:
     uma: tuple[int, int, int, int]  # points, first to last
     oka: int  # points to first place
     tie_break: TieBreak
+    result_rounding: ResultRounding
     pao: bool
     kiriage: bool  # RULINGS.md: no kiriage under either preset
     chankan_concealed_kong_kokushi: bool
@@ -84,6 +91,7 @@ EMA2016 = Rules(
     counters_to_every_winner=True,
     own_riichi_stick_back=True,
     dealer_repeats_on_tenpai=True,
+    rounds=2,
     ends_below_zero=False,
     west_extension=False,
     agari_yame=False,
@@ -91,6 +99,7 @@ EMA2016 = Rules(
     uma=(15_000, 5_000, -5_000, -15_000),
     oka=0,
     tie_break=TieBreak.SHARE_UMA,
+    result_rounding=ResultRounding.ONE_DECIMAL,
     pao=True,
     kiriage=False,
     chankan_concealed_kong_kokushi=False,
@@ -117,6 +126,7 @@ TENHOU = Rules(
     counters_to_every_winner=False,
     own_riichi_stick_back=False,
     dealer_repeats_on_tenpai=True,
+    rounds=2,
     ends_below_zero=True,
     west_extension=True,
     agari_yame=True,
@@ -124,6 +134,9 @@ TENHOU = Rules(
     uma=(20_000, 10_000, -10_000, -20_000),
     oka=20_000,
     tie_break=TieBreak.SEAT_ORDER,
+    # RULINGS.md gives (score - 30,000) / 1000 + uma (+ oka); the recorded games of the
+    # corpus round to whole thousands instead, and the record wins (issue 3).
+    result_rounding=ResultRounding.WHOLE_THOUSANDS,
     pao=True,
     kiriage=False,
     chankan_concealed_kong_kokushi=True,
@@ -156,6 +169,8 @@ def rules_from_data(data: dict[str, object]) -> Rules:
             overrides[name] = KanDoraTiming(value)
         elif kind == "TieBreak":
             overrides[name] = TieBreak(value)
+        elif kind == "ResultRounding":
+            overrides[name] = ResultRounding(value)
         elif isinstance(value, list):
             overrides[name] = tuple(value)
     return rules.override(**overrides)
