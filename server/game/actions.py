@@ -67,6 +67,7 @@ _NAMES: dict[type, str] = {
     Daiminkan: "daiminkan", Ankan: "ankan", Kakan: "kakan", NineTerminals: "nine_terminals",
 }
 _TYPES = {name: cls for cls, name in _NAMES.items()}
+ACTION_TYPES = frozenset(_NAMES)
 
 
 class ActionError(ValueError):

@@ -14,7 +14,7 @@ from collections.abc import Sequence
 
 from server.game import analysis as an
 from server.game import flow, settle
-from server.game.actions import (Action, ActionError, Ankan, Chi, Daiminkan, Discard, Kakan, NineTerminals,
+from server.game.actions import (ACTION_TYPES, Action, ActionError, Ankan, Chi, Daiminkan, Discard, Kakan, NineTerminals,
                                  Pass, Pon, Ron, Tsumo, action_name)
 from server.game.events import Event
 from server.game.state import HandStart, Hidden, OpenMeld, Phase, Private, Public, SeatPublic
@@ -25,6 +25,14 @@ from server.rules.scoring import HandScore
 from server.rules.shanten import shanten
 
 WINDS = (27, 28, 29, 30)
+
+
+def _tiles_of(action: Action) -> tuple:
+    if isinstance(action, (Chi, Pon)):
+        return tuple(action.tiles) if isinstance(action.tiles, tuple) and len(action.tiles) == 2 else (None,)
+    if isinstance(action, (Discard, Kakan)):
+        return (action.tile,)
+    return ()
 
 
 class Game:
@@ -98,6 +106,10 @@ class Game:
             raise ActionError("the game is over")
         if not isinstance(seat, int) or not 0 <= seat <= 3:
             raise ActionError(f"seat {seat!r} does not exist: seats are 0-3")
+        if type(action) not in ACTION_TYPES:
+            raise ActionError(f"{action!r} is not an action")
+        if any(not isinstance(t, int) or isinstance(t, bool) or not 0 <= t < 136 for t in _tiles_of(action)):
+            raise ActionError(f"{action!r} names a tile that is not an id 0-135")
         offers = self._offers.get(seat)
         if not offers or seat in self._answers:
             raise ActionError(f"it is not seat {seat}'s decision now")
@@ -258,8 +270,9 @@ class Game:
 
     def _may_riichi(self, seat: int) -> bool:
         p, rules = self.public, self.rules
-        return (self._is_closed(seat) and p.tiles_left >= rules.riichi_min_wall
-                and p.scores[seat] >= max(rules.riichi_min_points, 0) and not p.seats[seat].riichi)
+        enough_points = rules.riichi_min_points <= 0 or p.scores[seat] >= rules.riichi_min_points
+        return (self._is_closed(seat) and p.tiles_left >= rules.riichi_min_wall and enough_points
+                and not p.seats[seat].riichi)
 
     def _first_turn(self, seat: int) -> bool:
         """The seat's first draw, with no call made yet this hand."""

@@ -34,10 +34,10 @@ def next_hand(game: "Game", result: dict[str, Any]) -> None:
             and p.scores[p.dealer] >= rules.return_score:
         finished = True  # agari-yame: the last dealer in first place stops the game
     if not repeat and not finished:
-        p.dealer = (p.dealer + 1) % 4
-        if p.dealer == 0:
-            p.round_wind += 1
-            finished = _round_ends_game(p.round_wind, p.scores, rules)
+        dealer, round_wind = (p.dealer + 1) % 4, p.round_wind + (1 if p.dealer == 3 else 0)
+        finished = dealer == 0 and _round_ends_game(round_wind, p.scores, rules)
+        if not finished:
+            p.dealer, p.round_wind = dealer, round_wind
     if finished:
         finish(game)
 
