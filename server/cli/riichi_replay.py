@@ -28,6 +28,7 @@ from server.game.importers.replay import ParsedLog, Replay, replay_log
 from server.game.importers.steps import HandStartState, hand_start_state
 from server.game.importers.tenhou6 import Tenhou6Error, is_tenhou6, parse_tenhou6
 from server.game.record import GameRecord, RecordError
+from server.record_files import unpack
 from server.game.wall import seed_hash
 
 PROG = "riichi-replay"
@@ -136,7 +137,7 @@ def play(path: Path, walls_path: Path | None) -> Played:
             raise UsageError(str(error)) from None
     content = _json(text) if text is not None else None
     if content is None:
-        content = _msgpack(data)
+        content = unpack(data)
     if is_tenhou6(content):
         try:
             return _from_log("tenhou6", parse_tenhou6(content))
@@ -163,15 +164,6 @@ def _json(text: str) -> Any:
     try:
         return json.loads(text)
     except json.JSONDecodeError:
-        return None
-
-
-def _msgpack(data: bytes) -> Any:
-    import msgpack  # only for files that are neither text nor JSON
-
-    try:
-        return msgpack.unpackb(data, raw=False, strict_map_key=False)
-    except (ValueError, TypeError, msgpack.UnpackException):
         return None
 
 
