@@ -614,7 +614,7 @@ class Game:
     def _end_hand(self, result: dict) -> None:
         self.results.append(result)
         self._offers, self._answers = {}, {}
-        self._emit("hand_end", copy.deepcopy(result), {})
+        self._emit("hand_end", {"result": copy.deepcopy(result)}, {})
         flow.next_hand(self, result)
         if not self.over:
             self._start_hand()

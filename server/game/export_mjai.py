@@ -88,7 +88,7 @@ def events_to_mjai(events: Iterable[Event], rules: Rules) -> list[dict[str, Any]
         elif kind == "dora":
             out.append({"type": "dora", "dora_marker": mjai_tile(data["indicator"], red)})
         elif kind == "hand_end":
-            out.extend(_hand_end(data, red))
+            out.extend(_hand_end(data["result"], red))
             out.append({"type": "end_kyoku"})
         elif kind == "game_end":
             out.append({"type": "end_game"})

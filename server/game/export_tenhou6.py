@@ -208,8 +208,9 @@ class _Hand:
         elif event.type == "dora":
             self.indicators.append(data["indicator"])
         elif event.type == "hand_end":
-            self.result = result_array(data, self.dealer, self.round_wind, self.indicators, rules)
-            self.ura = list(data.get("ura_indicators") or [])
+            result = data["result"]
+            self.result = result_array(result, self.dealer, self.round_wind, self.indicators, rules)
+            self.ura = list(result.get("ura_indicators") or [])
 
     def _call(self, data: dict[str, Any]) -> None:
         seat, meld, tiles = data["seat"], data["meld"], data["tiles"]

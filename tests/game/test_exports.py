@@ -348,7 +348,7 @@ def test_tenhou6_one_entry_per_hand_with_its_start(played):
         red = played.rules.red_fives
         shown = start["dora_indicators"] + [e.public["indicator"] for e in events if e.type == "dora"]
         assert hand[2] == [tile_code(t, red) for t in shown]
-        assert hand[3] == [tile_code(t, red) for t in events[-1].public.get("ura_indicators") or []]
+        assert hand[3] == [tile_code(t, red) for t in events[-1].public["result"].get("ura_indicators") or []]
         for s in range(4):
             assert hand[4 + 3 * s] == sorted_codes(events[0].private[s]["hand"], red)
 

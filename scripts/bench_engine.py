@@ -1,0 +1,215 @@
+"""Benchmark: whole games per second with random legal players, engine only.
+
+    python scripts/bench_engine.py --games 100 --seed 1
+    python scripts/bench_engine.py --games 50 --profile     # and where our time goes
+
+Each engine plays whole games (East and South; West where the rules extend) in which
+every decision is a uniform random choice among the legal actions, in one process, one
+after the other, no views or events rendered for players:
+
+- ours: server.game.engine.Game under each preset, seeds SHA-256("bench:<seed>:<i>");
+- riichienv (Rust core, pip extra `bench`): RiichiEnv(game_mode="4p-red-half") (Tenhou
+  rules, half game) with its own riichienv.agents.RandomAgent, as its README runs a game;
+  once as it comes (MJAI event log on) and once with skip_mjai_logging=True;
+- jansou (pure Python, pip extra `bench`): Environment(preset("tenhou")).run() with four
+  jansou.game.agents.RandomAgent (its documented driver, which hands every event, masked,
+  to every agent), and its play() generator driven directly (no observers).
+
+Each is warmed up with --warmup untimed games first (memo tables, imports), then timed
+over --games games (--jansou-games for jansou, which is slow).  A library that cannot be
+imported or run is reported with the reason and skipped.
+"""
+
+from __future__ import annotations
+
+import argparse
+import cProfile
+import hashlib
+import io
+import pstats
+import random
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+from server.game.engine import Game  # noqa: E402
+from server.rules.config import PRESETS  # noqa: E402
+
+# One run: (games played, hands played, decisions made, wall seconds, CPU seconds).
+Run = tuple[int, int, int, float, float]
+
+
+def ours_game(rules, index: int, seed: int) -> tuple[int, int]:
+    game = Game(rules, seed=hashlib.sha256(f"bench:{seed}:{index}".encode()).digest())
+    rng = random.Random(f"{seed}:{index}")
+    rand = rng.random
+    n = 0
+    while not game.over:
+        seat = game.waiting_for()[0]
+        actions = game.legal_actions(seat)
+        game.apply(seat, actions[int(rand() * len(actions))])
+        n += 1
+    return len(game.results), n
+
+
+def riichienv_game(index: int, seed: int, skip_log: bool) -> tuple[int, int]:
+    from riichienv import RiichiEnv
+    from riichienv.agents import RandomAgent
+
+    agent = RandomAgent(seed * 100_003 + index)
+    env = RiichiEnv(game_mode="4p-red-half", seed=seed * 100_003 + index, skip_mjai_logging=skip_log)
+    obs = env.reset()
+    hands, last, steps = 0, None, 0
+    while not env.done():
+        key = (env.round_wind, env.oya, env.honba)
+        if key != last:
+            hands, last = hands + 1, key
+        obs = env.step({pid: agent.act(o) for pid, o in obs.items()})
+        steps += 1
+    return hands, steps
+
+
+def jansou_game(index: int, seed: int, driver: str) -> tuple[int, int]:
+    from jansou.core.rules import preset
+    from jansou.game.agents import RandomAgent
+    from jansou.game.environment import Environment
+
+    env = Environment(preset("tenhou"), seed=seed * 100_003 + index)
+    if driver == "run":
+        agents = [RandomAgent(seed=(seed * 100_003 + index) * 4 + k) for k in range(4)]
+        counter = [0]
+        inner = [a.act for a in agents]
+
+        def counted(k):
+            def act(*args):
+                counter[0] += 1
+                return inner[k](*args)
+            return act
+
+        for k, a in enumerate(agents):
+            a.act = counted(k)  # type: ignore[method-assign]
+        env.run(agents)
+        return len(env.records), counter[0]
+    rng = random.Random(f"{seed}:{index}")
+    play = env.play()
+    request = next(play)
+    n = 1
+    try:
+        while True:
+            request = play.send(rng.choice(request.actions))
+            n += 1
+    except StopIteration:
+        pass
+    return len(env.records), n
+
+
+def measure(label: str, play: Callable[[int], tuple[int, int]], games: int, warmup: int) -> Run | None:
+    try:
+        for i in range(warmup):
+            play(-1 - i)
+    except Exception as error:  # not installed, or it does not run here
+        print(f"{label:<44} not measured: {type(error).__name__}: {error}", flush=True)
+        return None
+    hands = decisions = 0
+    start, cpu_start = time.perf_counter(), time.process_time()
+    for i in range(games):
+        h, d = play(i)
+        hands += h
+        decisions += d
+    elapsed, cpu = time.perf_counter() - start, time.process_time() - cpu_start
+    print(f"{label:<44} {games / elapsed:7.2f} games/s (CPU time: {games / cpu:7.2f})  {games:4d} games "
+          f"in {elapsed:6.2f} s  {hands / games:5.1f} hands/game  {decisions / games:5.0f} decisions/game  "
+          f"{1e6 * elapsed / decisions:5.1f} us/decision", flush=True)
+    return games, hands, decisions, elapsed, cpu
+
+
+def profile_ours(rules_name: str, games: int, seed: int, top: int) -> None:
+    rules = PRESETS[rules_name]
+    profiler = cProfile.Profile()
+    profiler.enable()
+    for i in range(games):
+        ours_game(rules, 10_000 + i, seed)
+    profiler.disable()
+    out = io.StringIO()
+    stats = pstats.Stats(profiler, stream=out)
+    stats.sort_stats("tottime").print_stats(top)
+    print(f"\ncProfile of ours ({rules_name}, {games} games, random players), by own time:")
+    text = out.getvalue()
+    print(text[text.index("   ncalls"):] if "   ncalls" in text else text)
+    out = io.StringIO()
+    pstats.Stats(profiler, stream=out).sort_stats("cumulative").print_stats(top)
+    text = out.getvalue()
+    print(f"cProfile of ours ({rules_name}), by cumulative time:")
+    print(text[text.index("   ncalls"):] if "   ncalls" in text else text)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--games", type=int, default=100, help="timed games for ours and riichienv")
+    parser.add_argument("--jansou-games", type=int, default=20, help="timed games for jansou")
+    parser.add_argument("--warmup", type=int, default=3, help="untimed games before each measurement")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--only", choices=("ours", "riichienv", "jansou"), action="append",
+                        help="measure only these (repeatable)")
+    parser.add_argument("--profile", action="store_true", help="then cProfile our engine (tenhou preset)")
+    parser.add_argument("--profile-games", type=int, default=30)
+    parser.add_argument("--top", type=int, default=25)
+    args = parser.parse_args(argv)
+    only = set(args.only or ("ours", "riichienv", "jansou"))
+    seed = args.seed
+
+    print(f"bench_engine: whole games with random legal players, seed {seed}, "
+          f"{args.games} games ({args.jansou_games} for jansou), {args.warmup} warm-up games each")
+    print(f"python {sys.version.split()[0]}")
+    results: dict[str, Run | None] = {}
+    if "ours" in only:
+        for name, rules in PRESETS.items():
+            results[f"ours {name}"] = measure(f"ours, {name} (pure Python)",
+                                              lambda i, r=rules: ours_game(r, i, seed), args.games, args.warmup)
+    if "riichienv" in only:
+        version = _version("riichienv")
+        results["riichienv"] = measure(f"riichienv {version} 4p-red-half (Rust core)",
+                                       lambda i: riichienv_game(i, seed, False), args.games, args.warmup)
+        results["riichienv skip_log"] = measure("riichienv, skip_mjai_logging=True",
+                                                lambda i: riichienv_game(i, seed, True), args.games, args.warmup)
+    if "jansou" in only:
+        version = _version("jansou")
+        results["jansou run"] = measure(f"jansou {version} tenhou, Environment.run",
+                                        lambda i: jansou_game(i, seed, "run"), args.jansou_games, min(args.warmup, 1))
+        results["jansou play"] = measure("jansou, play() driven directly",
+                                         lambda i: jansou_game(i, seed, "play"), args.jansou_games, min(args.warmup, 1))
+
+    print()
+    ours = results.get("ours tenhou")
+    for key, label in (("riichienv", "riichienv as it comes (goal, issue 3: at least 1.00x)"),
+                       ("riichienv skip_log", "riichienv with skip_mjai_logging"),
+                       ("jansou run", "jansou Environment.run"), ("jansou play", "jansou play()")):
+        other = results.get(key)
+        if ours and other:
+            print(f"ours (tenhou) / {label}: {_ratio(ours, other, 3):.2f}x wall clock, "
+                  f"{_ratio(ours, other, 4):.2f}x CPU time")
+    if args.profile:
+        profile_ours("tenhou", args.profile_games, seed, args.top)
+    return 0
+
+
+def _ratio(a: Run, b: Run, clock: int) -> float:
+    """Ratio of the games/s figures (hands per game differ a little; see the lines above)."""
+    return (a[0] / a[clock]) / (b[0] / b[clock])
+
+
+def _version(package: str) -> str:
+    try:
+        from importlib.metadata import version
+        return version(package)
+    except Exception as error:  # not installed: measure() then says why
+        return f"(not installed: {type(error).__name__})"
+
+
+if __name__ == "__main__":
+    sys.exit(main())
