@@ -37,31 +37,42 @@ def is_red_id(tile: int, red_fives: bool) -> bool:
     return red_fives and tile in RED_IDS
 
 
-def held_counts(hand: Sequence[int], meld_tiles: Iterable[int]) -> list[int]:
-    return counts34([*hand, *meld_tiles])
-
-
-def hand_waits(hand: Sequence[int], melds: int, held: Sequence[int]) -> tuple[int, ...]:
-    """Kinds completing a 3n+1 hand, leaving out a kind the seat holds all four of."""
-    counts = counts34(hand)
+def hand_waits(counts: Sequence[int], melds: int, held: Sequence[int]) -> tuple[int, ...]:
+    """Kinds completing a 3n+1 hand (its 34 counts), leaving out a kind the seat holds all four of."""
     if shanten(counts, melds) > 0:
         return ()
     return tuple(waits(counts, melds, held))
 
 
-def distinct_by_face(tiles: Iterable[int], red_fives: bool) -> list[int]:
-    """One id for each different face (kind, and red or not) among the tiles, lowest id first."""
-    seen: dict[tuple[int, bool], int] = {}
-    for tile in sorted(tiles):
-        seen.setdefault((tile >> 2, is_red_id(tile, red_fives)), tile)
-    return list(seen.values())
+def distinct_by_face(tiles: Sequence[int], red_fives: bool) -> list[int]:
+    """One id for each different face (kind, and red or not) among the sorted tiles, lowest id first."""
+    out = []
+    last = -1
+    for tile in tiles:
+        face = (tile >> 2) * 2 + (1 if red_fives and tile in RED_IDS else 0)
+        if face != last:
+            out.append(tile)
+            last = face
+    return out
 
 
-def riichi_discards(hand: Sequence[int], melds: int, held: Sequence[int], red_fives: bool) -> list[int]:
-    """The tiles whose discard leaves the (closed) hand waiting."""
-    counts = counts34(hand)
+def chi_possible(counts: Sequence[int], k: int) -> bool:
+    """Whether the counts hold two tiles that make a chow with kind k (a quick filter)."""
+    if k >= 27:
+        return False
+    p = k % 9
+    left2 = p >= 2 and counts[k - 2] and counts[k - 1]
+    middle = 1 <= p <= 7 and counts[k - 1] and counts[k + 1]
+    right2 = p <= 6 and counts[k + 1] and counts[k + 2]
+    return bool(left2 or middle or right2)
+
+
+def riichi_discards(hand: Sequence[int], counts: Sequence[int], melds: int, held: Sequence[int],
+                    red_fives: bool) -> list[int]:
+    """The tiles whose discard leaves the (closed) hand waiting; `counts` are the hand's."""
     if shanten(counts, melds) > 0:
         return []
+    counts = list(counts)
     out = []
     for tile in distinct_by_face(hand, red_fives):
         counts[tile >> 2] -= 1

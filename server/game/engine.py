@@ -22,9 +22,12 @@ from server.game.wall import DORA_INDICATORS, REPLACEMENTS, check_wall, deal, ne
 from server.rules.config import EMA2016, KanDoraTiming, Rules
 from server.rules.melds import MeldKind
 from server.rules.scoring import HandScore
-from server.rules.shanten import shanten
 
 WINDS = (27, 28, 29, 30)
+# Offers are built from these shared values, so that checking an answer is an identity test.
+DISCARDS = tuple(Discard(t) for t in range(136))
+RIICHI_DISCARDS = tuple(Discard(t, riichi=True) for t in range(136))
+TSUMO, RON, PASS, DAIMINKAN, NINE_TERMINALS = Tsumo(), Ron(), Pass(), Daiminkan(), NineTerminals()
 
 
 def _tiles_of(action: Action) -> tuple:
@@ -184,7 +187,7 @@ class Game:
         self._forbidden: set[int] = set()
         self._riichi_pending: int | None = None
         hands = deal(wall, p.dealer)
-        self.private = [Private(hand=sorted(h)) for h in hands]
+        self.private = [Private(hand=sorted(h), counts=an.counts34(h)) for h in hands]
         p.tiles_left = self.hidden.tiles_left
         self._emit("hand_start", {"round": p.round_name, "round_wind": p.round_wind, "dealer": p.dealer,
                                   "honba": p.honba, "sticks": p.sticks, "scores": list(p.scores),
@@ -201,11 +204,19 @@ class Game:
         return len(self.public.seats[seat].melds)
 
     def _held(self, seat: int) -> list[int]:
-        return an.held_counts(self.private[seat].hand, (t for m in self.public.seats[seat].melds for t in m.tiles))
+        """The seat's 34 counts, its melds' tiles included."""
+        melds = self.public.seats[seat].melds
+        if not melds:
+            return self.private[seat].counts
+        held = list(self.private[seat].counts)
+        for meld in melds:
+            for t in meld.tiles:
+                held[t >> 2] += 1
+        return held
 
     def _update_waits(self, seat: int) -> None:
         priv = self.private[seat]
-        priv.waits = an.hand_waits(priv.hand, self._meld_count(seat), self._held(seat))
+        priv.waits = an.hand_waits(priv.counts, self._meld_count(seat), self._held(seat))
 
     def _is_closed(self, seat: int) -> bool:
         return all(m.kind is MeldKind.ANKAN for m in self.public.seats[seat].melds)
@@ -220,7 +231,7 @@ class Game:
             tile = h.wall[h.next_draw]
             h.next_draw += 1
         p.tiles_left = h.tiles_left
-        priv.hand.append(tile)
+        priv.take(tile)
         priv.drawn = tile
         if not priv.riichi_furiten:
             priv.temporary_furiten = False
@@ -237,35 +248,37 @@ class Game:
     def _turn_options(self, seat: int) -> list[Action]:
         p, priv, rules = self.public, self.private[seat], self.rules
         sp = p.seats[seat]
-        hand = priv.hand
+        hand, counts, drawn = priv.hand, priv.counts, priv.drawn
         options: list[Action] = []
-        drew = priv.drawn is not None
-        if drew and self._can_win(seat, priv.drawn, tsumo=True):
-            options.append(Tsumo())
-        if drew and rules.abortive_draws and self._first_turn(seat) and an.nine_terminals(hand):
-            options.append(NineTerminals())
-        can_kong = drew and p.tiles_left > 0 and len(p.kongs) < 4
-        counts = an.counts34(hand)
-        if can_kong:
-            if sp.riichi:
-                k = priv.drawn >> 2
-                if counts[k] == 4 and an.ankan_after_riichi_ok(hand, priv.drawn, self._meld_count(seat), self._held(seat)):
-                    options.append(Ankan(k))
-            else:
-                options.extend(Ankan(k) for k in range(34) if counts[k] == 4)
-                for meld in sp.melds:
-                    if meld.kind is MeldKind.PON:
-                        extra = [t for t in hand if t >> 2 == meld.tiles[0] >> 2]
-                        options.extend(Kakan(t) for t in extra)
+        if drawn is not None:
+            if self._can_win(seat, drawn, tsumo=True):
+                options.append(TSUMO)
+            if rules.abortive_draws and self._first_turn(seat) and an.nine_terminals(hand):
+                options.append(NINE_TERMINALS)
+            if p.tiles_left > 0 and len(p.kongs) < 4:
+                options.extend(self._kong_options(seat))
         if sp.riichi:
-            options.append(Discard(priv.drawn))
+            options.append(DISCARDS[drawn])
             return options
-        discards = [t for t in an.distinct_by_face(hand, rules.red_fives) if t >> 2 not in self._forbidden]
-        options.extend(Discard(t) for t in discards)
-        if drew and self._may_riichi(seat):
+        forbidden = self._forbidden
+        options.extend(DISCARDS[t] for t in an.distinct_by_face(hand, rules.red_fives) if t >> 2 not in forbidden)
+        if drawn is not None and self._may_riichi(seat):
             held = self._held(seat)
-            for t in an.riichi_discards(hand, self._meld_count(seat), held, rules.red_fives):
-                options.append(Discard(t, riichi=True))
+            options.extend(RIICHI_DISCARDS[t] for t in an.riichi_discards(hand, counts, len(sp.melds), held, rules.red_fives))
+        return options
+
+    def _kong_options(self, seat: int) -> list[Action]:
+        """Concealed and added kongs in the seat's own turn (after riichi: RULINGS.md's rule)."""
+        priv, sp = self.private[seat], self.public.seats[seat]
+        counts = priv.counts
+        if sp.riichi:
+            k = priv.drawn >> 2
+            ok = counts[k] == 4 and an.ankan_after_riichi_ok(priv.hand, priv.drawn, len(sp.melds), self._held(seat))
+            return [Ankan(k)] if ok else []
+        options: list[Action] = [Ankan(k) for k in range(34) if counts[k] == 4]
+        for meld in sp.melds:
+            if meld.kind is MeldKind.PON and counts[meld.tiles[0] >> 2]:
+                options.extend(Kakan(t) for t in priv.hand if t >> 2 == meld.tiles[0] >> 2)
         return options
 
     def _may_riichi(self, seat: int) -> bool:
@@ -298,8 +311,7 @@ class Game:
         if sp.ippatsu and not riichi and sp.riichi:
             sp.ippatsu = False  # the riichi player's next discard ends ippatsu
         tsumogiri = tile == priv.drawn
-        priv.hand.remove(tile)
-        priv.hand.sort()
+        priv.give(tile)
         priv.drawn = None
         sp.discards.append(tile)
         sp.tsumogiri.append(tsumogiri)
@@ -327,7 +339,7 @@ class Game:
             seat = (discarder + k) % 4
             options = self._call_options(seat, discarder, tile, last, next_seat=k == 1)
             if options:
-                offers[seat] = options + [Pass()]
+                offers[seat] = options + [PASS]
         self._offers, self._answers = offers, {}
         self._window = (discarder, tile)
         if offers:
@@ -338,19 +350,21 @@ class Game:
 
     def _call_options(self, seat: int, discarder: int, tile: int, last: bool, next_seat: bool) -> list[Action]:
         options: list[Action] = []
+        k = tile >> 2
         if self._can_win(seat, tile, tsumo=False):
-            options.append(Ron())
+            options.append(RON)
         if last or self.public.seats[seat].riichi:
             return options  # the discard after the last tile may only be claimed to win
-        hand, red = self.private[seat].hand, self.rules.red_fives
-        pons = an.pon_options(hand, tile, red)
-        for pair in pons:
-            if self._has_discard_after(seat, pair, tile, is_chi=False):
-                options.append(Pon(pair))
-        if sum(1 for t in hand if t >> 2 == tile >> 2) == 3 and len(self.public.kongs) < 4:
-            options.append(Daiminkan())
-        if next_seat:
-            for pair in an.chi_options(hand, tile, red):
+        priv, red = self.private[seat], self.rules.red_fives
+        counts = priv.counts
+        if counts[k] >= 2:
+            for pair in an.pon_options(priv.hand, tile, red):
+                if self._has_discard_after(seat, pair, tile, is_chi=False):
+                    options.append(Pon(pair))
+            if counts[k] == 3 and len(self.public.kongs) < 4:
+                options.append(DAIMINKAN)
+        if next_seat and an.chi_possible(counts, k):
+            for pair in an.chi_options(priv.hand, tile, red):
                 if self._has_discard_after(seat, pair, tile, is_chi=True):
                     options.append(Chi(pair))
         return options
@@ -442,7 +456,7 @@ class Game:
             own = action.tiles
             kind = MeldKind.CHI if isinstance(action, Chi) else MeldKind.PON
         for t in own:
-            priv.hand.remove(t)
+            priv.give(t)
         meld = OpenMeld(kind, tuple(sorted((*own, tile))), tile, discarder)
         p.seats[seat].melds.append(meld)
         self._track_pao(seat, discarder, tile)
@@ -484,7 +498,7 @@ class Game:
             self._reveal_pending_dora()
         tiles = tuple(t for t in priv.hand if t >> 2 == kind)
         for t in tiles:
-            priv.hand.remove(t)
+            priv.give(t)
         p.seats[seat].melds.append(OpenMeld(MeldKind.ANKAN, tiles))
         if self.rules.ippatsu_broken_by_concealed_kong:
             self._break_first_go_around()
@@ -503,7 +517,7 @@ class Game:
         if self._pending_dora:
             self._reveal_pending_dora()
         meld = next(m for m in p.seats[seat].melds if m.kind is MeldKind.PON and m.tiles[0] >> 2 == tile >> 2)
-        priv.hand.remove(tile)
+        priv.give(tile)
         meld.kind = MeldKind.KAKAN
         meld.tiles = tuple(sorted((*meld.tiles, tile)))
         self._emit("call", {"seat": seat, "meld": "kakan", "tiles": list(meld.tiles), "called": tile, "from": None})
@@ -572,10 +586,7 @@ class Game:
     def _can_win(self, seat: int, tile: int, tsumo: bool, chankan: bool = False) -> bool:
         priv = self.private[seat]
         if tsumo:
-            if priv.drawn is None:
-                return False
-            counts = an.counts34(priv.hand)
-            if shanten(counts, self._meld_count(seat)) != -1:
+            if priv.drawn is None or priv.drawn >> 2 not in priv.waits:
                 return False
         else:
             if tile >> 2 not in priv.waits:

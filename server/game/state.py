@@ -5,6 +5,7 @@ Seats are 0-3 for the whole game; seat 0 deals first.  Tiles are ids 0-135.
 
 from __future__ import annotations
 
+from bisect import insort
 from dataclasses import dataclass, field
 from enum import Enum
 
@@ -96,8 +97,19 @@ class Public:
 class Private:
     """What one seat sees beyond the public part."""
 
-    hand: list[int] = field(default_factory=list)  # concealed tiles, a drawn tile included
+    hand: list[int] = field(default_factory=list)  # concealed tiles, sorted, a drawn tile included
+    counts: list[int] = field(default_factory=lambda: [0] * 34)  # the hand's 34 kind counts
     drawn: int | None = None  # the tile just drawn, if the turn began with a draw
     temporary_furiten: bool = False
     riichi_furiten: bool = False
     waits: tuple[int, ...] = ()  # kinds that complete the 13-tile hand (held-four rule applied)
+
+    def take(self, tile: int) -> None:
+        """A tile into the hand (kept sorted)."""
+        insort(self.hand, tile)
+        self.counts[tile >> 2] += 1
+
+    def give(self, tile: int) -> None:
+        """A tile out of the hand."""
+        self.hand.remove(tile)
+        self.counts[tile >> 2] -= 1
