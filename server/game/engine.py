@@ -105,6 +105,9 @@ class Game:
     # ---- checking ---------------------------------------------------------
 
     def _check(self, seat: int, action: Action) -> None:
+        offers = self._offers.get(seat) if type(seat) is int else None
+        if offers and seat not in self._answers and any(o is action for o in offers):
+            return  # the very value offered
         if self.over:
             raise ActionError("the game is over")
         if not isinstance(seat, int) or not 0 <= seat <= 3:
@@ -393,13 +396,24 @@ class Game:
             return
         self._let_go_by(order, tile)
         self._accept_riichi()
-        caller = next(((s, a) for s in order for a in [answers.get(s)] if isinstance(a, (Pon, Daiminkan))), None)
-        caller = caller or next(((s, a) for s in order for a in [answers.get(s)] if isinstance(a, Chi)), None)
+        caller = self._caller(order, answers) if answers else None
         if caller is None:
             if not self._check_abortive_after_discard():
                 self._next_draw(discarder)
             return
         self._call(caller[0], caller[1], discarder, tile)
+
+    @staticmethod
+    def _caller(order: list[int], answers: dict[int, Action]) -> tuple[int, Action] | None:
+        """The call that stands: a pon or kong before a chi (EMA 'Claiming Discards')."""
+        chi = None
+        for seat in order:
+            answer = answers.get(seat)
+            if isinstance(answer, (Pon, Daiminkan)):
+                return seat, answer
+            if chi is None and isinstance(answer, Chi):
+                chi = (seat, answer)
+        return chi
 
     def _let_go_by(self, seats: Sequence[int], tile: int) -> None:
         """EMA 'Furiten': a player who lets a winning tile go by is furiten until their next draw."""
