@@ -22,7 +22,7 @@ from typing import Any
 
 from server.game.actions import Action, Discard, Pass, Pon, Ron, Tsumo
 from server.rules.config import PRESETS
-from server.rules.shanten import shanten, waits
+from server.rules.shanten import candidate_kinds, shanten, waits
 
 _ORPHANS = (0, 8, 9, 17, 18, 26, 27, 28, 29, 30, 31, 32, 33)
 _DRAGONS = (31, 32, 33)
@@ -88,15 +88,6 @@ class _Seen:
         return left
 
 
-def _base_candidates(counts: list[int], melds: int) -> list[int]:
-    """Kinds a draw can improve the hand with: next to a held tile, or (closed) an orphan."""
-    candidates: set[int] = set(_ORPHANS) if melds == 0 else set()
-    for k in range(34):
-        if counts[k]:
-            candidates.update(_NEAR[k])
-    return sorted(candidates)
-
-
 def _pairs_singles(counts: Sequence[int]) -> tuple[int, int]:
     return sum(1 for c in counts if c >= 2), sum(1 for c in counts if c == 1)
 
@@ -124,7 +115,7 @@ def useful_kinds(counts: list[int], melds: int, now: int | None = None) -> list[
     `counts` is changed during the call and restored."""
     if now is None:
         now = shanten(counts, melds)
-    candidates = _base_candidates(counts, melds)
+    candidates = candidate_kinds(counts, melds)
     if melds == 0 and _wants_new_single(*_pairs_singles(counts), now):
         candidates = range(34)
     return _useful(counts, melds, now, candidates)

@@ -138,7 +138,7 @@ def waits(counts: Sequence[int], melds: int = 0, held: Sequence[int] | None = No
     if shanten(hand, melds) != 0:
         return []
     out = []
-    for k in _candidates(hand, melds):
+    for k in candidate_kinds(hand, melds):
         if held[k] < 4 and hand[k] < 4:
             hand[k] += 1
             if shanten(hand, melds) == -1:
@@ -167,7 +167,7 @@ def useful_tiles(counts: Sequence[int], melds: int = 0) -> list[int]:
     return out
 
 
-def _candidates(hand: list[int], melds: int) -> list[int]:
+def candidate_kinds(hand: Sequence[int], melds: int) -> list[int]:
     """Kinds that can complete a hand: next to a held tile, or an orphan."""
     out = set(_ORPHAN_KINDS) if melds == 0 else set()
     for k in range(34):
