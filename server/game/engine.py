@@ -397,11 +397,12 @@ class Game:
         self._let_go_by(order, tile)
         self._accept_riichi()
         caller = self._caller(order, answers) if answers else None
-        if caller is None:
-            if not self._check_abortive_after_discard():
-                self._next_draw(discarder)
+        if self._check_abortive_after_discard(called=caller is not None):
             return
-        self._call(caller[0], caller[1], discarder, tile)
+        if caller is None:
+            self._next_draw(discarder)
+        else:
+            self._call(caller[0], caller[1], discarder, tile)
 
     @staticmethod
     def _caller(order: list[int], answers: dict[int, Action]) -> tuple[int, Action] | None:
@@ -435,13 +436,14 @@ class Game:
         p.sticks += 1
         self._emit("riichi_accepted", {"seat": seat, "scores": list(p.scores), "sticks": p.sticks})
 
-    def _check_abortive_after_discard(self) -> bool:
-        """Four winds, four riichi, four kongs (presets with abortive draws); True if the hand ended."""
+    def _check_abortive_after_discard(self, called: bool) -> bool:
+        """Once a discard is not won on: four winds (and not called), four riichi, four kongs by
+        more than one player (presets with abortive draws).  True if the hand ended."""
         if not self.rules.abortive_draws:
             return False
         p = self.public
         fd = self._first_discards
-        if len(fd) == 4 and not p.calls_made and fd[0] in WINDS and all(k == fd[0] for k in fd):
+        if not called and len(fd) == 4 and not p.calls_made and fd[0] in WINDS and all(k == fd[0] for k in fd):
             self._abortive("four_winds", {})
             return True
         if all(sp.riichi for sp in p.seats):
