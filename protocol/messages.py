@@ -1,0 +1,88 @@
+"""The wire protocol: every message is one msgpack map with a "type" field.
+
+This module is the one source of truth for message shapes; protocol/PROTOCOL.md documents
+them.  `decode` turns a frame into a checked message or raises ProtocolError with an
+error code and a one-line reason; `encode` packs a message.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import msgpack
+
+VERSION = 1
+MAX_FRAME = 64 * 1024  # bytes; larger frames are refused
+
+# Client to server: field -> (accepted types, required).
+_STR, _INT, _BOOL, _MAP, _LIST = (str,), (int,), (bool,), (dict,), (list,)
+CLIENT_MESSAGES: dict[str, dict[str, tuple[tuple[type, ...], bool]]] = {
+    "hello": {"name": (_STR, True), "version": (_INT, True), "resume": (_STR, False)},
+    "create_table": {"rules": (_STR, False), "overrides": (_MAP, False), "clock": (_MAP, False)},
+    "join": {"code": (_STR, True), "seat": (_INT, False)},
+    "watch": {"code": (_STR, True)},
+    "add_bot": {"seat": (_INT, False), "strategy": (_STR, False)},
+    "ready": {},
+    "act": {"decision": (_INT, True), "action": (_MAP, True)},
+    "leave": {},
+    "ping": {"id": (_INT + _STR, False)},
+}
+SERVER_MESSAGES = ("welcome", "table", "event", "snapshot", "offer", "error", "pong", "bye")
+
+
+class ProtocolError(ValueError):
+    """A frame or message that breaks the protocol; `code` is machine-readable."""
+
+    def __init__(self, code: str, message: str):
+        super().__init__(message)
+        self.code = code
+
+
+def encode(message: dict[str, Any]) -> bytes:
+    return msgpack.packb(message, use_bin_type=True)
+
+
+def decode(frame: bytes | str) -> dict[str, Any]:
+    """A checked client message from one frame; raises ProtocolError."""
+    if isinstance(frame, str):
+        raise ProtocolError("bad_frame", "frames are binary msgpack, not text")
+    if len(frame) > MAX_FRAME:
+        raise ProtocolError("too_large", f"a frame is at most {MAX_FRAME} bytes, this one is {len(frame)}")
+    try:
+        message = msgpack.unpackb(frame, raw=False, strict_map_key=True, max_buffer_size=MAX_FRAME)
+    except msgpack.ExtraData:
+        raise ProtocolError("bad_frame", "trailing bytes after the message: send one msgpack map a frame") from None
+    except (ValueError, TypeError, msgpack.UnpackException) as error:
+        raise ProtocolError("bad_frame", f"not msgpack: {type(error).__name__}") from None
+    except RecursionError:
+        raise ProtocolError("bad_frame", "msgpack nested too deeply") from None
+    return check(message)
+
+
+def check(message: Any) -> dict[str, Any]:
+    """The message itself if it has a known type and the right fields; raises ProtocolError."""
+    if not isinstance(message, dict):
+        raise ProtocolError("bad_message", "a message is a map with a 'type' field")
+    kind = message.get("type")
+    if not isinstance(kind, str):
+        raise ProtocolError("bad_message", "a message needs a 'type' string")
+    fields = CLIENT_MESSAGES.get(kind)
+    if fields is None:
+        raise ProtocolError("unknown_type", f"unknown message type '{kind[:40]}': use one of {', '.join(CLIENT_MESSAGES)}")
+    for name, (types, required) in fields.items():
+        if name not in message:
+            if required:
+                raise ProtocolError("bad_message", f"'{kind}' needs the field '{name}'")
+            continue
+        value = message[name]
+        if not isinstance(value, types) or (isinstance(value, bool) and bool not in types):
+            wanted = " or ".join(t.__name__ for t in types)
+            raise ProtocolError("bad_message", f"'{kind}.{name}' must be a {wanted}")
+    extra = sorted(str(k) for k in message if k != "type" and k not in fields)
+    if extra:
+        raise ProtocolError("bad_message", f"'{kind}' has unknown field(s): {', '.join(extra)[:80]}")
+    return message
+
+
+def error(code: str, message: str, **extra: Any) -> dict[str, Any]:
+    return {"type": "error", "code": code, "message": message, **extra}
