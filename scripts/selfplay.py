@@ -31,7 +31,9 @@ if str(ROOT) not in sys.path:
 
 from server.game.actions import Ankan, Chi, Daiminkan, Discard, Kakan, Pon, action_name  # noqa: E402
 from server.game.engine import Game  # noqa: E402
+from server.game.record import GameRecord  # noqa: E402
 from server.players import PLAYERS  # noqa: E402
+from server.record_files import save_record  # noqa: E402
 from server.rules.config import PRESETS, preset  # noqa: E402
 
 LINEUPS = ("random", "shanten", "mixed")
@@ -162,10 +164,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--rules", choices=sorted(PRESETS), default="ema2016")
     parser.add_argument("--players", choices=LINEUPS, default="shanten")
     parser.add_argument("--progress", type=float, default=5.0, help="seconds between progress lines on stderr")
+    parser.add_argument("--save", metavar="DIR", help="write each game's record to DIR/game-N.json (for riichi-replay)")
     args = parser.parse_args(argv)
     if args.games < 0:
         parser.error("--games must be 0 or more")
     rules = preset(args.rules)
+    if args.save:
+        Path(args.save).mkdir(parents=True, exist_ok=True)
     stats = Stats()
     start = last = time.perf_counter()
     for i in range(args.games):
@@ -183,6 +188,8 @@ def main(argv: list[str] | None = None) -> int:
                                 f"({Path(frame.filename).name}:{frame.lineno})")
             continue
         stats.add(game)
+        if args.save:
+            save_record(GameRecord.of(game), Path(args.save) / f"game-{i}.json")
         now = time.perf_counter()
         if now - last >= args.progress:
             last = now

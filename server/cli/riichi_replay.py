@@ -28,6 +28,7 @@ from server.game.importers.replay import ParsedLog, Replay, replay_log
 from server.game.importers.steps import HandStartState, hand_start_state
 from server.game.importers.tenhou6 import Tenhou6Error, is_tenhou6, parse_tenhou6
 from server.game.record import GameRecord, RecordError
+from server.game.seed_check import verify_seed as check_seed
 from server.record_files import unpack
 from server.game.wall import seed_hash
 
@@ -65,9 +66,11 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--check", action="store_true",
                         help="compare each hand and the final scores with the results the file records; "
                              "exit 1 at the first difference")
-    parser.add_argument("--verify-seed", nargs="?", const="", metavar="HASH",
+    parser.add_argument("--verify-seed", action="store_true",
                         help="check that a record's walls are the ones its seed gives, and print the seed's "
-                             "published hash (compared with HASH if given)")
+                             "published hash")
+    parser.add_argument("--seed-hash", metavar="HASH", default="",
+                        help="with --verify-seed: the hash the game published at its start, to compare")
     parser.add_argument("--export", choices=EXPORTS, help="write the game in this format (to stdout, or -o FILE)")
     parser.add_argument("-o", "--output", metavar="FILE", help="where --export writes")
     parser.add_argument("--walls", metavar="FILE", help="an mjlog's walls file (default: NAME.walls.json beside it)")
@@ -95,8 +98,8 @@ def main(argv: list[str] | None = None) -> int:
     if played.error and not args.check:
         print(f"{PROG}: the replay cannot follow the file: {played.error}", file=report)
         status, verdict = 1, "the replay stopped"
-    if args.verify_seed is not None and status == 0:
-        status = verify_seed(played, args.verify_seed, report)
+    if args.verify_seed and status == 0:
+        status = verify_seed(played, args.seed_hash, report)
     if args.export and status == 0:
         try:
             export(played, args.export, args.output)
@@ -307,12 +310,6 @@ def verify_seed(played: Played, expected_hash: str, out: TextIO) -> int:
         print(f"{PROG}: --verify-seed needs a record that holds its seed; this is {what}", file=out)
         return 1
     print(f"seed hash: {seed_hash(record.seed)}", file=out)
-    try:
-        from server.game.seed_check import verify_seed as check_seed
-    except ImportError:
-        print(f"{PROG}: seed verification is not available in this installation "
-              f"(server/game/seed_check.py is missing)", file=out)
-        return 1
     ok, line = check_seed(record, expected_hash or None)
     print(line if ok else f"{PROG}: {line}", file=out)
     return 0 if ok else 1

@@ -30,10 +30,13 @@ class GameRecord:
     names: list[str] = field(default_factory=lambda: ["A", "B", "C", "D"])
     decisions: list[tuple[int, Action]] = field(default_factory=list)
     start: HandStart | None = None  # where the game begins, if not at East 1
+    results: list[dict[str, Any]] | None = None  # each hand's result, as played (for riichi-replay --check)
+    final: dict[str, Any] | None = None  # the final standings, as played
 
     @classmethod
     def of(cls, game: Game) -> "GameRecord":
-        return cls(game.rules, game.seed, game.walls, list(game.names), list(game.decisions), game.start)
+        return cls(game.rules, game.seed, game.walls, list(game.names), list(game.decisions), game.start,
+                   [dict(r) for r in game.results], dict(game.final) if game.final else None)
 
     def new_game(self) -> Game:
         return Game(self.rules, seed=self.seed, walls=self.walls, names=self.names, start=self.start)
@@ -62,6 +65,8 @@ class GameRecord:
             "names": self.names,
             "decisions": [[seat, action_to_data(action)] for seat, action in self.decisions],
             "start": dataclasses.asdict(self.start) if self.start is not None else None,
+            **({"results": self.results} if self.results is not None else {}),
+            **({"final": self.final} if self.final is not None else {}),
         }
 
     @classmethod
@@ -75,7 +80,8 @@ class GameRecord:
             if start is not None:
                 start = HandStart(**{**start, "scores": tuple(start["scores"])})
             return cls(rules_from_data(data.get("rules", {})), seed, data.get("walls"),
-                       list(data.get("names", ["A", "B", "C", "D"])), decisions, start)
+                       list(data.get("names", ["A", "B", "C", "D"])), decisions, start,
+                       data.get("results"), data.get("final"))
         except (KeyError, TypeError, ValueError) as error:
             raise RecordError(f"malformed game record: {error}") from None
 
