@@ -27,7 +27,11 @@ CLIENT_MESSAGES: dict[str, dict[str, tuple[tuple[type, ...], bool]]] = {
     "leave": {},
     "ping": {"id": (_INT + _STR, False)},
 }
-SERVER_MESSAGES = ("welcome", "table", "event", "snapshot", "offer", "error", "pong", "bye")
+SERVER_MESSAGES = ("welcome", "table", "event", "snapshot", "offer", "timeout", "result", "error", "pong", "bye")
+# Error codes a server sends (protocol/PROTOCOL.md says when each is sent).
+ERROR_CODES = ("bad_frame", "too_large", "bad_message", "unknown_type", "version", "hello_first", "rate_limited",
+               "closing", "bad_rules", "no_table", "table_full", "seat_taken", "bad_seat", "in_play", "not_host",
+               "bad_strategy", "not_seated", "not_at_table", "no_seat", "stale_decision", "illegal_action", "internal")
 
 
 class ProtocolError(ValueError):
@@ -49,7 +53,7 @@ def decode(frame: bytes | str) -> dict[str, Any]:
     if len(frame) > MAX_FRAME:
         raise ProtocolError("too_large", f"a frame is at most {MAX_FRAME} bytes, this one is {len(frame)}")
     try:
-        message = msgpack.unpackb(frame, raw=False, strict_map_key=True, max_buffer_size=MAX_FRAME)
+        message = msgpack.unpackb(frame, raw=False, strict_map_key=True)
     except msgpack.ExtraData:
         raise ProtocolError("bad_frame", "trailing bytes after the message: send one msgpack map a frame") from None
     except (ValueError, TypeError, msgpack.UnpackException) as error:

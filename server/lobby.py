@@ -1,0 +1,137 @@
+"""Private tables: a host creates one and gets an invite code and a separate watch code.
+
+Codes come from `secrets` (96 bits each), so they cannot be guessed; a code names a table
+only while it is open.  The lobby routes joins, watches and resumes to the table's queue,
+rebuilds the tables in play from the store on start, and expires idle tables.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import secrets
+import time
+from typing import Any
+
+import structlog
+
+from server.rules.config import rules_from_data
+from server.session import Session
+from server.store import Store
+from server.tables import Clock, Input, Table
+
+log = structlog.get_logger("riichi.lobby")
+
+
+class LobbyError(Exception):
+    def __init__(self, code: str, message: str):
+        super().__init__(message)
+        self.code = code
+
+
+class Lobby:
+    def __init__(self, store: Store, idle_seconds: float = 600.0):
+        self.store = store
+        self.idle_seconds = idle_seconds
+        self.tables: dict[str, Table] = {}
+        self.by_invite: dict[str, Table] = {}
+        self.by_watch: dict[str, Table] = {}
+        self.closing = False
+
+    def _open(self, table: Table) -> Table:
+        self.tables[table.id] = table
+        self.by_invite[table.invite] = table
+        self.by_watch[table.watch] = table
+        return table
+
+    def _forget(self, table: Table) -> None:
+        self.tables.pop(table.id, None)
+        self.by_invite.pop(table.invite, None)
+        self.by_watch.pop(table.watch, None)
+
+    def create_table(self, host: Session, rules: str = "ema2016", overrides: dict[str, Any] | None = None,
+                     clock: dict[str, Any] | None = None) -> Table:
+        """A new table with the host in seat 0; raises LobbyError on bad rules or clock."""
+        if self.closing:
+            raise LobbyError("closing", "the server is stopping: no new tables")
+        try:
+            game_rules = rules_from_data({"preset": rules, "overrides": overrides or {}})
+            table_clock = Clock.from_data(clock)
+        except (ValueError, TypeError) as problem:
+            raise LobbyError("bad_rules", str(problem).splitlines()[0][:200]) from None
+        table = Table(secrets.token_hex(6), secrets.token_urlsafe(12), secrets.token_urlsafe(12), game_rules,
+                      table_clock, self.store)
+        self.store.save_table(table.id, table.invite, table.watch, game_rules,
+                              table_clock.to_data() if table_clock else None, "waiting")
+        self._open(table)
+        table.start()
+        table.put(Input("join", host, {"seat": 0, "host": True}))
+        log.info("table_created", table=table.id, rules=game_rules.name, host=host.name)
+        return table
+
+    def join(self, session: Session, code: str, seat: int | None = None) -> None:
+        table = self._live(self.by_invite.get(code))
+        if table is None:
+            raise LobbyError("no_table", "no open table has that invite code")
+        table.put(Input("join", session, {} if seat is None else {"seat": seat}))
+
+    def watch(self, session: Session, code: str) -> None:
+        table = self._live(self.by_watch.get(code))
+        if table is None:
+            raise LobbyError("no_table", "no open table has that watch code")
+        table.put(Input("watch", session))
+
+    def resume(self, session: Session) -> Table | None:
+        """The open table where the session's resume token holds a seat, told to reseat it."""
+        for table in list(self.tables.values()):
+            if self._live(table) is not None and table._seat_for(session) is not None:
+                table.put(Input("reconnect", session))
+                return table
+        return None
+
+    def _live(self, table: Table | None) -> Table | None:
+        if table is not None and table.state == "closed":
+            self._forget(table)
+            return None
+        return table
+
+    def restore(self) -> int:
+        """Rebuild every table in play from the store; returns how many."""
+        count = 0
+        for row in self.store.open_tables():
+            if row.game_id is None:
+                self.store.set_table_state(row.id, "closed")
+                continue
+            table = self._open(Table.restore(row, self.store))
+            table.resume()
+            count += 1
+            log.info("table_restored", table=table.id, game=table.game_id, decisions=table.saved)
+        return count
+
+    def expire_idle(self) -> list[str]:
+        """Close tables that have not started and saw no input for idle_seconds; drop closed ones."""
+        now, expired = time.monotonic(), []
+        for table in list(self.tables.values()):
+            if self._live(table) is None:
+                continue
+            if table.state == "waiting" and now - table.last_activity > self.idle_seconds:
+                table.put(Input("stop", None, {"reason": "the table was idle too long"}))
+                table.last_activity = now  # asked once per idle period
+                expired.append(table.id)
+        return expired
+
+    async def janitor(self, every: float = 10.0) -> None:
+        while True:
+            await asyncio.sleep(every)
+            for table_id in self.expire_idle():
+                log.info("table_expired", table=table_id)
+
+    async def stop(self, timeout: float = 5.0) -> None:
+        """No new tables; every table tells its clients and ends (games in play stay stored)."""
+        self.closing = True
+        tasks = []
+        for table in list(self.tables.values()):
+            if table.task is not None and not table.task.done():
+                table.put(Input("stop", None, {"reason": "the server is stopping"}))
+                tasks.append(table.task)
+        if tasks:
+            await asyncio.wait(tasks, timeout=timeout)

@@ -1,0 +1,43 @@
+"""A client as the tables see it: a name, a resume token, and an outbox.
+
+The outbox is the live connection's bounded queue, or None while the client is away; a
+table only ever calls `send`, which never blocks: a full outbox means a client too slow
+to keep up, and `on_overflow` closes its connection (it can resume and get a snapshot).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import secrets
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+from server.store import token_hash
+
+if TYPE_CHECKING:
+    from server.tables import Table
+
+
+class Session:
+    def __init__(self, name: str, token: str | None = None):
+        self.id = secrets.token_hex(8)
+        self.name = name
+        self.token = token or secrets.token_urlsafe(24)
+        self.token_hash = token_hash(self.token)
+        self.outbox: asyncio.Queue | None = None
+        self.on_overflow: Callable[[], None] | None = None
+        self.table: Table | None = None
+        self.seat: int | None = None  # None: a spectator (or not at a table)
+
+    def send(self, message: dict[str, Any]) -> None:
+        if self.outbox is None:
+            return
+        try:
+            self.outbox.put_nowait(message)
+        except asyncio.QueueFull:
+            self.outbox = None
+            if self.on_overflow is not None:
+                self.on_overflow()
+
+    def __repr__(self) -> str:
+        return f"Session({self.name!r}, {self.id})"

@@ -1,0 +1,178 @@
+"""Persistence in one SQLite file (WAL): tables, seats, games and every accepted decision.
+
+The table manager writes each step's decisions and commits before it sends what they
+caused, so a crash loses nothing a client was told.  A game is rebuilt by replaying its
+record (the engine is deterministic): rules, seed, names and the ordered decisions.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import sqlite3
+import time
+from collections.abc import Iterable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from server.game.actions import Action, action_from_data, action_to_data
+from server.game.record import GameRecord
+from server.rules.config import rules_from_data, rules_to_data
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS tables (
+    id TEXT PRIMARY KEY, invite_code TEXT NOT NULL, watch_code TEXT NOT NULL,
+    rules TEXT NOT NULL, clock TEXT NOT NULL, state TEXT NOT NULL,
+    created REAL NOT NULL, updated REAL NOT NULL);
+CREATE TABLE IF NOT EXISTS seats (
+    table_id TEXT NOT NULL, seat INTEGER NOT NULL, name TEXT NOT NULL, kind TEXT NOT NULL,
+    strategy TEXT, token_hash TEXT, host INTEGER NOT NULL DEFAULT 0,
+    PRIMARY KEY (table_id, seat));
+CREATE INDEX IF NOT EXISTS seats_token ON seats (token_hash);
+CREATE TABLE IF NOT EXISTS games (
+    id INTEGER PRIMARY KEY AUTOINCREMENT, table_id TEXT NOT NULL, seed TEXT NOT NULL,
+    rules TEXT NOT NULL, names TEXT NOT NULL, started REAL NOT NULL, finished REAL,
+    final TEXT);
+CREATE TABLE IF NOT EXISTS decisions (
+    game_id INTEGER NOT NULL, idx INTEGER NOT NULL, seat INTEGER NOT NULL, action TEXT NOT NULL,
+    PRIMARY KEY (game_id, idx));
+"""
+
+
+def token_hash(token: str) -> str:
+    """Resume tokens are stored only as their hash."""
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+@dataclass(frozen=True)
+class SeatRow:
+    seat: int
+    name: str
+    kind: str  # "human" or "bot"
+    strategy: str | None
+    token_hash: str | None
+    host: bool
+
+
+@dataclass(frozen=True)
+class TableRow:
+    id: str
+    invite_code: str
+    watch_code: str
+    rules: dict[str, Any]
+    clock: dict[str, Any] | None
+    state: str
+    seats: list[SeatRow]
+    game_id: int | None
+
+
+@dataclass(frozen=True)
+class GameRow:
+    id: int
+    table_id: str
+    names: list[str]
+    rules: str
+    started: float
+    finished: float | None
+    final: dict[str, Any] | None
+
+
+class Store:
+    def __init__(self, path: str | Path):
+        self.path = str(path)
+        self.db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
+        self.db.execute("PRAGMA journal_mode=WAL")
+        # WAL with NORMAL survives a killed process (what "nothing acknowledged is lost" needs);
+        # only an OS crash or power cut could lose the last commits.
+        self.db.execute("PRAGMA synchronous=NORMAL")
+        self.db.executescript(_SCHEMA)
+
+    def close(self) -> None:
+        self.db.close()
+
+    # ---- tables and seats -------------------------------------------------
+
+    def save_table(self, table_id: str, invite: str, watch: str, rules: Any, clock: dict | None, state: str) -> None:
+        now = time.time()
+        self.db.execute(
+            "INSERT INTO tables VALUES (?,?,?,?,?,?,?,?) ON CONFLICT(id) DO UPDATE SET state=excluded.state,"
+            " updated=excluded.updated, rules=excluded.rules, clock=excluded.clock",
+            (table_id, invite, watch, json.dumps(rules_to_data(rules)), json.dumps(clock), state, now, now))
+
+    def set_table_state(self, table_id: str, state: str) -> None:
+        self.db.execute("UPDATE tables SET state=?, updated=? WHERE id=?", (state, time.time(), table_id))
+
+    def save_seat(self, table_id: str, seat: int, name: str, kind: str, strategy: str | None,
+                  token_hash: str | None, host: bool) -> None:
+        self.db.execute("INSERT OR REPLACE INTO seats VALUES (?,?,?,?,?,?,?)",
+                        (table_id, seat, name, kind, strategy, token_hash, int(host)))
+
+    def remove_seat(self, table_id: str, seat: int) -> None:
+        self.db.execute("DELETE FROM seats WHERE table_id=? AND seat=?", (table_id, seat))
+
+    def seat_of_token(self, token_hash: str) -> tuple[str, int] | None:
+        """The (table id, seat) of a resume token at a table still in play, if any."""
+        row = self.db.execute(
+            "SELECT s.table_id, s.seat FROM seats s JOIN tables t ON t.id = s.table_id"
+            " WHERE s.token_hash=? AND t.state IN ('waiting', 'playing') ORDER BY t.updated DESC LIMIT 1",
+            (token_hash,)).fetchone()
+        return (row[0], row[1]) if row else None
+
+    def open_tables(self) -> list[TableRow]:
+        """Tables in play (state 'playing'): the ones a restart rebuilds."""
+        rows = self.db.execute("SELECT id, invite_code, watch_code, rules, clock, state FROM tables"
+                               " WHERE state='playing'").fetchall()
+        out = []
+        for tid, invite, watch, rules, clock, state in rows:
+            seats = [SeatRow(s, n, k, st, th, bool(h)) for s, n, k, st, th, h in self.db.execute(
+                "SELECT seat, name, kind, strategy, token_hash, host FROM seats WHERE table_id=? ORDER BY seat",
+                (tid,))]
+            game = self.db.execute("SELECT id FROM games WHERE table_id=? AND finished IS NULL ORDER BY id DESC"
+                                   " LIMIT 1", (tid,)).fetchone()
+            out.append(TableRow(tid, invite, watch, json.loads(rules), json.loads(clock), state, seats,
+                                game[0] if game else None))
+        return out
+
+    # ---- games and decisions ----------------------------------------------
+
+    def start_game(self, table_id: str, record: GameRecord) -> int:
+        cur = self.db.execute("INSERT INTO games (table_id, seed, rules, names, started) VALUES (?,?,?,?,?)",
+                              (table_id, record.seed.hex(), json.dumps(rules_to_data(record.rules)),
+                               json.dumps(record.names), time.time()))
+        return int(cur.lastrowid)
+
+    def add_decisions(self, game_id: int, first_index: int, decisions: Iterable[tuple[int, Action]]) -> None:
+        """Write and commit decisions first_index, first_index+1, ... in one transaction."""
+        rows = [(game_id, first_index + i, seat, json.dumps(action_to_data(action)))
+                for i, (seat, action) in enumerate(decisions)]
+        if not rows:
+            return
+        with self.db:
+            self.db.execute("BEGIN")
+            self.db.executemany("INSERT INTO decisions VALUES (?,?,?,?)", rows)
+
+    def finish_game(self, game_id: int, final: dict[str, Any] | None) -> None:
+        self.db.execute("UPDATE games SET finished=?, final=? WHERE id=?", (time.time(), json.dumps(final), game_id))
+
+    def record(self, game_id: int) -> GameRecord:
+        row = self.db.execute("SELECT seed, rules, names FROM games WHERE id=?", (game_id,)).fetchone()
+        if row is None:
+            raise KeyError(f"no game {game_id}")
+        seed, rules, names = row
+        decisions = [(seat, action_from_data(json.loads(a))) for seat, a in self.db.execute(
+            "SELECT seat, action FROM decisions WHERE game_id=? ORDER BY idx", (game_id,))]
+        return GameRecord(rules_from_data(json.loads(rules)), bytes.fromhex(seed), None, json.loads(names), decisions)
+
+    def games(self, finished: bool | None = True) -> list[GameRow]:
+        where = {True: "WHERE finished IS NOT NULL", False: "WHERE finished IS NULL", None: ""}[finished]
+        out = []
+        for gid, tid, names, rules, started, fin, final in self.db.execute(
+                f"SELECT id, table_id, names, rules, started, finished, final FROM games {where} ORDER BY id"):
+            out.append(GameRow(gid, tid, json.loads(names), json.loads(rules).get("preset", "?"), started, fin,
+                               json.loads(final) if final else None))
+        return out
+
+    def unfinished_games(self) -> list[tuple[int, GameRecord]]:
+        """Every game not finished, as (id, record): replay() rebuilds each."""
+        return [(g.id, self.record(g.id)) for g in self.games(finished=False)]

@@ -1,0 +1,481 @@
+"""The table manager: one asyncio task per table, every input through one queue.
+
+A table seats four (humans or bots), starts a game when all are ready, offers each
+waiting human seat its legal actions with a decision id and a deadline, answers for
+bots inside its own task, plays for a seat whose time runs out (tsumogiri, pass on
+calls), and stores each step's decisions before it sends what they caused.  Every
+broadcast carries the next per-table sequence number; a message to one client carries
+the number of the last broadcast it follows.  Events reach a seat only through
+`Event.for_seat(seat)` and spectators only through `for_seat(None)`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+import structlog
+
+from protocol.messages import error
+from server.game.actions import (
+    Action,
+    ActionError,
+    Discard,
+    Pass,
+    action_from_data,
+    action_to_data,
+)
+from server.game.engine import Game
+from server.game.events import Event
+from server.game.record import GameRecord
+from server.game.views import seat_view, spectator_view
+from server.game.wall import new_seed
+from server.players import PLAYERS
+from server.rules.config import Rules, rules_from_data
+from server.session import Session
+from server.store import Store, TableRow
+
+log = structlog.get_logger("riichi.tables")
+
+
+@dataclass(frozen=True)
+class Clock:
+    """Seconds per decision, plus a bank per seat per game that overruns are taken from."""
+    per_decision: float = 5.0
+    bank: float = 20.0
+    absence: float = 60.0  # seconds away after which the host may hand the seat to a bot
+
+    @classmethod
+    def from_data(cls, data: dict[str, Any] | None) -> Clock | None:
+        """None means no clock at all; raises ValueError on a bad map."""
+        data = dict(data or {})
+        if data.pop("none", False):
+            return None
+        for key, value in data.items():
+            if key not in ("per_decision", "bank", "absence"):
+                raise ValueError(f"unknown clock field '{key}': use per_decision, bank, absence or none")
+            if not isinstance(value, (int, float)) or isinstance(value, bool) or not 0 <= value <= 3600:
+                raise ValueError(f"clock '{key}' is a number of seconds 0-3600")
+        return cls(**{k: float(v) for k, v in data.items()})
+
+    def to_data(self) -> dict[str, float]:
+        return {"per_decision": self.per_decision, "bank": self.bank, "absence": self.absence}
+
+
+@dataclass
+class Seat:
+    name: str
+    kind: str  # "human" | "bot"
+    token_hash: str | None = None
+    strategy: str | None = None
+    ready: bool = False
+    host: bool = False
+    session: Session | None = None
+    away_since: float | None = None
+
+
+@dataclass
+class Offer:
+    decision: int
+    actions: list[Action]
+    started: float
+    deadline: float | None
+
+
+@dataclass(frozen=True)
+class Input:
+    kind: str  # join watch add_bot ready act leave disconnect reconnect stop
+    session: Session | None = None
+    data: dict[str, Any] = field(default_factory=dict)
+
+
+def auto_action(game: Game, seat: int, offers: list[Action]) -> Action:
+    """What a seat whose time ran out plays: the drawn tile, else the first discard, else pass."""
+    drawn = game.private[seat].drawn
+    discards = [a for a in offers if isinstance(a, Discard) and not a.riichi]
+    for a in discards:
+        if a.tile == drawn:
+            return a
+    if discards:
+        return discards[0]
+    for a in offers:
+        if isinstance(a, Pass):
+            return a
+    return offers[0]
+
+
+class Table:
+    def __init__(self, table_id: str, invite: str, watch: str, rules: Rules, clock: Clock | None, store: Store):
+        self.id = table_id
+        self.invite = invite
+        self.watch = watch
+        self.rules = rules
+        self.clock = clock
+        self.store = store
+        self.state = "waiting"  # waiting | playing | finished | closed
+        self.seats: list[Seat | None] = [None] * 4
+        self.spectators: set[Session] = set()
+        self.queue: asyncio.Queue[Input] = asyncio.Queue()
+        self.game: Game | None = None
+        self.game_id: int | None = None
+        self.saved = 0  # decisions already in the store
+        self.seq = 0
+        self.decision = 0
+        self.offers: dict[int, Offer] = {}
+        self.absence = clock.absence if clock else Clock.absence
+        self.banks = [clock.bank if clock else 0.0] * 4
+        self.rngs = [random.Random(i) for i in range(4)]
+        self.last_activity = time.monotonic()
+        self.log = log.bind(table=table_id)
+        self.task: asyncio.Task | None = None
+
+    # ---- the task ---------------------------------------------------------
+
+    def start(self) -> None:
+        self.task = asyncio.get_running_loop().create_task(self.run(), name=f"table-{self.id}")
+
+    def put(self, item: Input) -> None:
+        self.queue.put_nowait(item)
+
+    async def run(self) -> None:
+        while self.state != "closed":
+            timeout = self._next_deadline()
+            try:
+                item = await asyncio.wait_for(self.queue.get(), timeout) if timeout is None or timeout > 0 else None
+            except TimeoutError:
+                item = None
+            try:
+                if item is None:
+                    self._expire_clocks()
+                else:
+                    self.last_activity = time.monotonic()
+                    self.handle(item)
+            except Exception:  # a table must outlive any one bad input
+                self.log.exception("table_input_failed", seq=self.seq, input=item.kind if item else "clock")
+                if item is not None and item.session is not None:
+                    item.session.send(error("internal", "the server could not handle that message"))
+
+    def handle(self, item: Input) -> None:
+        getattr(self, f"_on_{item.kind}")(item.session, item.data)
+
+    # ---- sending ----------------------------------------------------------
+
+    def _members(self) -> list[tuple[Session, int | None]]:
+        out: list[tuple[Session, int | None]] = [(s.session, i) for i, s in enumerate(self.seats)
+                                                 if s is not None and s.session is not None]
+        return out + [(s, None) for s in self.spectators]
+
+    def _broadcast_events(self, events: list[Event]) -> None:
+        members = self._members()
+        for event in events:
+            self.seq += 1
+            spectator = None
+            for session, seat in members:
+                if seat is None:
+                    spectator = spectator or {"type": "event", "seq": self.seq, "event": event.for_seat(None)}
+                    session.send(spectator)
+                else:
+                    session.send({"type": "event", "seq": self.seq, "event": event.for_seat(seat)})
+
+    def table_message(self, session: Session | None) -> dict[str, Any]:
+        seat_of = session.seat if session is not None and session.table is self else None
+        msg = {"type": "table", "seq": self.seq, "table": self.id, "state": self.state,
+               "rules": self.rules.name, "clock": self.clock.to_data() if self.clock else None,
+               "you": seat_of, "game": self.game_id,
+               "seats": [None if s is None else {"name": s.name, "kind": s.kind, "ready": s.ready, "host": s.host,
+                                                 "connected": s.kind == "bot" or s.session is not None}
+                         for s in self.seats]}
+        if seat_of is not None and self.seats[seat_of] is not None and self.seats[seat_of].host:
+            msg["invite"], msg["watch"] = self.invite, self.watch
+        return msg
+
+    def _broadcast_table(self) -> None:
+        self.seq += 1
+        for session, _ in self._members():
+            session.send({**self.table_message(session), "seq": self.seq})
+
+    def _snapshot(self, session: Session, seat: int | None) -> None:
+        if self.game is None:
+            return
+        view = seat_view(self.game, seat) if seat is not None else spectator_view(self.game)
+        session.send({"type": "snapshot", "seq": self.seq, "game": self.game_id, "view": view})
+
+    def _send_offer(self, seat: int) -> None:
+        offer = self.offers.get(seat)
+        s = self.seats[seat]
+        if offer is None or s is None or s.session is None:
+            return
+        msg: dict[str, Any] = {"type": "offer", "seq": self.seq, "decision": offer.decision, "seat": seat,
+                               "actions": [action_to_data(a) for a in offer.actions]}
+        if offer.deadline is not None:
+            msg["deadline_ms"] = max(0, int((offer.deadline - time.monotonic()) * 1000))
+            msg["bank_ms"] = int(self.banks[seat] * 1000)
+        s.session.send(msg)
+
+    # ---- seats before the game -------------------------------------------
+
+    def _seat_for(self, session: Session) -> int | None:
+        for i, s in enumerate(self.seats):
+            if s is not None and s.token_hash == session.token_hash:
+                return i
+        return None
+
+    def _on_join(self, session: Session, data: dict[str, Any]) -> None:
+        mine = self._seat_for(session)
+        if mine is not None:
+            return self._on_reconnect(session, data)
+        if self.state != "waiting":
+            return session.send(error("in_play", "the game has started: watch it with the watch code instead"))
+        seat = data.get("seat")
+        free = [i for i, s in enumerate(self.seats) if s is None]
+        if seat is None:
+            if not free:
+                return session.send(error("table_full", "all four seats are taken"))
+            seat = free[0]
+        elif not 0 <= seat <= 3 or self.seats[seat] is not None:
+            return session.send(error("seat_taken", f"seat {seat} is not free: free seats are {free}"))
+        self._leave_current(session)
+        self.seats[seat] = Seat(session.name, "human", session.token_hash, host=bool(data.get("host")),
+                                session=session)
+        session.table, session.seat = self, seat
+        self.spectators.discard(session)
+        self.store.save_seat(self.id, seat, session.name, "human", None, session.token_hash, bool(data.get("host")))
+        self.log.info("seat_joined", seat=seat, name=session.name, seq=self.seq)
+        self._broadcast_table()
+
+    def _leave_current(self, session: Session) -> None:
+        if session.table is not None and session.table is not self:
+            session.table.put(Input("leave", session))
+
+    def _on_watch(self, session: Session, data: dict[str, Any]) -> None:
+        self._leave_current(session)
+        session.table, session.seat = self, None
+        self.spectators.add(session)
+        session.send(self.table_message(session))
+        self._snapshot(session, None)
+
+    def _on_add_bot(self, session: Session, data: dict[str, Any]) -> None:
+        me = self.seats[session.seat] if session.table is self and session.seat is not None else None
+        if me is None or not me.host:
+            return session.send(error("not_host", "only the host seats bots"))
+        strategy = data.get("strategy", "shanten")
+        if strategy not in PLAYERS:
+            return session.send(error("bad_strategy", f"unknown bot '{strategy}': use {' or '.join(PLAYERS)}"))
+        seat = data.get("seat")
+        if seat is None:
+            free = [i for i, s in enumerate(self.seats) if s is None]
+            if not free:
+                return session.send(error("table_full", "all four seats are taken"))
+            seat = free[0]
+        if not 0 <= seat <= 3:
+            return session.send(error("bad_seat", "seats are 0-3"))
+        current = self.seats[seat]
+        if current is not None and not self._may_hand_to_bot(current):
+            return session.send(error("seat_taken", f"seat {seat} is taken (a player's seat goes to a bot only"
+                                      f" after {self.absence:.0f} s away)"))
+        if current is None and self.state != "waiting":
+            return session.send(error("in_play", "the game has started"))
+        name = current.name if current is not None else f"{strategy}-bot-{seat}"
+        self.seats[seat] = Seat(name, "bot", strategy=strategy, ready=True)
+        self.store.save_seat(self.id, seat, name, "bot", strategy, None, False)
+        self.log.info("bot_seated", seat=seat, strategy=strategy, seq=self.seq)
+        self._broadcast_table()
+        if self.state == "waiting":
+            self._maybe_start()
+        elif self.state == "playing":
+            self.offers.pop(seat, None)
+            self._advance([])
+
+    def _may_hand_to_bot(self, seat: Seat) -> bool:
+        return (self.state == "playing" and seat.kind == "human" and seat.session is None
+                and seat.away_since is not None and time.monotonic() - seat.away_since >= self.absence)
+
+    def _on_ready(self, session: Session, data: dict[str, Any]) -> None:
+        if session.table is not self or session.seat is None:
+            return session.send(error("not_seated", "join a table with its invite code first"))
+        if self.state != "waiting":
+            return session.send(error("in_play", "the game has started"))
+        self.seats[session.seat].ready = True
+        self._broadcast_table()
+        self._maybe_start()
+
+    def _on_leave(self, session: Session, data: dict[str, Any]) -> None:
+        if session in self.spectators:
+            self.spectators.discard(session)
+        elif session.seat is not None and self._seat_for(session) == session.seat:
+            if self.state == "waiting":
+                host = self.seats[session.seat].host
+                self.seats[session.seat] = None
+                self.store.remove_seat(self.id, session.seat)
+                if host:  # the host's leaving closes a table that has not started
+                    return self.close("the host left")
+            else:
+                self._away(session.seat)
+        session.table, session.seat = None, None
+        self._broadcast_table()
+
+    def _on_disconnect(self, session: Session, data: dict[str, Any]) -> None:
+        if session in self.spectators:
+            self.spectators.discard(session)
+            return
+        seat = self._seat_for(session)
+        if seat is not None and self.seats[seat].session is session:
+            self._away(seat)
+            self._broadcast_table()
+
+    def _away(self, seat: int) -> None:
+        s = self.seats[seat]
+        s.session, s.away_since = None, time.monotonic()
+
+    def _on_reconnect(self, session: Session, data: dict[str, Any]) -> None:
+        seat = self._seat_for(session)
+        if seat is None or self.seats[seat].kind != "human":
+            return session.send(error("no_seat", "that resume token holds no seat at this table"))
+        old = self.seats[seat].session
+        if old is not None and old is not session:
+            old.send({"type": "bye", "reason": "the seat was resumed from another connection"})
+            old.table = None
+        self.seats[seat].session, self.seats[seat].away_since = session, None
+        session.table, session.seat = self, seat
+        self.log.info("seat_resumed", seat=seat, seq=self.seq)
+        self._broadcast_table()
+        self._snapshot(session, seat)
+        self._send_offer(seat)
+
+    def _on_stop(self, session: Session | None, data: dict[str, Any]) -> None:
+        self.close(data.get("reason", "the server is stopping"), keep=True)
+
+    def close(self, reason: str, keep: bool = False) -> None:
+        """Tell everyone and end the task; `keep` leaves a game in play in the store to resume."""
+        for session, _ in self._members():
+            session.send({"type": "bye", "seq": self.seq, "reason": reason})
+            session.table = None
+        if not keep or self.state != "playing":
+            self.store.set_table_state(self.id, "finished" if self.state == "finished" else "closed")
+        self.state = "closed"
+        self.log.info("table_closed", reason=reason, seq=self.seq)
+
+    # ---- the game ---------------------------------------------------------
+
+    def _maybe_start(self) -> None:
+        if self.state == "waiting" and all(s is not None and s.ready for s in self.seats):
+            self.start_game()
+
+    def start_game(self, seed: bytes | None = None) -> None:
+        self.game = Game(self.rules, seed=seed or new_seed(), names=[s.name for s in self.seats])
+        self.game_id = self.store.start_game(self.id, GameRecord.of(self.game))
+        self.saved = 0
+        self.state = "playing"
+        self.store.set_table_state(self.id, "playing")
+        self.log.info("game_started", game=self.game_id, seq=self.seq)
+        self._broadcast_table()
+        self._advance(list(self.game.start_events))
+
+    def _on_act(self, session: Session, data: dict[str, Any]) -> None:
+        seat = session.seat if session.table is self else None
+        if seat is None or self.game is None or self._seat_for(session) != seat:
+            return session.send(error("not_seated", "you have no seat in a game here"))
+        offer = self.offers.get(seat)
+        if offer is None or offer.decision != data["decision"]:
+            current = offer.decision if offer else None
+            return session.send(error("stale_decision", f"decision {data['decision']} is not open: "
+                                      f"{f'the open one is {current}' if current else 'nothing is asked of you now'}",
+                                      decision=data["decision"]))
+        try:
+            action = action_from_data(data["action"])
+            events = self.game.apply(seat, action)
+        except ActionError as problem:
+            return session.send(error("illegal_action", str(problem), decision=offer.decision))
+        if self.clock is not None:
+            overrun = time.monotonic() - offer.started - self.clock.per_decision
+            self.banks[seat] = max(0.0, self.banks[seat] - max(0.0, overrun))
+        del self.offers[seat]
+        self._advance(events)
+
+    def _next_deadline(self) -> float | None:
+        deadlines = [o.deadline for o in self.offers.values() if o.deadline is not None]
+        return max(0.0, min(deadlines) - time.monotonic()) if deadlines else None
+
+    def _expire_clocks(self) -> None:
+        now = time.monotonic()
+        for seat, offer in list(self.offers.items()):
+            if offer.deadline is not None and offer.deadline <= now and self.game is not None:
+                action = auto_action(self.game, seat, offer.actions)
+                events = self.game.apply(seat, action)
+                self.banks[seat] = 0.0
+                del self.offers[seat]
+                s = self.seats[seat]
+                if s is not None and s.session is not None:
+                    s.session.send({"type": "timeout", "seq": self.seq, "decision": offer.decision,
+                                    "action": action_to_data(action)})
+                self.log.info("played_for", seat=seat, decision=offer.decision, seq=self.seq)
+                self._advance(events)
+
+    def _advance(self, events: list[Event]) -> None:
+        """Let bots answer, store the new decisions, then send the events and the new offers."""
+        game = self.game
+        while not game.over:
+            bots = [s for s in game.waiting_for() if self.seats[s].kind == "bot"]
+            if not bots:
+                break
+            for seat in bots:
+                choose = PLAYERS[self.seats[seat].strategy]
+                events.extend(game.apply(seat, choose(game, seat, game.legal_actions(seat), self.rngs[seat])))
+        self.store.add_decisions(self.game_id, self.saved, game.decisions[self.saved:])
+        self.saved = len(game.decisions)
+        self._broadcast_events(events)
+        if game.over:
+            return self._finish()
+        waiting = set(game.waiting_for())
+        for seat in list(self.offers):
+            if seat not in waiting:
+                del self.offers[seat]
+        for seat in sorted(waiting):
+            legal = game.legal_actions(seat)
+            offer = self.offers.get(seat)
+            if offer is None or offer.actions != legal:
+                self.decision += 1
+                now = time.monotonic()
+                deadline = now + self.clock.per_decision + self.banks[seat] if self.clock else None
+                self.offers[seat] = Offer(self.decision, legal, now, deadline)
+                self._send_offer(seat)
+
+    def _finish(self) -> None:
+        """The one place a game ends: store the result, send it, close the table."""
+        final = self.game.final
+        self.store.finish_game(self.game_id, final)
+        self.state = "finished"
+        self.store.set_table_state(self.id, "finished")
+        self.seq += 1
+        for session, _ in self._members():
+            session.send({"type": "result", "seq": self.seq, "game": self.game_id, "final": final})
+        self.log.info("game_finished", game=self.game_id, seq=self.seq)
+        self.close("the game is over")
+
+    # ---- restart ----------------------------------------------------------
+
+    @classmethod
+    def restore(cls, row: TableRow, store: Store) -> Table:
+        """A table in play rebuilt from the store: its game replayed from the stored decisions."""
+        clock = Clock(**row.clock) if row.clock else None
+        table = cls(row.id, row.invite_code, row.watch_code, rules_from_data(row.rules), clock, store)
+        for s in row.seats:
+            table.seats[s.seat] = Seat(s.name, s.kind, s.token_hash, s.strategy, ready=True, host=s.host,
+                                       away_since=time.monotonic())
+        table.state = "playing"
+        table.game_id = row.game_id
+        game, events = store.record(row.game_id).replay_events()
+        table.game, table.saved, table.seq = game, len(game.decisions), len(events)
+        return table
+
+    def resume(self) -> None:
+        """After a restore: start the task and open the offers again (bots answer at once)."""
+        self.start()
+        self.put(Input("advance"))
+
+    def _on_advance(self, session: Session | None, data: dict[str, Any]) -> None:
+        if self.state == "playing" and self.game is not None:
+            self._advance([])

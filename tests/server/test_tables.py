@@ -1,0 +1,171 @@
+"""The table manager and the lobby, driven through their queues with no sockets."""
+
+import asyncio
+import random
+
+import pytest
+
+from server.lobby import Lobby, LobbyError
+from server.tables import Input
+from tests.server.conftest import connected, next_message
+
+
+async def play_host(session, rng: random.Random, stop_after: int | None = None) -> list[dict]:
+    """Answer every offer with a random legal action until the result (or stop_after offers)."""
+    seen, offers = [], 0
+    while True:
+        message = await next_message(session)
+        seen.append(message)
+        if message["type"] == "offer":
+            if stop_after is not None and offers == stop_after:
+                return seen
+            offers += 1
+            action = rng.choice(message["actions"])
+            session.table.put(Input("act", session, {"decision": message["decision"], "action": action}))
+        elif message["type"] in ("result", "bye"):
+            return seen
+
+
+async def seated_table(lobby: Lobby, rules: str = "tenhou", clock=None):
+    host = connected("host")
+    table = lobby.create_table(host, rules, clock=clock or {"none": True})
+    await next_message(host, "table")
+    for _ in range(3):
+        table.put(Input("add_bot", host, {}))
+    table.put(Input("ready", host, {}))
+    return host, table
+
+
+@pytest.mark.asyncio
+@pytest.mark.parametrize("rules", ["tenhou", "ema2016"])
+async def test_a_host_and_three_bots_play_a_whole_game_and_the_record_replays(lobby, store, rules):
+    host, table = await seated_table(lobby, rules)
+    messages = await play_host(host, random.Random(1))
+    result = next(m for m in messages if m["type"] == "result")
+    seqs = [m["seq"] for m in messages if m["type"] in ("event", "table", "result")]
+    assert seqs == sorted(set(seqs)) and seqs[-1] == result["seq"]  # numbered, no gaps per broadcast
+    replayed = store.record(result["game"]).replay()
+    assert replayed.over and replayed.final == result["final"]
+    assert [g.id for g in store.games()] == [result["game"]]
+
+
+@pytest.mark.asyncio
+async def test_a_seat_never_sees_another_seats_hand_or_draws(lobby):
+    host, table = await seated_table(lobby)
+    messages = await play_host(host, random.Random(2), stop_after=40)
+    events = [m["event"] for m in messages if m["type"] == "event"]
+    for e in events:
+        if e["type"] == "draw" and e["seat"] != 0:
+            assert "tile" not in e
+        if e["type"] == "hand_start":
+            assert len(e["hand"]) == 13 and "hands" not in e
+    assert any(e["type"] == "draw" and e["seat"] != 0 for e in events)
+
+
+@pytest.mark.asyncio
+async def test_an_answer_with_a_stale_decision_id_is_dropped_with_an_error(lobby):
+    host, table = await seated_table(lobby)
+    offer = await next_message(host, "offer")
+    table.put(Input("act", host, {"decision": offer["decision"] - 1, "action": offer["actions"][0]}))
+    assert (await next_message(host, "error"))["code"] == "stale_decision"
+    table.put(Input("act", host, {"decision": offer["decision"], "action": {"type": "discard", "tile": 200}}))
+    assert (await next_message(host, "error"))["code"] == "illegal_action"
+    table.put(Input("act", host, {"decision": offer["decision"], "action": offer["actions"][0]}))
+    assert (await next_message(host, "event"))["event"]["seat"] == 0  # the offer stayed open
+
+
+@pytest.mark.asyncio
+async def test_a_seat_whose_time_runs_out_is_played_for_and_told(lobby):
+    host, table = await seated_table(lobby, clock={"per_decision": 0.05, "bank": 0.05})
+    offer = await next_message(host, "offer")
+    timeout = await next_message(host, "timeout")
+    assert timeout["decision"] == offer["decision"]
+    assert timeout["action"] in offer["actions"]
+    assert timeout["action"]["type"] in ("discard", "pass")
+
+
+@pytest.mark.asyncio
+async def test_a_game_rebuilt_from_the_store_resumes_and_finishes_the_same(store, tmp_path):
+    lobby = Lobby(store)
+    host, table = await seated_table(lobby)
+    await play_host(host, random.Random(3), stop_after=30)
+    game_id = table.game_id
+    table.put(Input("stop", None, {"reason": "test"}))
+    await table.task
+    # a new server process: a new lobby over the same file
+    lobby2 = Lobby(store)
+    assert lobby2.restore() == 1
+    back = connected("host", token=host.token)
+    assert lobby2.resume(back) is not None
+    assert (await next_message(back, "snapshot"))["view"]["you"]["seat"] == 0
+    rest = await play_host(back, random.Random(4))
+    result = next(m for m in rest if m["type"] == "result")
+    assert result["game"] == game_id
+    assert store.record(game_id).replay().final == result["final"]
+
+
+@pytest.mark.asyncio
+async def test_a_spectator_gets_public_events_only(lobby):
+    host, table = await seated_table(lobby)
+    watcher = connected("watcher")
+    lobby.watch(watcher, table.watch)
+    seen = await play_host(host, random.Random(5), stop_after=20)
+    await asyncio.sleep(0.05)
+    events = []
+    while not watcher.outbox.empty():
+        m = watcher.outbox.get_nowait()
+        if m["type"] == "event":
+            events.append(m["event"])
+        if m["type"] == "snapshot":
+            assert "you" not in m["view"]
+    assert events and all("hand" not in e and "tile" not in e for e in events if e["type"] in ("hand_start", "draw"))
+    assert seen
+
+
+@pytest.mark.asyncio
+async def test_codes_are_unguessable_and_distinct_and_a_wrong_code_is_refused(lobby):
+    host = connected("host")
+    table = lobby.create_table(host, "ema2016")
+    assert len(table.invite) >= 16 and table.invite != table.watch
+    with pytest.raises(LobbyError):
+        lobby.join(connected("x"), "nope")
+    with pytest.raises(LobbyError):
+        lobby.create_table(host, "no-such-preset")
+    guest = connected("guest")
+    lobby.join(guest, table.invite, 2)
+    message = await next_message(guest, "table")
+    assert message["you"] == 2 and "invite" not in message
+    table.put(Input("add_bot", guest, {}))
+    assert (await next_message(guest, "error"))["code"] == "not_host"
+
+
+@pytest.mark.asyncio
+async def test_an_idle_table_expires(store):
+    lobby = Lobby(store, idle_seconds=0.0)
+    host = connected("host")
+    table = lobby.create_table(host, "ema2016")
+    await next_message(host, "table")
+    await asyncio.sleep(0.01)
+    assert lobby.expire_idle() == [table.id]
+    assert (await next_message(host, "bye"))["reason"].startswith("the table was idle")
+    await table.task
+    assert table.state == "closed"
+
+
+@pytest.mark.asyncio
+async def test_the_host_may_hand_an_absent_players_seat_to_a_bot(lobby):
+    host = connected("host")
+    table = lobby.create_table(host, "tenhou", clock={"per_decision": 5, "bank": 0, "absence": 0})
+    guest = connected("guest")
+    lobby.join(guest, table.invite, 1)
+    await next_message(guest, "table")
+    table.put(Input("add_bot", host, {}))
+    table.put(Input("add_bot", host, {}))
+    table.put(Input("ready", guest, {}))
+    table.put(Input("ready", host, {}))
+    await next_message(guest, "event")
+    table.put(Input("disconnect", guest, {}))
+    table.put(Input("add_bot", host, {"seat": 1}))
+    messages = await play_host(host, random.Random(6))
+    assert any(m["type"] == "result" for m in messages)
+    assert table.seats[1].kind == "bot" and table.seats[1].name == "guest"
