@@ -1,9 +1,8 @@
 #!/usr/bin/env bash
-# Set up, then score an example hand with riichi-score (the server comes with issue 4).
+# Set up, then play a whole game on a local riichi-server: you (a plain player) and three
+# bots, each hand's result shown as it ends. Arguments go to scripts/demo_game.py
+# (--rules tenhou, --keep-server, --help).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/setup.sh
-if [ $# -eq 0 ]; then
-  set -- 123456789s234m55p --win 9s --tsumo --riichi --seat S --round E --dora 6s
-fi
-exec .venv/bin/riichi-score "$@"
+exec .venv/bin/python scripts/demo_game.py "$@"
