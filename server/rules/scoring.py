@@ -6,8 +6,9 @@ for a hand that is malformed, not complete, or has no yaku.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from functools import partial
 
 from server.rules import fu as fu_rules
 from server.rules import yaku as yaku_rules
@@ -34,9 +35,17 @@ class HandScore:
     yakuman: int
     base: int
     payment: Payment
-    fu_lines: tuple[tuple[str, int], ...]
+    # The fu lines, or how to write them: they are only read for display, so they are
+    # written out on first use rather than for every hand scored.
+    fu_source: tuple[tuple[str, int], ...] | Callable[[], tuple[tuple[str, int], ...]]
     wait: str  # ryanmen, kanchan, penchan, tanki, shanpon, chiitoitsu, kokushi
     notes: tuple[str, ...] = ()
+
+    @property
+    def fu_lines(self) -> tuple[tuple[str, int], ...]:
+        """Each fu line (label, fu) of the scoring guide's steps, before rounding."""
+        source = self.fu_source
+        return source() if callable(source) else source
 
     @property
     def total(self) -> int:
@@ -120,11 +129,10 @@ def _prepare(tiles: Sequence[int], win_tile: int, melds: tuple[Meld, ...], ctx: 
     red = len(reds) if rules.red_fives else 0
     meld_chis = tuple(m.first for m in melds if m.is_chi)
     meld_pungs = tuple((m.first, not m.is_open, m.is_kong) for m in melds if not m.is_chi)
-    present = [k for k in range(34) if all_counts[k]]
-    yaku = tuple(yaku_rules.hand_yaku(present, ctx, rules, closed))
+    yaku = tuple(yaku_rules.hand_yaku(all_counts, ctx, rules, closed))
     nine_gates = "chinitsu" in yaku and not melds and yaku_rules.is_nine_gates(concealed)
     return _Hand(concealed, all_counts, win, melds, meld_chis, meld_pungs, closed, nine_gates, (dora, ura, red), yaku,
-                 tuple(yaku_rules.hand_yakuman(present, ctx)), ctx, rules)
+                 tuple(yaku_rules.hand_yakuman(all_counts, ctx)), ctx, rules)
 
 
 def _candidates(hand: _Hand) -> list[_Candidate]:
@@ -211,7 +219,8 @@ def _finish(hand: _Hand, best: _Candidate) -> HandScore:
     _, han, fu, names, yakuman, wait, reading = best
     if reading is not None:
         pair, pungs, _ = reading
-        lines = fu_rules.standard_fu_lines(pair, pungs, wait, hand.closed, "pinfu" in names, hand.ctx, hand.rules)
+        lines = partial(fu_rules.standard_fu_lines, pair, pungs, wait, hand.closed, "pinfu" in names, hand.ctx,
+                        hand.rules)
     else:
         lines = fu_rules.CHIITOITSU_FU if wait == "chiitoitsu" else ()
     ctx = hand.ctx
@@ -234,7 +243,7 @@ def _finish(hand: _Hand, best: _Candidate) -> HandScore:
 
 def _renhou_score(hand: _Hand, like: _Candidate) -> HandScore:
     """EMA: blessing of man is a mangan, not added to other yaku or dora."""
-    lines = _finish(hand, like).fu_lines if like[3] is not None else ()
+    lines = _finish(hand, like).fu_source if like[3] is not None else ()
     payment = payment_for(2000, hand.ctx.dealer, hand.ctx.tsumo, hand.ctx.honba)
     return HandScore(5, like[2], (("renhou", 5),), 0, (0, 0, 0), MANGAN, 0, 2000, payment, lines, like[5],
                      ("renhou is a mangan and is not added to other yaku or dora",))

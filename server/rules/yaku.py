@@ -8,10 +8,11 @@ A reading is a pair, the chows (by their first kind) and the pungs/kongs as
 from __future__ import annotations
 
 from collections.abc import Sequence
+from operator import itemgetter
 
 from server.rules.config import Rules
 from server.rules.context import WinContext
-from server.rules.tiles import DRAGONS, GREEN_KINDS, IS_TERMINAL_OR_HONOUR, TERMINALS
+from server.rules.tiles import DRAGONS, GREEN_KINDS, IS_TERMINAL_OR_HONOUR, TERMINALS, TERMINALS_AND_HONOURS
 
 Pung = tuple[int, bool, bool]  # kind, concealed, kong
 Yaku = tuple[str, int]
@@ -36,10 +37,13 @@ DRAGON_YAKU = {DRAGONS[0]: "yakuhai_haku", DRAGONS[1]: "yakuhai_hatsu", DRAGONS[
 YAKU_HAN_CLOSED = {name: han[0] for name, han in YAKU_HAN.items()}
 YAKU_HAN_OPEN = {name: han[1] for name, han in YAKU_HAN.items()}
 _SITUATIONS = ("rinshan", "chankan", "haitei", "houtei")
+_OUTSIDE = itemgetter(*TERMINALS_AND_HONOURS)  # counts of the terminals and honours
+_TERMINALS = itemgetter(*TERMINALS)
+_GREEN = itemgetter(*GREEN_KINDS)
 
 
-def hand_yaku(present: Sequence[int], ctx: WinContext, rules: Rules, closed: bool) -> list[str]:
-    """Yaku that hold for every reading: how the hand was won, and which kinds are `present`."""
+def hand_yaku(counts: Sequence[int], ctx: WinContext, rules: Rules, closed: bool) -> list[str]:
+    """Yaku that hold for every reading: how the hand was won, and which tiles it holds (34 counts)."""
     names = []
     if ctx.riichi or ctx.double_riichi:
         names.append("riichi")
@@ -51,25 +55,25 @@ def hand_yaku(present: Sequence[int], ctx: WinContext, rules: Rules, closed: boo
         names.append("menzen_tsumo")
     if ctx.unusual:
         names.extend(flag for flag in _SITUATIONS if getattr(ctx, flag))
-    outside = [k for k in present if IS_TERMINAL_OR_HONOUR[k]]
+    outside = sum(_OUTSIDE(counts))
     if not outside and (closed or rules.open_tanyao):
         names.append("tanyao")
-    if len(outside) == len(present):
+    if outside == sum(counts):
         names.append("honroutou")
-    suits = {k // 9 for k in present if k < 27}
-    if len(suits) == 1:
-        names.append("chinitsu" if present[-1] < 27 else "honitsu")
+    if (any(counts[0:9]) + any(counts[9:18]) + any(counts[18:27])) == 1:
+        names.append("honitsu" if any(counts[27:34]) else "chinitsu")
     return names
 
 
-def hand_yakuman(present: Sequence[int], ctx: WinContext) -> list[str]:
+def hand_yakuman(counts: Sequence[int], ctx: WinContext) -> list[str]:
     """Yakuman that hold for every reading: the first-draw wins and the tile-colour ones."""
     names = [name for name in ("tenhou", "chiihou") if getattr(ctx, name)] if ctx.unusual else []
-    if present[0] >= 18 and all(k in GREEN_KINDS for k in present):
+    total = sum(counts)
+    if sum(_GREEN(counts)) == total:
         names.append("ryuuiisou")
-    if all(k in TERMINALS for k in present):
+    if sum(_TERMINALS(counts)) == total:
         names.append("chinroutou")
-    if present[0] >= 27:
+    if sum(counts[27:34]) == total:
         names.append("tsuuiisou")
     return names
 
