@@ -17,7 +17,7 @@ MAX_FRAME = 64 * 1024  # bytes; larger frames are refused
 # Client to server: field -> (accepted types, required).
 _STR, _INT, _BOOL, _MAP, _LIST = (str,), (int,), (bool,), (dict,), (list,)
 CLIENT_MESSAGES: dict[str, dict[str, tuple[tuple[type, ...], bool]]] = {
-    "hello": {"name": (_STR, True), "version": (_INT, True), "resume": (_STR, False)},
+    "hello": {"name": (_STR, True), "version": (_INT, True), "resume": (_STR, False), "since": (_INT, False)},
     "create_table": {"rules": (_STR, False), "overrides": (_MAP, False), "clock": (_MAP, False)},
     "join": {"code": (_STR, True), "seat": (_INT, False)},
     "watch": {"code": (_STR, True)},
@@ -27,7 +27,8 @@ CLIENT_MESSAGES: dict[str, dict[str, tuple[tuple[type, ...], bool]]] = {
     "leave": {},
     "ping": {"id": (_INT + _STR, False)},
 }
-SERVER_MESSAGES = ("welcome", "table", "event", "snapshot", "offer", "timeout", "result", "error", "pong", "bye")
+SERVER_MESSAGES = ("welcome", "table", "catchup", "event", "snapshot", "offer", "timeout", "result", "error", "pong",
+                   "bye")
 # Error codes a server sends (protocol/PROTOCOL.md says when each is sent).
 ERROR_CODES = ("bad_frame", "too_large", "bad_message", "unknown_type", "version", "hello_first", "rate_limited",
                "closing", "bad_rules", "no_table", "table_full", "seat_taken", "bad_seat", "in_play", "not_host",
@@ -43,7 +44,30 @@ class ProtocolError(ValueError):
 
 
 def encode(message: dict[str, Any]) -> bytes:
+    if type(message) is Message:
+        return message.frame()
     return msgpack.packb(message, use_bin_type=True)
+
+
+class Message(dict):
+    """A server message that is encoded once however many clients it goes to (a dict as well,
+    so whoever reads it in-process sees the same map the clients decode)."""
+
+    __slots__ = ("_frame",)
+
+    def frame(self) -> bytes:
+        try:
+            return self._frame
+        except AttributeError:
+            self._frame = frame = msgpack.packb(self, use_bin_type=True)
+            return frame
+
+    @classmethod
+    def of_frame(cls, frame: bytes) -> Message:
+        """The message an encoded frame holds, keeping the frame."""
+        message = cls(msgpack.unpackb(frame, raw=False, strict_map_key=False))
+        message._frame = frame
+        return message
 
 
 def decode(frame: bytes | str) -> dict[str, Any]:

@@ -2,18 +2,21 @@
 
 Each connection says hello first, then sends checked messages that go to the lobby or to
 its table's queue.  Every frame is handled inside its own try: a bad frame gets an error
-frame and the connection and its table carry on.  What a table sends goes through the
-session's bounded outbox and one writer task per connection, so a slow client never
-holds a table up; a client whose outbox fills is closed (it can resume).
+frame and the connection and its table carry on.  What a table sends goes into the
+connection's bounded outbox (`Outbox`), which never blocks: messages are encoded at once
+and written to the socket together at the end of the event loop's turn, one write for all
+of them; a client that does not read until its outbox is full is dropped (it can resume).
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import gc
 import json
 import logging
 import signal
+import struct
 import sys
 import time
 from http import HTTPStatus
@@ -22,31 +25,91 @@ from typing import Any
 import structlog
 from websockets.asyncio.server import ServerConnection, serve
 from websockets.exceptions import ConnectionClosed
+from websockets.protocol import State
 
 from protocol.messages import MAX_FRAME, VERSION, ProtocolError, decode, encode, error
 from server.lobby import Lobby, LobbyError
 from server.session import Session
 from server.store import Store, token_hash
-from server.tables import Input
+from server.tables import Input, Table
 
 log = structlog.get_logger("riichi.app")
 
-OUTBOX_SIZE = 4096  # messages queued for one client before it counts as too slow
+OUTBOX_BYTES = 256 * 1024  # bytes waiting to be sent to one client before it counts as too slow
 RATE = 500.0  # messages a second a client may send on average (a bot at full speed sends ~400) ...
 BURST = 1000.0  # ... and in one burst
+PING_INTERVAL = 20.0  # seconds between keepalive pings ...
+PING_TIMEOUT = 20.0  # ... and how long a pong may take before the connection is closed
 
 
-class _Close:
-    """Put in an outbox: close the connection once what is before it is sent."""
+def _header(n: int) -> bytes:
+    """The header of an unmasked, final, binary websocket frame of n bytes (RFC 6455 5.2)."""
+    if n < 126:
+        return bytes((0x82, n))
+    if n < 65536:
+        return struct.pack("!BBH", 0x82, 126, n)
+    return struct.pack("!BBQ", 0x82, 127, n)
 
-    def __init__(self, code: int, reason: str):
-        self.code, self.reason = code, reason
+
+class Outbox:
+    """A live connection's outbox: `put_nowait` encodes a message (once: see `Message`) and
+    queues its frame; the frames queued during one turn of the event loop go out in one
+    write.  Bounded by bytes: frames queued plus bytes the socket has not taken yet may not
+    exceed `limit`, else `put_nowait` raises QueueFull (the client is too slow)."""
+
+    __slots__ = ("ws", "limit", "parts", "size", "scheduled", "closed", "raw")
+
+    def __init__(self, ws: ServerConnection, limit: int):
+        self.ws, self.limit = ws, limit
+        self.parts: list[bytes] = []
+        self.size = 0
+        self.scheduled = False
+        self.closed = False
+        # Frames are framed here (no extension is ever negotiated: compression is off).
+        self.raw = not ws.protocol.extensions
+
+    def put_nowait(self, message: Any) -> None:
+        if self.closed:
+            return
+        frame = encode(message)
+        self.size += len(frame)
+        transport = self.ws.transport
+        if self.size + (transport.get_write_buffer_size() if transport is not None else 0) > self.limit:
+            raise asyncio.QueueFull
+        if self.raw:
+            self.parts.append(_header(len(frame)))
+        self.parts.append(frame)
+        if not self.scheduled:
+            self.scheduled = True
+            asyncio.get_running_loop().call_soon(self.flush)
+
+    def flush(self) -> None:
+        self.scheduled = False
+        parts, self.parts, self.size = self.parts, [], 0
+        ws = self.ws
+        if self.closed or not parts or ws.protocol.state is not State.OPEN:
+            return
+        if self.raw:
+            ws.transport.write(b"".join(parts))
+        else:
+            for frame in parts:
+                ws.protocol.send_binary(frame)
+            ws.send_data()
+
+    def empty(self) -> bool:
+        return not self.parts
+
+    def close(self) -> None:
+        """Send what is queued now; nothing after."""
+        self.flush()
+        self.closed = True
 
 
 class App:
-    def __init__(self, lobby: Lobby, rate: float = RATE, burst: float = BURST):
+    def __init__(self, lobby: Lobby, rate: float = RATE, burst: float = BURST, outbox_bytes: int = OUTBOX_BYTES):
         self.lobby = lobby
         self.rate, self.burst = rate, burst
+        self.outbox_bytes = outbox_bytes
         self.sessions: dict[str, Session] = {}  # by resume token hash
         self.connections: set[Connection] = set()
 
@@ -67,13 +130,28 @@ class App:
         for conn in list(self.connections):
             conn.send({"type": "bye", "reason": reason})
 
+    def forget_idle_sessions(self) -> int:
+        """Drop the sessions that have no connection and nothing to resume (no open table)."""
+        gone = [h for h, s in self.sessions.items()
+                if s.connection is None and (s.table is None or s.table.state == "closed")]
+        for h in gone:
+            del self.sessions[h]
+        return len(gone)
+
+    async def sweeper(self, every: float = 60.0) -> None:
+        while True:
+            await asyncio.sleep(every)
+            self.forget_idle_sessions()
+
 
 class Connection:
     def __init__(self, app: App, ws: ServerConnection):
         self.app, self.ws = app, ws
-        self.outbox: asyncio.Queue = asyncio.Queue(OUTBOX_SIZE)
+        self.outbox = Outbox(ws, app.outbox_bytes)
         self.session: Session | None = None
         self.tokens, self.stamp = app.burst, time.monotonic()
+        self.closing: tuple[int, str] | None = None
+        self.dropped = False
         self.log = log.bind(peer=str(ws.remote_address[0]) if ws.remote_address else "?")
 
     def send(self, message: Any) -> None:
@@ -82,27 +160,39 @@ class Connection:
         except asyncio.QueueFull:
             self.too_slow()
 
-    def too_slow(self) -> None:
-        self.log.warning("client_too_slow")
-        while not self.outbox.empty():
-            self.outbox.get_nowait()
-        self.outbox.put_nowait(_Close(1008, "too slow: resume to get a snapshot"))
+    def close_after(self, code: int, reason: str) -> None:
+        """Close once what is queued now is sent (the reader stops at once)."""
+        self.outbox.close()
+        self.closing = (code, reason)
 
-    async def writer(self) -> None:
-        while True:
-            message = await self.outbox.get()
-            if isinstance(message, _Close):
-                await self.ws.close(message.code, message.reason)
-                return
-            await self.ws.send(encode(message))
+    def too_slow(self) -> None:
+        """The client does not read: drop it (its seat is kept; it can resume and catch up)."""
+        if self.dropped:
+            return
+        self.dropped = True
+        self.log.warning("client_too_slow", limit=self.outbox.limit)
+        self.outbox.parts, self.outbox.size = [], 0
+        self.outbox.closed = True
+        asyncio.get_running_loop().create_task(self._drop())
+
+    async def _drop(self) -> None:
+        await self.close_soon(1008, "too slow: resume to catch up", 1.0)
+
+    async def close_soon(self, code: int, reason: str, timeout: float = 3.0) -> None:
+        """A close frame (after what is already written), then the socket goes regardless."""
+        try:
+            await asyncio.wait_for(self.ws.close(code, reason), timeout)
+        except (TimeoutError, ConnectionClosed, OSError):
+            pass
+        if self.ws.transport is not None:
+            self.ws.transport.abort()
 
     async def run(self) -> None:
-        writer = asyncio.create_task(self.writer())
         try:
             async for frame in self.ws:
                 if not self.allowed():
                     self.send(error("rate_limited", f"more than {self.app.rate:.0f} messages a second: closing"))
-                    self.send(_Close(1008, "rate limit"))
+                    self.close_after(1008, "rate limit")
                     break
                 try:
                     self.handle(decode(frame))
@@ -111,25 +201,20 @@ class Connection:
                 except Exception:  # no frame may crash the server
                     self.log.exception("frame_failed")
                     self.send(error("internal", "the server could not handle that message"))
+                if self.closing is not None:
+                    break
         except ConnectionClosed:
             pass
         finally:
             session = self.session
-            if session is not None and session.outbox is self.outbox:
-                session.outbox = None
+            if session is not None and session.connection is self:
+                session.connection, session.outbox, session.on_overflow = None, None, None
                 if session.table is not None:
                     session.table.put(Input("disconnect", session))
                 else:
                     self.app.sessions.pop(session.token_hash, None)  # nothing to resume
-            try:
-                await asyncio.wait_for(self._drain(), 2.0)
-            except (TimeoutError, ConnectionClosed):
-                pass
-            writer.cancel()
-
-    async def _drain(self) -> None:
-        while not self.outbox.empty() and self.ws.state.name == "OPEN":
-            await asyncio.sleep(0.01)
+            if self.closing is not None:
+                await self.close_soon(*self.closing)
 
     def allowed(self) -> bool:
         now = time.monotonic()
@@ -172,23 +257,30 @@ class Connection:
         if msg["version"] != VERSION:
             self.send(error("version", f"this server speaks protocol version {VERSION}, the client sent "
                             f"{msg['version']}: use a client for version {VERSION}", version=VERSION))
-            return self.send(_Close(1002, "protocol version mismatch"))
+            return self.close_after(1002, "protocol version mismatch")
         name = msg["name"].strip()[:32] or "player"
         resume = msg.get("resume")
         session = self.app.sessions.get(token_hash(resume)) if resume else None
+        restarted = False
         if session is None and resume and self.app.lobby.store.seat_of_token(token_hash(resume)):
             session = Session(name, token=resume)  # a seat kept across a restart
+            restarted = True
         resumed = session is not None
         if session is None:
             session = Session(name)
+        old = session.connection
+        if old is not None and old is not self:  # resumed while the old connection is still open
+            old.session = None
+            old.send({"type": "bye", "reason": "the session was resumed from another connection"})
+            old.outbox.close()
+            asyncio.get_running_loop().create_task(old.close_soon(1000, "resumed from another connection"))
         self.app.sessions[session.token_hash] = session
-        session.outbox = self.outbox
-        session.on_overflow = self.too_slow
+        session.connection, session.outbox, session.on_overflow = self, self.outbox, self.too_slow
         self.session = session
         self.send({"type": "welcome", "version": VERSION, "session": session.id, "resume": session.token,
                    "resumed": resumed})
         if resumed:
-            self.app.lobby.resume(session)
+            self.app.lobby.resume(session, since=msg.get("since"), restarted=restarted)
         self.log = self.log.bind(session=session.id)
         self.log.info("hello", name=name, resumed=resumed)
 
@@ -207,24 +299,33 @@ def configure_logging(json_logs: bool) -> None:
 
 async def serve_until_stopped(args: argparse.Namespace) -> None:
     store = Store(args.db)
+    Table.history_size = args.history
     lobby = Lobby(store, idle_seconds=args.idle)
-    app = App(lobby)
+    app = App(lobby, outbox_bytes=args.outbox_bytes)
     restored = lobby.restore()
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGTERM, signal.SIGINT):
         loop.add_signal_handler(sig, stop.set)
-    async with serve(app.handler, args.host, args.port, max_size=2 * MAX_FRAME, ping_interval=20,
-                     ping_timeout=20, close_timeout=2, process_request=app.process_request) as server:
+    # No compression: frames are small msgpack maps, and deflate would cost CPU and ~100 KiB
+    # a connection.  The write limit is the outbox's, so a keepalive ping never waits on a
+    # buffer that the outbox still accepts; a client that never reads is dropped by one or
+    # the other.
+    async with serve(app.handler, args.host, args.port, max_size=2 * MAX_FRAME, compression=None,
+                     ping_interval=args.ping_interval or None, ping_timeout=args.ping_timeout or None,
+                     write_limit=args.outbox_bytes, close_timeout=2,
+                     process_request=app.process_request) as server:
         port = server.sockets[0].getsockname()[1] if server.sockets else args.port
         log.info("listening", host=args.host, port=port, db=args.db, restored_tables=restored)
         janitor = asyncio.create_task(lobby.janitor())
+        sweeper = asyncio.create_task(app.sweeper())
         await stop.wait()
         log.info("stopping")
         janitor.cancel()
+        sweeper.cancel()
         await lobby.stop()
         app.bye_all("the server is stopping")
-        await asyncio.sleep(0.2)  # let the writers flush the byes
+        await asyncio.sleep(0.2)  # let the outboxes flush the byes
         server.close()
         await server.wait_closed()
     store.close()
@@ -265,6 +366,14 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--port", type=int, default=8765)
     p.add_argument("--log-json", action="store_true", help="log one JSON object a line")
     p.add_argument("--idle", type=float, default=600.0, help="seconds before a table that has not started expires")
+    p.add_argument("--ping-interval", type=float, default=PING_INTERVAL,
+                   help=f"seconds between keepalive pings, 0 for none (default {PING_INTERVAL:g})")
+    p.add_argument("--ping-timeout", type=float, default=PING_TIMEOUT,
+                   help=f"seconds a pong may take before the connection is closed (default {PING_TIMEOUT:g})")
+    p.add_argument("--outbox-bytes", type=int, default=OUTBOX_BYTES,
+                   help=f"bytes waiting for one client before it is dropped as too slow (default {OUTBOX_BYTES})")
+    p.add_argument("--history", type=int, default=Table.history_size,
+                   help=f"broadcasts each table keeps for clients that resume (default {Table.history_size})")
     sub = p.add_subparsers(dest="command")
     sub_db = argparse.ArgumentParser(add_help=False)
     sub_db.add_argument("--db", default=argparse.SUPPRESS, help="the SQLite file (default riichi.sqlite3)")

@@ -80,12 +80,20 @@ class Lobby:
             raise LobbyError("no_table", "no open table has that watch code")
         table.put(Input("watch", session))
 
-    def resume(self, session: Session) -> Table | None:
-        """The open table where the session's resume token holds a seat, told to reseat it."""
+    def resume(self, session: Session, since: int | None = None, restarted: bool = False) -> Table | None:
+        """The open table where the session's resume token holds a seat (or that it watched),
+        told to take it back and catch it up from `since`, the last seq it saw."""
+        data: dict[str, Any] = {"since": since}
+        if restarted:
+            data["restart"] = True
         for table in list(self.tables.values()):
             if self._live(table) is not None and table._seat_for(session) is not None:
-                table.put(Input("reconnect", session))
+                table.put(Input("reconnect", session, data))
                 return table
+        table = self._live(session.table)
+        if table is not None and session.seat is None:  # a spectator
+            table.put(Input("reconnect", session, {**data, "watch": True}))
+            return table
         return None
 
     def _live(self, table: Table | None) -> Table | None:

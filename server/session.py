@@ -1,8 +1,9 @@
 """A client as the tables see it: a name, a resume token, and an outbox.
 
-The outbox is the live connection's bounded queue, or None while the client is away; a
-table only ever calls `send`, which never blocks: a full outbox means a client too slow
-to keep up, and `on_overflow` closes its connection (it can resume and get a snapshot).
+The outbox is the live connection's bounded outbox (anything with a `put_nowait` that
+raises `asyncio.QueueFull` when full), or None while the client is away; a table only ever
+calls `send`, which never blocks: a full outbox means a client too slow to keep up, and
+`on_overflow` drops its connection (it can resume and catch up).
 """
 
 from __future__ import annotations
@@ -24,8 +25,9 @@ class Session:
         self.name = name
         self.token = token or secrets.token_urlsafe(24)
         self.token_hash = token_hash(self.token)
-        self.outbox: asyncio.Queue | None = None
+        self.outbox: Any = None
         self.on_overflow: Callable[[], None] | None = None
+        self.connection: Any = None  # the live connection that owns the outbox, if any
         self.table: Table | None = None
         self.seat: int | None = None  # None: a spectator (or not at a table)
 

@@ -6,7 +6,13 @@ bots inside its own task, plays for a seat whose time runs out (tsumogiri, pass 
 calls), and stores each step's decisions before it sends what they caused.  Every
 broadcast carries the next per-table sequence number; a message to one client carries
 the number of the last broadcast it follows.  Events reach a seat only through
-`Event.for_seat(seat)` and spectators only through `for_seat(None)`.
+`Event.for_seat(seat)` and spectators only through `for_seat(None)`; each is encoded once
+per audience (the public form, and a seat's own form only when it has a private part).
+
+A table keeps its last `history_size` broadcasts, encoded per audience in the same way, so
+a client that resumes with the last `seq` it saw gets what it missed, masked for its seat
+(or for a spectator); when the history no longer reaches back that far, or the table was
+rebuilt after a restart, it gets a snapshot instead, and a `catchup` message says which.
 """
 
 from __future__ import annotations
@@ -14,12 +20,13 @@ from __future__ import annotations
 import asyncio
 import random
 import time
+from collections import deque
 from dataclasses import dataclass, field
 from typing import Any
 
 import structlog
 
-from protocol.messages import error
+from protocol.messages import Message, error
 from server.game.actions import (
     Action,
     ActionError,
@@ -108,6 +115,8 @@ def auto_action(game: Game, seat: int, offers: list[Action]) -> Action:
 
 
 class Table:
+    history_size = 256  # broadcasts kept for resuming clients (about 2 minutes of play at a human pace)
+
     def __init__(self, table_id: str, invite: str, watch: str, rules: Rules, clock: Clock | None, store: Store):
         self.id = table_id
         self.invite = invite
@@ -123,6 +132,10 @@ class Table:
         self.game_id: int | None = None
         self.saved = 0  # decisions already in the store
         self.seq = 0
+        # (seq, public frame, per-seat frames or None) for events and results; (seq, None,
+        # table message without the personal fields) for table broadcasts.
+        self.history: deque[tuple[int, bytes | None, Any]] = deque(maxlen=self.history_size)
+        self.history_floor = 1  # the first seq this process can replay (after a restart: the next one)
         self.decision = 0
         self.offers: dict[int, Offer] = {}
         self.absence = clock.absence if clock else Clock.absence
@@ -131,6 +144,8 @@ class Table:
         self.last_activity = time.monotonic()
         self.log = log.bind(table=table_id)
         self.task: asyncio.Task | None = None
+        self._timer: asyncio.TimerHandle | None = None
+        self._timer_at: float | None = None
 
     # ---- the task ---------------------------------------------------------
 
@@ -141,22 +156,40 @@ class Table:
         self.queue.put_nowait(item)
 
     async def run(self) -> None:
-        while self.state != "closed":
-            timeout = self._next_deadline()
-            try:
-                item = await asyncio.wait_for(self.queue.get(), timeout) if timeout is None or timeout > 0 else None
-            except TimeoutError:
-                item = None
-            try:
-                if item is None:
-                    self._expire_clocks()
-                else:
-                    self.last_activity = time.monotonic()
-                    self.handle(item)
-            except Exception:  # a table must outlive any one bad input
-                self.log.exception("table_input_failed", seq=self.seq, input=item.kind if item else "clock")
-                if item is not None and item.session is not None:
-                    item.session.send(error("internal", "the server could not handle that message"))
+        try:
+            while self.state != "closed":
+                item = await self.queue.get()
+                try:
+                    if item.kind == "clock":
+                        self._expire_clocks()
+                    else:
+                        self.last_activity = time.monotonic()
+                        self.handle(item)
+                except Exception:  # a table must outlive any one bad input
+                    self.log.exception("table_input_failed", seq=self.seq, input=item.kind)
+                    if item.session is not None:
+                        item.session.send(error("internal", "the server could not handle that message"))
+                self._arm_clock()
+        finally:
+            if self._timer is not None:
+                self._timer.cancel()
+
+    def _arm_clock(self) -> None:
+        """One timer for the earliest open deadline; when it fires, a 'clock' input is queued."""
+        deadlines = [o.deadline for o in self.offers.values() if o.deadline is not None]
+        at = min(deadlines) if deadlines and self.state == "playing" else None
+        if at == self._timer_at:
+            return
+        if self._timer is not None:
+            self._timer.cancel()
+        self._timer_at = at
+        self._timer = None if at is None else asyncio.get_running_loop().call_later(
+            max(0.0, at - time.monotonic()), self._clock_fired)
+
+    def _clock_fired(self) -> None:
+        self._timer = self._timer_at = None
+        self.queue.put_nowait(Input("clock"))
+
 
     def handle(self, item: Input) -> None:
         getattr(self, f"_on_{item.kind}")(item.session, item.data)
@@ -170,15 +203,20 @@ class Table:
 
     def _broadcast_events(self, events: list[Event]) -> None:
         members = self._members()
+        history = self.history
         for event in events:
             self.seq += 1
-            spectator = None
-            for session, seat in members:
-                if seat is None:
-                    spectator = spectator or {"type": "event", "seq": self.seq, "event": event.for_seat(None)}
-                    session.send(spectator)
-                else:
-                    session.send({"type": "event", "seq": self.seq, "event": event.for_seat(seat)})
+            public = Message(type="event", seq=self.seq, event=event.for_seat(None))
+            if event.private:
+                own = [Message(type="event", seq=self.seq, event=event.for_seat(i)) if i in event.private else None
+                       for i in range(4)]
+                history.append((self.seq, public.frame(), tuple(m.frame() if m else None for m in own)))
+                for session, seat in members:
+                    session.send(public if seat is None or own[seat] is None else own[seat])
+            else:
+                history.append((self.seq, public.frame(), None))
+                for session, _ in members:
+                    session.send(public)
 
     def table_message(self, session: Session | None) -> dict[str, Any]:
         seat_of = session.seat if session is not None and session.table is self else None
@@ -194,8 +232,49 @@ class Table:
 
     def _broadcast_table(self) -> None:
         self.seq += 1
+        self.history.append((self.seq, None, self.table_message(None)))
         for session, _ in self._members():
             session.send({**self.table_message(session), "seq": self.seq})
+
+    def _personal_table(self, base: dict[str, Any], seat: int | None) -> dict[str, Any]:
+        """A stored table broadcast as it went to `seat` (the host's also carries the codes)."""
+        msg = {**base, "you": seat}
+        if seat is not None and self.seats[seat] is not None and self.seats[seat].host:
+            msg["invite"], msg["watch"] = self.invite, self.watch
+        return msg
+
+    def _catch_up(self, session: Session, seat: int | None, data: dict[str, Any]) -> bool:
+        """Send a resuming client `catchup`, then the broadcasts after its `since` as its seat
+        (or a spectator) may see them; False when that cannot be done (it needs a snapshot)."""
+        since = data.get("since")
+        if since is None:  # a client that does not count: a snapshot, and no catchup (as in version 1.0)
+            return False
+        first = self.history[0][0] if self.history else self.seq + 1
+        if data.get("restart"):
+            reason = "restart"  # the server restarted: numbers before it are not this process's
+        elif since > self.seq or since < 0:
+            reason = "unknown_seq"
+        elif since + 1 < self.history_floor:
+            reason = "restart"
+        elif since + 1 < first:
+            reason = "history"
+        else:
+            reason = None
+        msg: dict[str, Any] = {"type": "catchup", "seq": self.seq, "since": since, "replay": reason is None}
+        if reason is not None:
+            msg["reason"] = reason
+            session.send(msg)
+            return False
+        session.send(msg)
+        for seq, frame, extra in self.history:
+            if seq <= since:
+                continue
+            if frame is None:
+                session.send(self._personal_table(extra, seat))
+            else:
+                own = extra[seat] if extra is not None and seat is not None else None
+                session.send(Message.of_frame(own or frame))
+        return True
 
     def _snapshot(self, session: Session, seat: int | None) -> None:
         if self.game is None:
@@ -331,6 +410,8 @@ class Table:
         s.session, s.away_since = None, time.monotonic()
 
     def _on_reconnect(self, session: Session, data: dict[str, Any]) -> None:
+        if data.get("watch"):
+            return self._rewatch(session, data)
         seat = self._seat_for(session)
         if seat is None or self.seats[seat].kind != "human":
             return session.send(error("no_seat", "that resume token holds no seat at this table"))
@@ -340,10 +421,22 @@ class Table:
             old.table = None
         self.seats[seat].session, self.seats[seat].away_since = session, None
         session.table, session.seat = self, seat
-        self.log.info("seat_resumed", seat=seat, seq=self.seq)
+        caught_up = self._catch_up(session, seat, data)
+        self.log.info("seat_resumed", seat=seat, seq=self.seq, since=data.get("since"), replayed=caught_up)
         self._broadcast_table()
-        self._snapshot(session, seat)
+        if not caught_up:
+            self._snapshot(session, seat)
         self._send_offer(seat)
+
+    def _rewatch(self, session: Session, data: dict[str, Any]) -> None:
+        """A spectator back on a new connection: the public broadcasts it missed, or a snapshot."""
+        if session.table is not self or session.seat is not None:
+            return session.send(error("no_table", "that resume token watches no open table"))
+        self.spectators.add(session)
+        if not self._catch_up(session, None, data):
+            session.send(self.table_message(session))
+            self._snapshot(session, None)
+        self.log.info("spectator_resumed", seq=self.seq, since=data.get("since"))
 
     def _on_stop(self, session: Session | None, data: dict[str, Any]) -> None:
         self.close(data.get("reason", "the server is stopping"), keep=True)
@@ -394,10 +487,6 @@ class Table:
             self.banks[seat] = max(0.0, self.banks[seat] - max(0.0, overrun))
         del self.offers[seat]
         self._advance(events)
-
-    def _next_deadline(self) -> float | None:
-        deadlines = [o.deadline for o in self.offers.values() if o.deadline is not None]
-        return max(0.0, min(deadlines) - time.monotonic()) if deadlines else None
 
     def _expire_clocks(self) -> None:
         now = time.monotonic()
@@ -450,8 +539,10 @@ class Table:
         self.state = "finished"
         self.store.set_table_state(self.id, "finished")
         self.seq += 1
+        result = Message(type="result", seq=self.seq, game=self.game_id, final=final)
+        self.history.append((self.seq, result.frame(), None))
         for session, _ in self._members():
-            session.send({"type": "result", "seq": self.seq, "game": self.game_id, "final": final})
+            session.send(result)
         self.log.info("game_finished", game=self.game_id, seq=self.seq)
         self.close("the game is over")
 
@@ -469,6 +560,7 @@ class Table:
         table.game_id = row.game_id
         game, events = store.record(row.game_id).replay_events()
         table.game, table.saved, table.seq = game, len(game.decisions), len(events)
+        table.history_floor = table.seq + 1  # what clients saw before the restart is not kept
         return table
 
     def resume(self) -> None:

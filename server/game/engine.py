@@ -278,7 +278,7 @@ class Game:
             k = priv.drawn >> 2
             ok = counts[k] == 4 and an.ankan_after_riichi_ok(priv.hand, priv.drawn, len(sp.melds), self._held(seat))
             return [Ankan(k)] if ok else []
-        options: list[Action] = [Ankan(k) for k in range(34) if counts[k] == 4]
+        options: list[Action] = [Ankan(k) for k in range(34) if counts[k] == 4] if 4 in counts else []
         for meld in sp.melds:
             if meld.kind is MeldKind.PON and counts[meld.tiles[0] >> 2]:
                 options.extend(Kakan(t) for t in priv.hand if t >> 2 == meld.tiles[0] >> 2)
@@ -338,8 +338,13 @@ class Game:
         p = self.public
         last = p.tiles_left == 0
         offers: dict[int, list[Action]] = {}
+        kind = tile >> 2
         for k in (1, 2, 3):
             seat = (discarder + k) % 4
+            priv = self.private[seat]
+            # Most discards give a seat nothing: not a wait, no pair of it, no chow shape.
+            if kind not in priv.waits and priv.counts[kind] < 2 and not (k == 1 and an.chi_possible(priv.counts, kind)):
+                continue
             options = self._call_options(seat, discarder, tile, last, next_seat=k == 1)
             if options:
                 offers[seat] = options + [PASS]
