@@ -264,7 +264,11 @@ class Game:
             options.append(DISCARDS[drawn])
             return options
         forbidden = self._forbidden
-        options.extend(DISCARDS[t] for t in an.distinct_by_face(hand, rules.red_fives) if t >> 2 not in forbidden)
+        faces = an.distinct_by_face(hand, rules.red_fives)
+        if forbidden:
+            options.extend(DISCARDS[t] for t in faces if t >> 2 not in forbidden)
+        else:
+            options.extend(map(DISCARDS.__getitem__, faces))
         if drawn is not None and self._may_riichi(seat):
             held = self._held(seat)
             options.extend(RIICHI_DISCARDS[t] for t in an.riichi_discards(hand, counts, len(sp.melds), held, rules.red_fives))
