@@ -356,7 +356,8 @@ class Game:
         self._window = (discarder, tile)
         if offers:
             p.phase = Phase.CALLS
-            self._emit("call_window", {"discarder": discarder, "tile": tile, "seats": sorted(offers)})
+            # Who may call is each seat's own business: the offers go to them alone.
+            self._emit("call_window", {"discarder": discarder, "tile": tile})
         else:
             self._resolve_calls()
 
@@ -567,7 +568,7 @@ class Game:
         self._offers, self._answers = robbers, {}
         self._window = (seat, tile)
         self._chankan_concealed = concealed
-        self._emit("call_window", {"discarder": seat, "tile": tile, "seats": sorted(robbers), "chankan": True})
+        self._emit("call_window", {"discarder": seat, "tile": tile, "chankan": True})
 
     def _resolve_chankan(self) -> None:
         seat, tile = self._window

@@ -62,12 +62,46 @@ class Rules:
     chankan_concealed_kong_kokushi: bool
 
     def override(self, **fields: object) -> "Rules":
-        """A copy with single fields changed; unknown fields raise ValueError."""
+        """A copy with single fields changed; an unknown field or a value of the wrong type
+        raises ValueError naming it."""
         known = {f.name for f in dataclasses.fields(self)}
         unknown = sorted(set(fields) - known)
         if unknown:
             raise ValueError(f"unknown rule field(s): {', '.join(unknown)}")
-        return dataclasses.replace(self, **fields)  # type: ignore[arg-type]
+        if "name" in fields:
+            raise ValueError("'name' is the preset's name: choose another preset instead of renaming this one")
+        checked = {name: _checked(name, getattr(self, name), value) for name, value in fields.items()}
+        return dataclasses.replace(self, **checked)  # type: ignore[arg-type]
+
+
+_RANGES = {"rounds": (1, 2), "max_ron_winners": (1, 3), "start_score": (1, 10**7), "return_score": (0, 10**7),
+           "riichi_min_wall": (0, 70), "riichi_min_points": (0, 10**7), "double_wind_pair_fu": (2, 4),
+           "oka": (-(10**7), 10**7)}
+
+
+def _checked(name: str, current: object, value: object) -> object:
+    """`value` for the field `name` (whose preset value is `current`), or ValueError."""
+    if isinstance(current, Enum):
+        try:
+            return type(current)(value)
+        except ValueError:
+            choices = ", ".join(m.value for m in type(current))
+            raise ValueError(f"rule '{name}' is one of {choices}, not {value!r}") from None
+    if isinstance(current, bool):
+        if not isinstance(value, bool):
+            raise ValueError(f"rule '{name}' is true or false, not {value!r}")
+        return value
+    if isinstance(current, int):
+        low, high = _RANGES.get(name, (-(10**7), 10**7))
+        if not isinstance(value, int) or isinstance(value, bool) or not low <= value <= high:
+            raise ValueError(f"rule '{name}' is a whole number from {low} to {high}, not {value!r}")
+        return value
+    if isinstance(current, tuple):
+        if (not isinstance(value, (tuple, list)) or len(value) != len(current)
+                or not all(isinstance(v, int) and not isinstance(v, bool) for v in value)):
+            raise ValueError(f"rule '{name}' is a list of {len(current)} whole numbers, not {value!r}")
+        return tuple(value)
+    return value
 
 
 EMA2016 = Rules(
@@ -161,18 +195,9 @@ def rules_from_data(data: dict[str, object]) -> Rules:
     if not isinstance(data, dict):
         raise ValueError("rules are a map with 'preset' and 'overrides'")
     rules = preset(str(data.get("preset", "ema2016")))
-    overrides = dict(data.get("overrides") or {})
-    types = {f.name: f.type for f in dataclasses.fields(Rules)}
-    for name, value in list(overrides.items()):
-        kind = types.get(name)
-        if kind == "KanDoraTiming":
-            overrides[name] = KanDoraTiming(value)
-        elif kind == "TieBreak":
-            overrides[name] = TieBreak(value)
-        elif kind == "ResultRounding":
-            overrides[name] = ResultRounding(value)
-        elif isinstance(value, list):
-            overrides[name] = tuple(value)
+    overrides = data.get("overrides") or {}
+    if not isinstance(overrides, dict) or not all(isinstance(k, str) for k in overrides):
+        raise ValueError("rule overrides are a map of field names to values")
     return rules.override(**overrides)
 
 

@@ -86,7 +86,7 @@ EVENT_KEYS = {
                    "hand_number", "hand"},
     "draw": {"type", "seat", "tiles_left", "replacement", "tile"},
     "discard": {"type", "seat", "tile", "tsumogiri", "riichi"},
-    "call_window": {"type", "discarder", "tile", "seats", "chankan"},
+    "call_window": {"type", "discarder", "tile", "chankan"},
     "riichi_accepted": {"type", "seat", "scores", "sticks"},
     "call": {"type", "seat", "meld", "tiles", "called", "from"},
     "dora": {"type", "indicator", "dora_indicators"},

@@ -187,3 +187,4 @@ def test_parse_tile_wants_exactly_one_tile():
     with pytest.raises(TileError) as caught:
         parse_tile("5m5m")
     assert "'5m5m'" in str(caught.value)
+
