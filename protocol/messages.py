@@ -113,4 +113,6 @@ def check(message: Any) -> dict[str, Any]:
 
 
 def error(code: str, message: str, **extra: Any) -> dict[str, Any]:
-    return {"type": "error", "code": code, "message": message, **extra}
+    """An error frame; the message is kept to one line, whatever client text it quotes."""
+    one_line = "".join(c if c.isprintable() else " " for c in message)
+    return {"type": "error", "code": code, "message": one_line[:300], **extra}
