@@ -21,12 +21,17 @@ class Client:
         self.welcome: dict[str, Any] | None = None
 
     @classmethod
-    async def connect(cls, url: str, name: str, resume: str | None = None, version: int = VERSION) -> Client:
-        """Connect and say hello; `welcome` holds the server's answer (or its error)."""
+    async def connect(cls, url: str, name: str, resume: str | None = None, version: int = VERSION,
+                      since: int | None = None) -> Client:
+        """Connect and say hello; `welcome` holds the server's answer (or its error).  With
+        `resume`, `since` is the last table seq this client saw: what came after it is sent
+        again (after a `catchup` message), or a snapshot if it cannot be."""
         client = cls(await connect(url, max_size=None, open_timeout=10))
         hello: dict[str, Any] = {"type": "hello", "name": name, "version": version}
         if resume is not None:
             hello["resume"] = resume
+            if since is not None:
+                hello["since"] = since
         await client.send(hello)
         client.welcome = await client.recv()
         return client
