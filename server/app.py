@@ -259,10 +259,12 @@ class Connection:
                 self.app.lobby.join(session, msg["code"], msg.get("seat"))
             elif kind == "watch":
                 self.app.lobby.watch(session, msg["code"])
-            elif session.table is None or session.table.state == "closed":
-                self.send(error("not_at_table", f"'{kind}' needs a table: create one or join with a code"))
             else:
-                session.table.put(Input(kind, session, msg))
+                table = session.table if session.table is not None else session.joining
+                if table is None or table.state == "closed":
+                    self.send(error("not_at_table", f"'{kind}' needs a table: create one or join with a code"))
+                else:
+                    table.put(Input(kind, session, msg))
         except LobbyError as problem:
             self.send(error(problem.code, str(problem)))
 

@@ -65,6 +65,7 @@ class Lobby:
         self._open(table)
         table.start()
         table.put(Input("join", host, {"seat": 0, "host": True}))
+        host.joining = table
         log.info("table_created", table=table.id, rules=game_rules.name, host=host.name)
         return table
 
@@ -73,12 +74,14 @@ class Lobby:
         if table is None:
             raise LobbyError("no_table", "no open table has that invite code")
         table.put(Input("join", session, {} if seat is None else {"seat": seat}))
+        session.joining = table
 
     def watch(self, session: Session, code: str) -> None:
         table = self._live(self.by_watch.get(code))
         if table is None:
             raise LobbyError("no_table", "no open table has that watch code")
         table.put(Input("watch", session))
+        session.joining = table
 
     def resume(self, session: Session, since: int | None = None, restarted: bool = False) -> Table | None:
         """The open table where the session's resume token holds a seat (or that it watched),

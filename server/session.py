@@ -30,6 +30,9 @@ class Session:
         self.connection: Any = None  # the live connection that owns the outbox, if any
         self.table: Table | None = None
         self.seat: int | None = None  # None: a spectator (or not at a table)
+        # The table a join or watch was queued at: messages sent before the table has taken
+        # the client in follow the join through that table's queue, in order.
+        self.joining: Table | None = None
 
     def send(self, message: dict[str, Any]) -> None:
         if self.outbox is None:

@@ -583,12 +583,9 @@ async def test_error_messages_are_one_line_whatever_the_client_sent(server):
     assert all("\n" not in m for m in messages), messages
 
 
-@pytest.mark.xfail(strict=True, raises=AssertionError, reason="server bug: create_table and join only queue the "
-                   "seating for the table's task, and the connection reads on, so a message sent right after them "
-                   "(add_bot, ready) finds the session at no table yet and gets 'not_at_table' (server/app.py "
-                   "Connection.handle, server/lobby.py create_table/join)")
 @pytest.mark.asyncio
 async def test_messages_sent_right_after_create_table_or_join_are_not_refused(server):
+    """A message sent right after create_table or join follows it through the table's queue."""
     refused = []
     for attempt in range(10):
         host = await Conn.open(server.url, f"host{attempt}")
