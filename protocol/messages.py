@@ -7,6 +7,7 @@ error code and a one-line reason; `encode` packs a message.
 
 from __future__ import annotations
 
+import struct
 from typing import Any
 
 import msgpack
@@ -49,11 +50,22 @@ def encode(message: dict[str, Any]) -> bytes:
     return msgpack.packb(message, use_bin_type=True)
 
 
+def ws_frame(payload: bytes) -> bytes:
+    """An unmasked, final, binary websocket frame holding payload (RFC 6455 5.2): what a
+    server sends; no extension is negotiated, so this is all there is to it."""
+    n = len(payload)
+    if n < 126:
+        return bytes((0x82, n)) + payload
+    if n < 65536:
+        return struct.pack("!BBH", 0x82, 126, n) + payload
+    return struct.pack("!BBQ", 0x82, 127, n) + payload
+
+
 class Message(dict):
     """A server message that is encoded once however many clients it goes to (a dict as well,
     so whoever reads it in-process sees the same map the clients decode)."""
 
-    __slots__ = ("_frame",)
+    __slots__ = ("_frame", "_wire")
 
     def frame(self) -> bytes:
         try:
@@ -61,6 +73,14 @@ class Message(dict):
         except AttributeError:
             self._frame = frame = msgpack.packb(self, use_bin_type=True)
             return frame
+
+    def wire(self) -> bytes:
+        """The frame as a whole unmasked binary websocket frame (what a server writes)."""
+        try:
+            return self._wire
+        except AttributeError:
+            self._wire = wire = ws_frame(self.frame())
+            return wire
 
     @classmethod
     def of_frame(cls, frame: bytes) -> Message:

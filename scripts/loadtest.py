@@ -361,7 +361,7 @@ def main(argv: list[str] | None = None) -> int:
     latest: dict[int, dict] = {}
     started = time.monotonic()
     ready_at = measure_from = measure_to = None
-    rss_tables = 0
+    rss_tables = rss_end = 0
     window_lat: list[float] = []
     interval_lat: list[float] = []
     marks: dict[str, tuple] = {}
@@ -405,6 +405,7 @@ def main(argv: list[str] | None = None) -> int:
             if measure_from is not None and measure_to is None and now - measure_from >= args.duration:
                 measure_to = now
                 mark("to")
+                rss_end = rss_kib(pid) if pid else 0
                 break
             if now - last_print >= args.every and t:
                 cpu = cpu_seconds(pid) if pid else 0.0
@@ -443,8 +444,9 @@ def main(argv: list[str] | None = None) -> int:
     print(f"  latency (own turn) p50 {ms(percentile(lat, 50))}, p99 {ms(percentile(lat, 99))}, "
           f"max {ms(lat[-1] if lat else float('nan'))} ({len(lat):,} answers)")
     if pid:
-        print(f"  server memory      {(rss_tables - rss_before) / args.tables:,.0f} KiB per table "
-              f"(RSS {rss_before / 1024:.0f} MiB before the tables, {rss_tables / 1024:.0f} MiB with them)")
+        print(f"  server memory      {(rss_tables - rss_before) / args.tables:,.0f} KiB per table as the games start, "
+              f"{(rss_end - rss_before) / args.tables:,.0f} KiB at the end (RSS {rss_before / 1024:.0f} MiB before "
+              f"the tables, {rss_tables / 1024:.0f} MiB with them, {rss_end / 1024:.0f} MiB at the end)")
         print(f"  server CPU         {100 * (scpu1 - scpu0) / span:.0f}% of one core (its one event loop)")
     print(f"  clients CPU        {100 * (b['cpu'] - a['cpu']) / span:.0f}% of one core over {procs} processes")
     print(f"  machine busy       {100 * (busy1 - busy0) / max(1, total1 - total0):.0f}% of {ncpu} cores")

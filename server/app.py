@@ -17,7 +17,6 @@ import json
 import logging
 import signal
 import socket
-import struct
 import sys
 import time
 from http import HTTPStatus
@@ -28,11 +27,11 @@ from websockets.asyncio.server import ServerConnection, serve
 from websockets.exceptions import ConnectionClosed
 from websockets.protocol import State
 
-from protocol.messages import MAX_FRAME, VERSION, ProtocolError, decode, encode, error
+from protocol.messages import MAX_FRAME, VERSION, Message, ProtocolError, decode, encode, error, ws_frame
 from server.lobby import Lobby, LobbyError
 from server.session import Session
 from server.store import Store, token_hash
-from server.tables import Input, Table
+from server.tables import Input, Table, commit_pending
 
 log = structlog.get_logger("riichi.app")
 
@@ -51,22 +50,13 @@ PING_TIMEOUT = 20.0  # ... and how long a pong may take before the connection is
 GC_THRESHOLDS = (50_000, 20, 100)
 
 
-def _header(n: int) -> bytes:
-    """The header of an unmasked, final, binary websocket frame of n bytes (RFC 6455 5.2)."""
-    if n < 126:
-        return bytes((0x82, n))
-    if n < 65536:
-        return struct.pack("!BBH", 0x82, 126, n)
-    return struct.pack("!BBQ", 0x82, 127, n)
-
-
 class Outbox:
-    """A live connection's outbox: `put_nowait` encodes a message (once: see `Message`) and
-    queues its frame; the frames queued during one turn of the event loop go out in one
-    write.  Bounded by bytes: frames queued plus bytes the socket has not taken yet may not
-    exceed `limit`, else `put_nowait` raises QueueFull (the client is too slow)."""
+    """A live connection's outbox: `put_nowait` encodes a message (a `Message` once for all
+    its clients) and queues it; what is queued during one turn of the event loop goes out
+    in one write.  Bounded by bytes: when what is queued plus what the socket has not taken
+    yet exceeds `limit`, the client is too slow (QueueFull, or `on_full` at the flush)."""
 
-    __slots__ = ("ws", "limit", "parts", "size", "scheduled", "closed", "raw")
+    __slots__ = ("ws", "limit", "parts", "size", "scheduled", "closed", "raw", "on_full")
 
     def __init__(self, ws: ServerConnection, limit: int):
         self.ws, self.limit = ws, limit
@@ -74,30 +64,37 @@ class Outbox:
         self.size = 0
         self.scheduled = False
         self.closed = False
-        # Frames are framed here (no extension is ever negotiated: compression is off).
+        self.on_full: Any = None
+        # Frames are framed here when no extension was negotiated (compression is off).
         self.raw = not ws.protocol.extensions
 
     def put_nowait(self, message: Any) -> None:
         if self.closed:
             return
-        frame = encode(message)
-        self.size += len(frame)
-        transport = self.ws.transport
-        if self.size + (transport.get_write_buffer_size() if transport is not None else 0) > self.limit:
-            raise asyncio.QueueFull
         if self.raw:
-            self.parts.append(_header(len(frame)))
-        self.parts.append(frame)
+            data = message.wire() if type(message) is Message else ws_frame(encode(message))
+        else:
+            data = encode(message)
+        self.size += len(data)
+        if self.size > self.limit:
+            raise asyncio.QueueFull
+        self.parts.append(data)
         if not self.scheduled:
             self.scheduled = True
             asyncio.get_running_loop().call_soon(self.flush)
 
     def flush(self) -> None:
         self.scheduled = False
-        parts, self.parts, self.size = self.parts, [], 0
+        parts, size = self.parts, self.size
+        self.parts, self.size = [], 0
         ws = self.ws
         if self.closed or not parts or ws.protocol.state is not State.OPEN:
             return
+        if ws.transport.get_write_buffer_size() + size > self.limit:
+            if self.on_full is not None:
+                self.on_full()
+            return
+        commit_pending()  # nothing goes out before the decisions that caused it are stored
         if self.raw:
             ws.transport.write(b"".join(parts))
         else:
@@ -163,6 +160,7 @@ class Connection:
             if sock is not None:
                 sock.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, app.sndbuf)
         self.outbox = Outbox(ws, app.outbox_bytes)
+        self.outbox.on_full = self.too_slow
         self.session: Session | None = None
         self.tokens, self.stamp = app.burst, time.monotonic()
         self.closing: tuple[int, str] | None = None
@@ -348,6 +346,7 @@ async def serve_until_stopped(args: argparse.Namespace) -> None:
         janitor.cancel()
         sweeper.cancel()
         await lobby.stop()
+        commit_pending()
         app.bye_all("the server is stopping")
         await asyncio.sleep(0.2)  # let the outboxes flush the byes
         server.close()

@@ -25,6 +25,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import structlog
+from msgpack import packb, unpackb
 
 from protocol.messages import Message, error
 from server.game.actions import (
@@ -99,6 +100,29 @@ class Input:
     data: dict[str, Any] = field(default_factory=dict)
 
 
+# Group commit: the decisions that tables accept during one turn of the event loop are
+# written in one transaction, at the end of the turn or before any socket write, whichever
+# comes first (`commit_pending`, which the connections' outboxes call before they write):
+# a decision is still stored before anything it caused is sent, at one commit a turn
+# instead of one a decision.
+_pending: dict[Store, list[tuple[int, int, list[tuple[int, Action]]]]] = {}
+
+
+def commit_pending() -> None:
+    """Write every decision accepted and not yet stored, one transaction per store."""
+    while _pending:
+        store, batches = _pending.popitem()
+        store.add_decisions_batch(batches)
+
+
+def _store_decisions(store: Store, game_id: int, first_index: int, decisions: list[tuple[int, Action]]) -> None:
+    if not decisions:
+        return
+    if not _pending:
+        asyncio.get_running_loop().call_soon(commit_pending)
+    _pending.setdefault(store, []).append((game_id, first_index, decisions))
+
+
 def auto_action(game: Game, seat: int, offers: list[Action]) -> Action:
     """What a seat whose time ran out plays: the drawn tile, else the first discard, else pass."""
     drawn = game.private[seat].drawn
@@ -132,9 +156,11 @@ class Table:
         self.game_id: int | None = None
         self.saved = 0  # decisions already in the store
         self.seq = 0
-        # (seq, public frame, per-seat frames or None) for events and results; (seq, None,
-        # table message without the personal fields) for table broadcasts.
-        self.history: deque[tuple[int, bytes | None, Any]] = deque(maxlen=self.history_size)
+        # The last broadcasts, one entry each and in order (the last one is self.seq): an
+        # event's or result's frame as everyone sees it (bytes); for an event with private
+        # parts, (that frame, the private parts packed as {seat: fields}); for a table
+        # broadcast, the table message without its personal fields (a dict).
+        self.history: deque[bytes | tuple[bytes, bytes] | dict[str, Any]] = deque(maxlen=self.history_size)
         self.history_floor = 1  # the first seq this process can replay (after a restart: the next one)
         self.decision = 0
         self.offers: dict[int, Offer] = {}
@@ -210,11 +236,11 @@ class Table:
             if event.private:
                 own = [Message(type="event", seq=self.seq, event=event.for_seat(i)) if i in event.private else None
                        for i in range(4)]
-                history.append((self.seq, public.frame(), tuple(m.frame() if m else None for m in own)))
+                history.append((public.frame(), packb(event.private)))
                 for session, seat in members:
                     session.send(public if seat is None or own[seat] is None else own[seat])
             else:
-                history.append((self.seq, public.frame(), None))
+                history.append(public.frame())
                 for session, _ in members:
                     session.send(public)
 
@@ -232,7 +258,7 @@ class Table:
 
     def _broadcast_table(self) -> None:
         self.seq += 1
-        self.history.append((self.seq, None, self.table_message(None)))
+        self.history.append(self.table_message(None))
         for session, _ in self._members():
             session.send({**self.table_message(session), "seq": self.seq})
 
@@ -249,7 +275,7 @@ class Table:
         since = data.get("since")
         if since is None:  # a client that does not count: a snapshot, and no catchup (as in version 1.0)
             return False
-        first = self.history[0][0] if self.history else self.seq + 1
+        first = self.seq - len(self.history) + 1  # the seq of the oldest broadcast kept
         if data.get("restart"):
             reason = "restart"  # the server restarted: numbers before it are not this process's
         elif since > self.seq or since < 0:
@@ -266,14 +292,17 @@ class Table:
             session.send(msg)
             return False
         session.send(msg)
-        for seq, frame, extra in self.history:
-            if seq <= since:
-                continue
-            if frame is None:
-                session.send(self._personal_table(extra, seat))
+        for entry in list(self.history)[since + 1 - first:]:
+            if isinstance(entry, dict):
+                session.send(self._personal_table(entry, seat))
+            elif isinstance(entry, bytes):
+                session.send(Message.of_frame(entry))
             else:
-                own = extra[seat] if extra is not None and seat is not None else None
-                session.send(Message.of_frame(own or frame))
+                message = Message.of_frame(entry[0])
+                private = unpackb(entry[1], strict_map_key=False)
+                if seat in private:  # as Event.for_seat put it together: public fields, then its own
+                    message = Message(message, event={**message["event"], **private[seat]})
+                session.send(message)
         return True
 
     def _snapshot(self, session: Session, seat: int | None) -> None:
@@ -443,6 +472,7 @@ class Table:
 
     def close(self, reason: str, keep: bool = False) -> None:
         """Tell everyone and end the task; `keep` leaves a game in play in the store to resume."""
+        commit_pending()
         for session, _ in self._members():
             session.send({"type": "bye", "seq": self.seq, "reason": reason})
             session.table = None
@@ -513,7 +543,7 @@ class Table:
             for seat in bots:
                 choose = PLAYERS[self.seats[seat].strategy]
                 events.extend(game.apply(seat, choose(game, seat, game.legal_actions(seat), self.rngs[seat])))
-        self.store.add_decisions(self.game_id, self.saved, game.decisions[self.saved:])
+        _store_decisions(self.store, self.game_id, self.saved, game.decisions[self.saved:])
         self.saved = len(game.decisions)
         self._broadcast_events(events)
         if game.over:
@@ -535,12 +565,13 @@ class Table:
     def _finish(self) -> None:
         """The one place a game ends: store the result, send it, close the table."""
         final = self.game.final
+        commit_pending()  # every decision before the game is marked finished
         self.store.finish_game(self.game_id, final)
         self.state = "finished"
         self.store.set_table_state(self.id, "finished")
         self.seq += 1
         result = Message(type="result", seq=self.seq, game=self.game_id, final=final)
-        self.history.append((self.seq, result.frame(), None))
+        self.history.append(result.frame())
         for session, _ in self._members():
             session.send(result)
         self.log.info("game_finished", game=self.game_id, seq=self.seq)
