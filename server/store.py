@@ -152,6 +152,17 @@ class Store:
             self.db.execute("BEGIN")
             self.db.executemany("INSERT INTO decisions VALUES (?,?,?,?)", rows)
 
+    def add_decisions_batch(self, batches: Iterable[tuple[int, int, Iterable[tuple[int, Action]]]]) -> None:
+        """add_decisions for several games at once, (game_id, first_index, decisions) each, in one
+        transaction: the table manager writes all the decisions of one event-loop turn so."""
+        rows = [(game_id, first_index + i, seat, json.dumps(action_to_data(action)))
+                for game_id, first_index, decisions in batches for i, (seat, action) in enumerate(decisions)]
+        if not rows:
+            return
+        with self.db:
+            self.db.execute("BEGIN")
+            self.db.executemany("INSERT INTO decisions VALUES (?,?,?,?)", rows)
+
     def finish_game(self, game_id: int, final: dict[str, Any] | None) -> None:
         self.db.execute("UPDATE games SET finished=?, final=? WHERE id=?", (time.time(), json.dumps(final), game_id))
 
