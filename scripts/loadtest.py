@@ -36,7 +36,6 @@ import resource
 import shutil
 import signal
 import socket
-import statistics
 import subprocess
 import sys
 import tempfile
@@ -47,10 +46,10 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-import msgpack  # noqa: E402
-from websockets.asyncio.client import connect  # noqa: E402
+import msgpack
+from websockets.asyncio.client import connect
 
-from protocol.messages import VERSION  # noqa: E402
+from protocol.messages import VERSION
 
 CLK_TCK = os.sysconf("SC_CLK_TCK")
 
@@ -449,7 +448,10 @@ def main(argv: list[str] | None = None) -> int:
               f"the tables, {rss_tables / 1024:.0f} MiB with them, {rss_end / 1024:.0f} MiB at the end)")
         print(f"  server CPU         {100 * (scpu1 - scpu0) / span:.0f}% of one core (its one event loop)")
     print(f"  clients CPU        {100 * (b['cpu'] - a['cpu']) / span:.0f}% of one core over {procs} processes")
-    print(f"  machine busy       {100 * (busy1 - busy0) / max(1, total1 - total0):.0f}% of {ncpu} cores")
+    machine = ncpu * (busy1 - busy0) / max(1, total1 - total0)  # cores busy
+    others = machine - ((scpu1 - scpu0) if pid else 0.0) / span - (b["cpu"] - a["cpu"]) / span
+    print(f"  machine busy       {100 * machine / ncpu:.0f}% of {ncpu} cores ({100 * max(0.0, others):.0f}% of one core "
+          f"neither the server's nor the clients': the kernel's network work, this process, anything else running)")
     print(f"  games finished {(b['games'] - a['games']) // 4}, error replies {b['errors'] - a['errors']}")
     return 0
 

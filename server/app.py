@@ -102,9 +102,6 @@ class Outbox:
                 ws.protocol.send_binary(frame)
             ws.send_data()
 
-    def empty(self) -> bool:
-        return not self.parts
-
     def close(self) -> None:
         """Send what is queued now; nothing after."""
         self.flush()

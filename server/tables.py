@@ -139,7 +139,7 @@ def auto_action(game: Game, seat: int, offers: list[Action]) -> Action:
 
 
 class Table:
-    history_size = 256  # broadcasts kept for resuming clients (about 2 minutes of play at a human pace)
+    history_size = 256  # broadcasts kept for resuming clients (about 4 minutes of play at a human pace)
 
     def __init__(self, table_id: str, invite: str, watch: str, rules: Rules, clock: Clock | None, store: Store):
         self.id = table_id
@@ -162,7 +162,8 @@ class Table:
         # broadcast, the table message without its personal fields (a dict).
         self.history: deque[bytes | tuple[bytes, bytes] | dict[str, Any]] = deque(maxlen=self.history_size)
         self.history_floor = 1  # the first seq this process can replay (after a restart: the next one)
-        self.decision = 0
+        # Decision ids count per seat, so a seat learns nothing from them about others' offers.
+        self.decisions_offered = [0, 0, 0, 0]
         self.offers: dict[int, Offer] = {}
         self.absence = clock.absence if clock else Clock.absence
         self.banks = [clock.bank if clock else 0.0] * 4
@@ -215,7 +216,6 @@ class Table:
     def _clock_fired(self) -> None:
         self._timer = self._timer_at = None
         self.queue.put_nowait(Input("clock"))
-
 
     def handle(self, item: Input) -> None:
         getattr(self, f"_on_{item.kind}")(item.session, item.data)
@@ -556,10 +556,10 @@ class Table:
             legal = game.legal_actions(seat)
             offer = self.offers.get(seat)
             if offer is None or offer.actions != legal:
-                self.decision += 1
+                self.decisions_offered[seat] += 1
                 now = time.monotonic()
                 deadline = now + self.clock.per_decision + self.banks[seat] if self.clock else None
-                self.offers[seat] = Offer(self.decision, legal, now, deadline)
+                self.offers[seat] = Offer(self.decisions_offered[seat], legal, now, deadline)
                 self._send_offer(seat)
 
     def _finish(self) -> None:
@@ -592,6 +592,8 @@ class Table:
         game, events = store.record(row.game_id).replay_events()
         table.game, table.saved, table.seq = game, len(game.decisions), len(events)
         table.history_floor = table.seq + 1  # what clients saw before the restart is not kept
+        for seat, _ in game.decisions:  # go on counting each seat's decisions from its answered ones
+            table.decisions_offered[seat] += 1
         return table
 
     def resume(self) -> None:

@@ -59,7 +59,7 @@ def back(session) -> None:
 
 @pytest.mark.asyncio
 async def test_a_seat_that_resumes_with_since_gets_exactly_what_it_missed_masked_for_it(lobby):
-    table, host, guest, watcher = await played_for_table(lobby)
+    table, _host, guest, watcher = await played_for_table(lobby)
     before = await drain(guest, 30)
     since = max(m["seq"] for m in before if m["type"] in ("event", "table"))
     away(table, guest)
@@ -100,7 +100,7 @@ async def test_a_seat_that_resumes_with_since_gets_exactly_what_it_missed_masked
 
 @pytest.mark.asyncio
 async def test_a_seat_gets_a_snapshot_when_the_history_no_longer_reaches_back(lobby, monkeypatch):
-    table, host, guest, watcher = await played_for_table(lobby, history=8, monkeypatch=monkeypatch)
+    table, _host, guest, watcher = await played_for_table(lobby, history=8, monkeypatch=monkeypatch)
     before = await drain(guest, 10)
     since = max(m["seq"] for m in before if m["type"] in ("event", "table"))
     away(table, guest)
@@ -117,7 +117,7 @@ async def test_a_seat_gets_a_snapshot_when_the_history_no_longer_reaches_back(lo
 
 @pytest.mark.asyncio
 async def test_a_since_ahead_of_the_table_gets_a_snapshot_and_no_since_gets_no_catchup(lobby):
-    table, host, guest, watcher = await played_for_table(lobby)
+    table, _host, guest, _watcher = await played_for_table(lobby)
     await drain(guest, 10)
     away(table, guest)
     back(guest)
@@ -135,7 +135,7 @@ async def test_a_since_ahead_of_the_table_gets_a_snapshot_and_no_since_gets_no_c
 
 @pytest.mark.asyncio
 async def test_a_spectator_that_resumes_gets_the_public_events_it_missed(lobby):
-    table, host, guest, watcher = await played_for_table(lobby)
+    table, host, _guest, watcher = await played_for_table(lobby)
     before = await drain(watcher, 25)
     since = max(m["seq"] for m in before if m["type"] in ("event", "table"))
     away(table, watcher)

@@ -75,6 +75,24 @@ async def test_an_answer_with_a_stale_decision_id_is_dropped_with_an_error(lobby
 
 
 @pytest.mark.asyncio
+async def test_decision_ids_count_per_seat_so_they_say_nothing_of_other_seats_offers(lobby):
+    host = connected("host")
+    # a short clock plays for whichever of the two stops answering first
+    table = lobby.create_table(host, "tenhou", clock={"per_decision": 0.05, "bank": 0, "absence": 600})
+    guest = connected("guest")
+    lobby.join(guest, table.invite, 1)
+    for _ in range(2):
+        table.put(Input("add_bot", host, {}))
+    table.put(Input("ready", guest, {}))
+    table.put(Input("ready", host, {}))
+    seen = await asyncio.gather(play_host(host, random.Random(5), stop_after=25),
+                                play_host(guest, random.Random(6), stop_after=25))
+    for messages in seen:
+        ids = [m["decision"] for m in messages if m["type"] == "offer"]
+        assert ids == list(range(1, len(ids) + 1))
+
+
+@pytest.mark.asyncio
 async def test_a_seat_whose_time_runs_out_is_played_for_and_told(lobby):
     host, table = await seated_table(lobby, clock={"per_decision": 0.05, "bank": 0.05})
     offer = await next_message(host, "offer")
