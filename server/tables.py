@@ -339,12 +339,14 @@ class Table:
             return session.send(error("in_play", "the game has started: watch it with the watch code instead"))
         seat = data.get("seat")
         free = [i for i, s in enumerate(self.seats) if s is None]
+        bots = [i for i, s in enumerate(self.seats) if s is not None and s.kind == "bot"]
         if seat is None:
-            if not free:
-                return session.send(error("table_full", "all four seats are taken"))
-            seat = free[0]
-        elif not 0 <= seat <= 3 or self.seats[seat] is not None:
-            return session.send(error("seat_taken", f"seat {seat} is not free: free seats are {free}"))
+            if not free and not bots:
+                return session.send(error("table_full", "all four seats are taken by players"))
+            seat = free[0] if free else bots[0]  # a full waiting table: a player takes a bot's seat
+        elif not 0 <= seat <= 3 or (self.seats[seat] is not None and seat not in bots):
+            return session.send(error("seat_taken", f"seat {seat} is not free: free seats are {free},"
+                                      f" bots' seats {bots}"))
         self._leave_current(session)
         self.seats[seat] = Seat(session.name, "human", session.token_hash, host=bool(data.get("host")),
                                 session=session)

@@ -187,3 +187,33 @@ async def test_the_host_may_hand_an_absent_players_seat_to_a_bot(lobby):
     messages = await play_host(host, random.Random(6))
     assert any(m["type"] == "result" for m in messages)
     assert table.seats[1].kind == "bot" and table.seats[1].name == "guest"
+
+
+@pytest.mark.asyncio
+async def test_a_player_joining_a_waiting_table_full_of_bots_takes_a_bots_seat(lobby):
+    host = connected("host")
+    table = lobby.create_table(host, "tenhou", clock={"none": True})
+    for _ in range(3):
+        table.put(Input("add_bot", host, {}))
+    friend = connected("friend")
+    lobby.join(friend, table.invite)
+    message = await next_message(friend, "table")
+    assert message["you"] == 1 and message["state"] == "waiting"
+    assert [s["kind"] for s in message["seats"]] == ["human", "human", "bot", "bot"]
+    assert message["seats"][1] == {"name": "friend", "kind": "human", "ready": False, "host": False,
+                                   "connected": True}
+    other = connected("other")  # the bot in the seat asked for
+    lobby.join(other, table.invite, 3)
+    assert (await next_message(other, "table"))["you"] == 3
+    third = connected("third")  # the last bot's seat
+    lobby.join(third, table.invite)
+    assert (await next_message(third, "table"))["you"] == 2
+    late = connected("late")  # no bot left: four players
+    lobby.join(late, table.invite)
+    assert (await next_message(late, "error"))["code"] == "table_full"
+    lobby.join(late, table.invite, 0)
+    assert (await next_message(late, "error"))["code"] == "seat_taken"
+    for player in (friend, other, third, host):
+        table.put(Input("ready", player, {}))
+    assert (await next_message(friend, "event"))["event"]["type"] == "game_start"  # the game starts with them
+    assert [s.kind for s in table.seats] == ["human"] * 4
