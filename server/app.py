@@ -120,8 +120,31 @@ class App:
 
     def process_request(self, connection: ServerConnection, request: Any) -> Any:
         if request.path == "/healthz":
+            problem = self.problem()
+            if problem:
+                return connection.respond(HTTPStatus.SERVICE_UNAVAILABLE, problem + "\n")
             return connection.respond(HTTPStatus.OK, "ok\n")
+        if request.path == "/status":
+            response = connection.respond(HTTPStatus.OK, json.dumps(self.status()) + "\n")
+            del response.headers["Content-Type"]
+            response.headers["Content-Type"] = "application/json"
+            return response
         return None
+
+    def problem(self) -> str | None:
+        """Why the server should not be sent new players (for /healthz), or None."""
+        if self.lobby.closing:
+            return "stopping"
+        if not self.lobby.store.healthy():
+            return "the store does not answer"
+        return None
+
+    def status(self) -> dict[str, Any]:
+        """`GET /status`: what the server is doing, for operators."""
+        tables = self.lobby.tables.values()
+        return {"ok": self.problem() is None, "version": VERSION, "tables": len(tables),
+                "playing": sum(1 for t in tables if t.state == "playing"),
+                "connections": len(self.connections)}
 
     async def handler(self, ws: ServerConnection) -> None:
         conn = Connection(self, ws)

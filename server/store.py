@@ -91,6 +91,14 @@ class Store:
     def close(self) -> None:
         self.db.close()
 
+    def healthy(self) -> bool:
+        """The database file answers a query."""
+        try:
+            self.db.execute("SELECT 1 FROM games LIMIT 1").fetchall()
+            return True
+        except sqlite3.Error:
+            return False
+
     # ---- tables and seats -------------------------------------------------
 
     def save_table(self, table_id: str, invite: str, watch: str, rules: Any, clock: dict | None, state: str) -> None:

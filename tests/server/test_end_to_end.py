@@ -2,6 +2,7 @@
 reconnection, a SIGKILL mid-game and a restart."""
 
 import asyncio
+import json
 import os
 import random
 import signal
@@ -135,6 +136,29 @@ async def test_a_whole_game_through_sockets_replays_from_the_store(server, rules
     store = Store(server.db)
     assert store.record(result["game"]).replay().final == result["final"]
     assert store.games()[0].final == result["final"]
+
+
+@pytest.mark.asyncio
+async def test_healthz_says_ok_and_status_counts_tables_and_connections(server):
+    def get(path):
+        with urllib.request.urlopen(f"http://127.0.0.1:{server.port}{path}", timeout=2) as r:
+            return r.status, r.headers["Content-Type"], r.read()
+
+    assert get("/healthz")[0] == 200
+    host = await Client.connect(server.url, "host")
+    await host.send({"type": "create_table", "rules": "tenhou"})
+    await recv(host, "table")
+    status, kind, body = await asyncio.to_thread(get, "/status")
+    assert (status, kind) == (200, "application/json")
+    assert json.loads(body) == {"ok": True, "version": VERSION, "tables": 1, "playing": 0, "connections": 1}
+    await host.close()
+
+
+def test_a_closed_store_is_not_healthy(tmp_path):
+    store = Store(tmp_path / "riichi.sqlite3")
+    assert store.healthy()
+    store.close()
+    assert not store.healthy()
 
 
 @pytest.mark.asyncio
