@@ -1,4 +1,4 @@
-"""Simple players for self-play now and for bots later.
+"""Players for self-play and the server's bots.
 
 A player is a function `choose(view_or_game, seat, legal_actions, rng) -> Action`:
 
@@ -8,12 +8,17 @@ A player is a function `choose(view_or_game, seat, legal_actions, rng) -> Action
 - `legal_actions` is `game.legal_actions(seat)`;
 - `rng` is a `random.Random` owned by the caller.
 
-`PLAYERS` maps a name to its choose function.
+`PLAYERS` maps a name to its choose function: "builtin" (`efficiency.py`: tile
+efficiency, riichi, value pungs, folding against riichi; the same code the SDK's
+built-in bot plays), "shanten" (greedy tile efficiency, no defence) and "random".
+`DEFAULT_BOT` is the strategy a table's bot plays when none is named.
 """
 
+from server.players.efficiency import choose as builtin_choose
 from server.players.random_player import choose as random_choose
 from server.players.shanten_player import choose as shanten_choose
 
-PLAYERS = {"random": random_choose, "shanten": shanten_choose}
+PLAYERS = {"builtin": builtin_choose, "random": random_choose, "shanten": shanten_choose}
+DEFAULT_BOT = "builtin"
 
-__all__ = ["PLAYERS", "random_choose", "shanten_choose"]
+__all__ = ["DEFAULT_BOT", "PLAYERS", "builtin_choose", "random_choose", "shanten_choose"]
