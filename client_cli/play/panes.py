@@ -1,0 +1,225 @@
+"""The three panes of riichi-play's main screen: the start (create, join or watch a
+table), the waiting table (seats, codes, bots, ready) and the game table."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.containers import Grid, Horizontal, Vertical
+from textual.widgets import Button, Checkbox, Input, Label, Select, Static
+
+from client_cli.play import render
+from client_cli.play.offers import Choices
+from client_cli.play.tiles import WINDS
+from client_cli.play.widgets import HandView
+
+
+def _button(label: str, id: str, variant: str = "default") -> Button:
+    button = Button(Text(label), id=id, variant=variant, compact=True)
+    button.can_focus = False  # keys go to the hand and the screen, not to the buttons
+    return button
+
+
+class StartPane(Vertical):
+    """Create a table (rules, clock, bots), or join or watch one by its code."""
+
+    DEFAULT_CSS = """
+    StartPane { padding: 1 2; }
+    StartPane Horizontal { height: auto; margin-bottom: 1; }
+    StartPane Label { padding: 1 1 0 0; }
+    StartPane Input { width: 24; }
+    StartPane #code { width: 30; }
+    StartPane Select { width: 20; }
+    """
+
+    def compose(self) -> ComposeResult:
+        yield Static(id="start-title")
+        yield Label("Create a private table:")
+        with Horizontal():
+            yield Label("rules")
+            yield Select([("ema2016", "ema2016"), ("tenhou", "tenhou")], value="ema2016", allow_blank=False,
+                         id="rules")
+            yield Label("seconds a decision")
+            yield Input("10", id="per-decision", type="integer")
+            yield Label("bank")
+            yield Input("60", id="bank", type="integer")
+            yield Checkbox("no clock", id="no-clock")
+        with Horizontal():
+            yield Label("bots")
+            yield Input("3", id="bots", type="integer")
+            yield Button("Create", id="create", variant="primary")
+        yield Label("Or take a seat, or watch, with a code:")
+        with Horizontal():
+            yield Input(placeholder="invite or watch code", id="code")
+            yield Button("Join", id="join", variant="success")
+            yield Button("Watch", id="watch")
+        yield Static(id="start-help")
+
+    def on_mount(self) -> None:
+        self.query_one("#start-help", Static).update(Text(
+            "Tab moves between fields. Ctrl+Q quits.", style="dim"))
+
+    def intent(self, which: str) -> list[dict[str, Any]] | str:
+        """The messages that create, join or watch; a string says what is wrong."""
+        if which in ("join", "watch"):
+            code = self.query_one("#code", Input).value.strip()
+            if not code:
+                return "type the code first"
+            return [{"type": which, "code": code}]
+        try:
+            bots = int(self.query_one("#bots", Input).value or "0")
+            per = int(self.query_one("#per-decision", Input).value or "0")
+            bank = int(self.query_one("#bank", Input).value or "0")
+        except ValueError:
+            return "bots, seconds and bank are whole numbers"
+        if not 0 <= bots <= 3:
+            return "bots: 0 to 3"
+        clock = ({"none": True} if self.query_one("#no-clock", Checkbox).value
+                 else {"per_decision": per, "bank": bank})
+        rules = str(self.query_one("#rules", Select).value)
+        return create_messages(rules, clock, bots)
+
+
+def create_messages(rules: str, clock: dict[str, Any], bots: int) -> list[dict[str, Any]]:
+    return [{"type": "create_table", "rules": rules, "clock": clock}] + [{"type": "add_bot"}] * bots
+
+
+class WaitingPane(Vertical):
+    """A table before its game: the seats, the codes (for the host), bots and ready."""
+
+    DEFAULT_CSS = """
+    WaitingPane { padding: 1 2; }
+    WaitingPane #seats { height: auto; margin: 1 0; }
+    WaitingPane Horizontal { height: auto; }
+    WaitingPane Button { margin-right: 2; }
+    """
+
+    def __init__(self, server_url: str, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.server_url = server_url
+
+    def compose(self) -> ComposeResult:
+        yield Static(id="table-title")
+        yield Static(id="seats")
+        yield Static(id="codes")
+        with Horizontal():
+            yield _button("[g] Ready", "ready", "success")
+            yield _button("[b] Add a bot", "add-bot")
+            yield _button("[Esc] Leave", "leave", "error")
+
+    def show(self, table: dict[str, Any]) -> None:
+        you = table.get("you")
+        clock = table.get("clock")
+        clock_text = "no clock" if not clock else f"{clock['per_decision']:.0f} s a decision + {clock['bank']:.0f} s bank"
+        self.query_one("#table-title", Static).update(Text.assemble(
+            ("Table ", "bold"), (table["table"], "bold"), f"   rules {table['rules']}   {clock_text}   ",
+            ("waiting for four ready seats", "italic")))
+        lines = Text()
+        for seat, s in enumerate(table["seats"]):
+            lines.append(f"  {WINDS[seat]:<6}", style="bold")
+            if s is None:
+                lines.append("(free)\n", style="dim")
+                continue
+            lines.append(f"{s['name']:<20}", style="bold underline" if seat == you else "")
+            lines.append(f"{s['kind']:<6}{'host' if s['host'] else '':<6}")
+            lines.append("ready" if s["ready"] else "not ready", style="green" if s["ready"] else "yellow")
+            if not s["connected"]:
+                lines.append("  (away)", style="red")
+            lines.append("\n")
+        self.query_one("#seats", Static).update(lines)
+        codes = Text()
+        if table.get("invite"):
+            codes.append("Invite code: ", style="bold")
+            codes.append(table["invite"], style="bold reverse")
+            codes.append("   watch code: ", style="bold")
+            codes.append(f"{table['watch']}\n")
+            codes.append("A friend takes a bot's seat (before you press g) with:\n  ")
+            codes.append(f"riichi-play --server {self.server_url} --join {table['invite']}\n", style="bold")
+            codes.append("and anyone may watch with: ")
+            codes.append(f"riichi-play --server {self.server_url} --watch {table['watch']}", style="bold")
+        else:
+            codes.append("The host has the codes; the game starts when all four seats are ready.", style="dim")
+        self.query_one("#codes", Static).update(codes)
+        host = you is not None and table["seats"][you] is not None and table["seats"][you]["host"]
+        self.query_one("#add-bot", Button).display = bool(host)
+
+
+class TablePane(Vertical):
+    """The game: four seats around the round's information, our hand and our actions."""
+
+    DEFAULT_CSS = """
+    TablePane #board { grid-size: 3 3; grid-columns: 1fr 1fr 1fr; grid-rows: 8 8 8; height: 24; }
+    TablePane .seat { border: round $primary-darken-2; padding: 0 1; height: 8; }
+    TablePane .mine { border: round $success; }
+    TablePane #info { border: round $secondary; padding: 0 1; height: 8; }
+    TablePane #actions { height: 1; margin: 0 1; }
+    TablePane #actions Button { margin-right: 1; }
+    TablePane #waits { height: 1; margin: 0 1; }
+    TablePane HandView { margin: 0 1; }
+    TablePane #help { height: 1; margin: 0 1; color: $text-muted; }
+    """
+
+    def __init__(self, unicode: bool = False, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.unicode = unicode
+        self.show_waits = False
+        self.choices = Choices()
+
+    def compose(self) -> ComposeResult:
+        with Grid(id="board"):
+            yield Static(id="corner-0")
+            yield Static(classes="seat", id="seat-across")
+            yield Static(id="corner-1")
+            yield Static(classes="seat", id="seat-left")
+            yield Static(id="info")
+            yield Static(classes="seat", id="seat-right")
+            yield Static(id="corner-2")
+            yield Static(classes="seat mine", id="seat-me")
+            yield Static(id="corner-3")
+        yield HandView(unicode=self.unicode, id="hand")
+        yield Static(id="waits")
+        yield Horizontal(id="actions")
+        yield Static(id="help")
+
+    def show(self, view: dict[str, Any], choices: Choices, riichi_mode: bool, clock: str,
+             turn_clock: str = "") -> None:
+        """Draw the view; `clock` is our time left on an open offer, `turn_clock` the seat to play's."""
+        me = render.me(view)
+        base = 0 if me is None else me
+        for name, offset in (("me", 0), ("right", 1), ("across", 2), ("left", 3)):
+            seat = (base + offset) % 4
+            text = render.seat_panel(view, seat, self.unicode, clock if seat == me else turn_clock)
+            self.query_one(f"#seat-{name}", Static).update(text)
+        self.query_one("#info", Static).update(render.info_text(view, self.unicode, clock or turn_clock))
+        hand = self.query_one("#hand", HandView)
+        waits = self.query_one("#waits", Static)
+        if me is None:
+            hand.display = False
+            waits.update(Text("watching: public events only", style="dim"))
+        else:
+            you = view["you"]
+            tiles = render.hand_order(view)
+            allowed = choices.allowed(tiles, riichi_mode)
+            note = "RIICHI: choose the tile to discard (i again to cancel)" if riichi_mode else ""
+            hand.show(tiles, you.get("drawn") is not None and you["drawn"] in tiles, allowed,
+                      render.red_fives(view), note)
+            waits.update(render.waits_text(view, self.unicode) if self.show_waits else Text(""))
+        if choices is not self.choices:
+            self.choices = choices
+            self._buttons(choices)
+        self.query_one("#help", Static).update(Text(
+            "<- -> or 1-9 0 - = [ ] choose a tile, Enter (or the same key again, or a click) discards;"
+            " w waits; Ctrl+Q quits", style="dim"))
+
+    def _buttons(self, choices: Choices) -> None:
+        bar = self.query_one("#actions", Horizontal)
+        bar.remove_children()
+        buttons = []
+        for i, (key, text, action) in enumerate(choices.buttons):
+            variant = {"tsumo": "success", "ron": "success", "_riichi": "warning", "pass": "error"}.get(
+                action["type"], "primary")
+            buttons.append(_button(f"[{key}] {text}" if key else text, f"act-{i}", variant))
+        if buttons:
+            bar.mount_all(buttons)

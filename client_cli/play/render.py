@@ -1,0 +1,212 @@
+"""A game view (the shape of `server.game.views.seat_view`, or `public_view` for a
+spectator) as Rich text: a seat's pond, melds and score line, the round's information,
+the hand, a hand's result and the final standings.  Pure functions, no Textual."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rich.text import Text
+
+from client_cli.play.tiles import WINDS, kinds_text, tile_text, tiles_text
+
+View = dict[str, Any]
+POND_ROW = 6
+ROUND_WINDS = {"E": "East", "S": "South", "W": "West", "N": "North"}
+
+
+def red_fives(view: View) -> bool:
+    return view.get("rules") == "tenhou"
+
+
+def me(view: View) -> int | None:
+    you = view.get("you")
+    return None if you is None else you["seat"]
+
+
+def seat_wind(view: View, seat: int) -> str:
+    return WINDS[(seat - view["dealer"]) % 4]
+
+
+def round_text(view: View) -> str:
+    name = str(view.get("round", "E1"))
+    return f"{ROUND_WINDS.get(name[:1], name[:1])} {name[1:]}"
+
+
+def seat_header(view: View, seat: int, clock: str = "") -> Text:
+    """`East  alice  25000  RIICHI  <- turn 8s`."""
+    names = view["names"]
+    out = Text()
+    out.append(f"{seat_wind(view, seat):<5} ", style="bold yellow" if seat == view["dealer"] else "bold")
+    out.append(f"{names[seat][:16]}", style="bold underline" if seat == me(view) else "bold")
+    out.append(f" {view['scores'][seat]}")
+    if view["seats"][seat]["riichi"]:
+        out.append(" RIICHI", style="bold white on dark_red")
+    if view["phase"] in ("turn", "calls", "chankan") and view["turn"] == seat:
+        out.append(" <- " + (clock or "turn"), style="bold reverse")
+    return out
+
+
+def pond_text(view: View, seat: int, unicode: bool = False, row: int = POND_ROW) -> Text:
+    """The seat's discards, `row` a line: the riichi discard reversed and marked `*`, called
+    tiles struck through and dim, the last discard of the table underlined."""
+    sp = view["seats"][seat]
+    red = red_fives(view)
+    claimed = set(sp["claimed"])
+    last = view.get("last_discard")
+    discards = sp["discards"]
+    out = Text()
+    for i, tile in enumerate(discards):
+        if i and i % row == 0:
+            out.append("\n")
+        elif i:
+            out.append(" ")
+        style = ""
+        if i == sp["riichi_index"]:
+            style = "reverse"
+        if i in claimed:
+            style += " dim strike"
+        if i == len(discards) - 1 and tile == last and view["turn"] == seat and view["phase"] != "turn":
+            style += " underline"
+        out.append_text(tile_text(tile, red, unicode, style.strip()))
+        if i == sp["riichi_index"]:
+            out.append("*", style="bold")
+    if not discards:
+        out.append("(no discards)", style="dim")
+    return out
+
+
+def meld_text(view: View, meld: dict[str, Any], unicode: bool = False) -> Text:
+    """`pon 5p 5p 5p <W` (the called tile underlined, from whom)."""
+    red = red_fives(view)
+    out = Text(f"{meld['kind']} ", style="italic")
+    for i, tile in enumerate(meld["tiles"]):
+        if i:
+            out.append(" ")
+        out.append_text(tile_text(tile, red, unicode, "underline" if tile == meld.get("called") else ""))
+    if meld.get("from") is not None:
+        out.append(f" <{seat_wind(view, meld['from'])[0]}", style="dim")
+    return out
+
+
+def melds_text(view: View, seat: int, unicode: bool = False) -> Text:
+    melds = view["seats"][seat]["melds"]
+    out = Text()
+    for i, meld in enumerate(melds):
+        if i:
+            out.append("  ")
+        out.append_text(meld_text(view, meld, unicode))
+    return out
+
+
+def seat_panel(view: View, seat: int, unicode: bool = False, clock: str = "") -> Text:
+    """A seat's header, pond and melds (its hand size when it is not ours)."""
+    out = seat_header(view, seat, clock)
+    out.append("\n")
+    out.append_text(pond_text(view, seat, unicode))
+    melds = melds_text(view, seat, unicode)
+    if melds.plain:
+        out.append("\n")
+        out.append_text(melds)
+    return out
+
+
+def info_text(view: View, unicode: bool = False, clock: str = "") -> Text:
+    """Round, counters, sticks, dora indicators, tiles left, whose turn."""
+    out = Text()
+    out.append(f"{round_text(view)}", style="bold")
+    out.append(f"   honba {view['honba']}   sticks {view['sticks']}\n")
+    out.append("dora indicators ")
+    out.append_text(tiles_text(view["dora_indicators"], red_fives(view), unicode))
+    out.append(f"\ntiles left {view['tiles_left']}\n")
+    if view.get("final"):
+        out.append("the game is over", style="bold")
+    elif view["phase"] in ("turn", "calls", "chankan"):
+        turn = view["turn"]
+        who = "you" if turn == me(view) else view["names"][turn]
+        what = "to play" if view["phase"] == "turn" else "discarded: calls"
+        out.append(f"turn: {who} ({seat_wind(view, turn)}) {what}")
+        if clock:
+            out.append(f"  {clock}", style="bold")
+    return out
+
+
+def hand_order(view: View) -> list[int]:
+    """Our hand sorted, with the drawn tile last (shown apart)."""
+    you = view["you"]
+    hand = sorted(you["hand"])
+    drawn = you.get("drawn")
+    if drawn is not None and drawn in hand:
+        hand.remove(drawn)
+        hand.append(drawn)
+    return hand
+
+
+def waits_text(view: View, unicode: bool = False) -> Text:
+    you = view["you"]
+    if not you["waits"]:
+        return Text("waits: not tenpai", style="dim")
+    out = Text("waits: ")
+    out.append_text(kinds_text(list(you["waits"]), unicode))
+    if you["furiten"]:
+        out.append("   FURITEN (no ron)", style="bold red")
+    return out
+
+
+def _name(names: list[str], seat: int | None) -> str:
+    return "-" if seat is None else names[seat]
+
+
+def result_text(result: dict[str, Any], names: list[str], red: bool = False, unicode: bool = False) -> Text:
+    """One hand's result: each win's yaku, han, fu and points, or the draw; then everyone's change."""
+    out = Text()
+    if result["type"] == "win":
+        for w in result["wins"]:
+            how = "tsumo" if w["tsumo"] else f"ron off {_name(names, w['from'])}"
+            out.append(f"{names[w['seat']]} wins by {how} on ", style="bold")
+            out.append_text(tile_text(w["tile"], red, unicode))
+            out.append("\n  hand ")
+            out.append_text(tiles_text(w["hand"], red, unicode))
+            for meld in w.get("melds", []):
+                out.append(f"  {meld['kind']} ")
+                out.append_text(tiles_text(meld["tiles"], red, unicode))
+            out.append("\n")
+            for name, han in w["yaku"]:
+                out.append(f"  {name:<18} {han:>2} han\n")
+            if w.get("dora"):
+                out.append(f"  {'dora':<18} {w['dora']:>2} han\n")
+            limit = f"  {w['limit']}" if w.get("limit") else ""
+            fu = "" if w.get("yakuman") else f" {w['fu']} fu"
+            out.append(f"  {w['han']} han{fu}{limit}: {w['points']} points", style="bold")
+            if w.get("sticks"):
+                out.append(f" + {w['sticks']} riichi stick(s)")
+            out.append("\n")
+        if result.get("ura_indicators"):
+            out.append("ura dora indicators ")
+            out.append_text(tiles_text(result["ura_indicators"], red, unicode))
+            out.append("\n")
+    elif result["type"] == "exhaustive_draw":
+        tenpai = ", ".join(names[s] for s in result["tenpai"]) or "nobody"
+        out.append(f"Exhaustive draw. Tenpai: {tenpai}\n", style="bold")
+        for seat, hand in sorted(result.get("hands", {}).items()):
+            out.append(f"  {names[int(seat)]}: ")
+            out.append_text(tiles_text(hand, red, unicode))
+            out.append("\n")
+        if result.get("nagashi"):
+            out.append(f"  nagashi mangan: {', '.join(names[s] for s in result['nagashi'])}\n")
+    else:
+        out.append(f"Abortive draw: {str(result.get('reason', '')).replace('_', ' ')}\n", style="bold")
+    out.append("\n")
+    for seat, delta in enumerate(result["deltas"]):
+        out.append(f"  {names[seat]:<16} {delta:>+7}  ->  {result['scores'][seat]:>6}\n",
+                   style="green" if delta > 0 else "red" if delta < 0 else "")
+    return out
+
+
+def standings_text(final: dict[str, Any], names: list[str]) -> Text:
+    """The final standings: place, name, score and result (uma included)."""
+    out = Text("Final standings\n\n", style="bold")
+    order = sorted(range(4), key=lambda s: final["places"][s])
+    for place, seat in enumerate(order, 1):
+        out.append(f"  {place}. {names[seat]:<16} {final['scores'][seat]:>7}  {final['results'][seat]:>+7.1f}\n")
+    return out

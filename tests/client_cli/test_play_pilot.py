@@ -1,0 +1,224 @@
+"""riichi-play driven headless with Textual's pilot against a real riichi-server process:
+a whole hand played with keys, riichi, a dropped connection it comes back from, a
+spectator, a friend taking a bot's seat, and its error messages."""
+
+from __future__ import annotations
+
+import asyncio
+import subprocess
+import sys
+import time
+
+import pytest
+
+from client_cli.play.app import PlayApp, first_answer
+from client_cli.play.connection import Connection, ConnectError
+from client_cli.play.local import LocalServer, free_port
+from client_cli.play.panes import create_messages
+from client_cli.play.results import FinalScreen, ResultScreen
+from client_cli.play.widgets import HAND_KEYS, HandView
+from protocol.client import Client
+
+SIZE = (120, 40)
+
+
+@pytest.fixture
+def server():
+    srv = LocalServer(free_port()).start()
+    yield srv
+    srv.stop()
+
+
+async def until(pilot, condition, timeout: float = 20.0, what: str = "") -> None:
+    deadline = time.monotonic() + timeout
+    while not condition():
+        if time.monotonic() > deadline:
+            raise AssertionError(f"timed out waiting for {what or condition}")
+        await pilot.pause(0.02)
+
+
+def text_of(app: PlayApp, selector: str) -> str:
+    return str(app.query_one(selector).render())
+
+
+async def play_one_turn(pilot, app: PlayApp, log: dict) -> None:
+    """Answer the open offer with keys as a player would: win, riichi once, else discard."""
+    offer = app.offer
+    keys = {k for k, _, _ in app.choices.buttons}
+    hand = app.query_one("#hand", HandView)
+    if "t" in keys or "r" in keys:
+        log["wins"] += 1
+        await pilot.press("t" if "t" in keys else "r")
+    elif "i" in keys and not log["riichi"]:
+        await pilot.press("i")
+        assert app.riichi_mode and "RIICHI" in str(hand.render())
+        index = next(i for i, t in enumerate(hand.tiles) if app.choices.discard_for(t, riichi=True))
+        await pilot.press(HAND_KEYS[index], HAND_KEYS[index])  # select, then the same key discards
+        log["riichi"] = True
+    elif app.choices.discards or app.choices.riichi:
+        if log["turns"] % 2:  # the drawn tile with Enter
+            await pilot.press("enter")
+        else:  # the first tile with its number key, twice
+            await pilot.press(HAND_KEYS[0], HAND_KEYS[0])
+        log["turns"] += 1
+    else:
+        log["passes"] += 1
+        await pilot.press("x")
+    await until(pilot, lambda: app.offer is not offer or app.results, what="the answer to go out")
+
+
+async def play_until_result(pilot, app: PlayApp, hands: int = 1, drop_at: int | None = None) -> dict:
+    log = {"wins": 0, "riichi": False, "turns": 0, "passes": 0, "dropped": False}
+    deadline = time.monotonic() + 120
+    while len(app.results) < hands:
+        assert time.monotonic() < deadline, "the hand did not end"
+        if isinstance(app.screen, ResultScreen):
+            await pilot.press("enter")
+        elif app.offer is not None and app.screen is app.screen_stack[0]:
+            if drop_at is not None and log["turns"] == drop_at and not log["dropped"]:
+                log["dropped"] = True
+                await app.conn.drop()
+                await until(pilot, lambda: app.conn.reconnects == 1 and app.offer is not None, what="reconnecting")
+            await play_one_turn(pilot, app, log)
+        else:
+            await pilot.pause(0.02)
+    return log
+
+
+@pytest.mark.asyncio
+async def test_a_player_plays_a_whole_hand_with_keys_against_three_bots(server):
+    app = PlayApp(Connection(server.url, "alice"), intent=create_messages("tenhou", {"none": True}, 3))
+    async with app.run_test(size=SIZE) as pilot:
+        await until(pilot, lambda: app.pane == "waiting" and app.table["seats"][3] is not None, what="the bots")
+        waiting = text_of(app, "#codes")
+        assert app.table["invite"] in waiting and f"--join {app.table['invite']}" in waiting
+        assert "shanten-bot-1" in text_of(app, "#seats")
+        await pilot.press("g")
+        await until(pilot, lambda: app.pane == "table" and app.offer is not None, what="the first offer")
+        hand = app.query_one("#hand", HandView)
+        you = app.state.view["you"]
+        assert hand.tiles[:-1] == sorted(t for t in you["hand"] if t != you["drawn"])  # sorted, drawn apart
+        assert hand.tiles[-1] == you["drawn"] and hand.selected == you["drawn"]
+        assert "East 1" in text_of(app, "#info") and "dora indicators" in text_of(app, "#info")
+        await pilot.press("left")
+        assert hand.selected == hand.tiles[-2]
+        await pilot.press("right", "w")
+        assert "waits:" in text_of(app, "#waits")
+        log = await play_until_result(pilot, app)
+        assert log["turns"] >= 1
+        result = app.results[0]
+        assert isinstance(app.screen, ResultScreen)
+        body = str(app.screen.query_one("#result-body").render())
+        for seat, delta in enumerate(result["deltas"]):
+            assert f"{delta:>+7}" in body and app.state.view["names"][seat] in body
+        if result["type"] == "win":
+            assert "han" in body and "points" in body
+        await pilot.press("enter")
+        assert not isinstance(app.screen, ResultScreen)
+        me = text_of(app, "#seat-me")
+        assert "alice" in me
+
+
+@pytest.mark.asyncio
+async def test_the_client_comes_back_by_itself_after_a_dropped_connection(server):
+    conn = Connection(server.url, "alice", backoff=(0.1,))
+    app = PlayApp(conn, intent=create_messages("ema2016", {"none": True}, 3) + [{"type": "ready"}])
+    async with app.run_test(size=SIZE) as pilot:
+        await until(pilot, lambda: app.offer is not None, what="the first offer")
+        before = conn.resume
+        await play_until_result(pilot, app, drop_at=2)
+        assert conn.reconnects == 1 and conn.resume == before
+        assert "back at the table" in str(app.query_one("#status").render()) or app.results
+        view = app.state.view  # the picture rebuilt from the replayed events is consistent
+        if app.offer is not None and app.choices.discards:
+            melds = view["seats"][view["you"]["seat"]]["melds"]
+            assert len(view["you"]["hand"]) + 3 * len(melds) == 14
+
+
+@pytest.mark.asyncio
+async def test_a_spectator_watches_a_table_with_its_watch_code(server):
+    host = await Client.connect(server.url, "host")
+    await host.send({"type": "create_table", "rules": "tenhou", "clock": {"none": True}})
+    table = await host.recv()
+    app = PlayApp(Connection(server.url, "watcher"), intent=[{"type": "watch", "code": table["watch"]}])
+    async with app.run_test(size=SIZE) as pilot:
+        await until(pilot, lambda: app.table is not None, what="the table")
+        for _ in range(3):
+            await host.send({"type": "add_bot"})
+        await host.send({"type": "ready"})
+        discards = 0
+        while discards < 3:  # the host discards its drawn tile three times
+            message = await asyncio.wait_for(host.recv(), 10)
+            if message["type"] == "offer":
+                action = next((a for a in message["actions"] if a["type"] == "pass"), None)
+                if action is None:
+                    action = next(a for a in message["actions"] if a["type"] == "discard")
+                    discards += 1
+                await host.send({"type": "act", "decision": message["decision"], "action": action})
+        await until(pilot, lambda: app.state is not None and app.state.view is not None
+                    and len(app.state.view["seats"][0]["discards"]) == 3, what="the host's discards")
+        assert app.pane == "table" and app.state.seat is None
+        assert not app.query_one("#hand", HandView).display
+        assert "watching" in text_of(app, "#waits")
+        await pilot.pause(0.1)
+        across = text_of(app, "#seat-me")  # a spectator sits where seat 0 is
+        assert "host" in across and len(across.splitlines()[1].split()) == 3
+    await host.close()
+
+
+@pytest.mark.asyncio
+async def test_a_friend_with_the_invite_code_takes_a_bots_seat_before_the_start(server):
+    app = PlayApp(Connection(server.url, "alice"), intent=create_messages("ema2016", {"none": True}, 3))
+    async with app.run_test(size=SIZE) as pilot:
+        await until(pilot, lambda: app.table is not None and app.table["seats"][3] is not None, what="the bots")
+        friend = await Client.connect(server.url, "bob")
+        await friend.send({"type": "join", "code": app.table["invite"]})
+        assert (await asyncio.wait_for(friend.recv(), 5))["you"] == 1
+        await until(pilot, lambda: app.table["seats"][1]["name"] == "bob", what="bob")
+        assert "bob" in text_of(app, "#seats") and "not ready" in text_of(app, "#seats")
+        await friend.send({"type": "ready"})
+        await pilot.press("g")
+        await until(pilot, lambda: app.pane == "table" and app.state.view is not None, what="the game")
+        assert app.state.view["names"][1] == "bob"
+        await friend.close()
+
+
+@pytest.mark.asyncio
+async def test_the_start_pane_creates_a_table_and_a_wrong_code_is_told(server):
+    app = PlayApp(Connection(server.url, "alice"))
+    async with app.run_test(size=SIZE, notifications=True) as pilot:
+        await until(pilot, lambda: app.conn.reader is not None, what="the connection")
+        app.query_one("#code").value = "no-such-code"
+        await pilot.click("#join")
+        await until(pilot, lambda: any("no open table" in n.message for n in app._notifications),
+                    what="the error")
+        app.query_one("#bots").value = "2"
+        await pilot.click("#create")
+        await until(pilot, lambda: app.pane == "waiting" and app.table["seats"][2] is not None, what="the table")
+        assert app.table["seats"][3] is None and app.table["rules"] == "ema2016"
+        assert app.table["clock"] == {"per_decision": 10.0, "bank": 60.0, "absence": 60.0}
+
+
+@pytest.mark.asyncio
+async def test_errors_are_one_clear_line(server):
+    conn = Connection(server.url, "alice")
+    await conn.open()
+    read, problem = await first_answer(conn, [{"type": "join", "code": "wrong"}])
+    assert problem == "no open table has that invite code (no_table)"
+    await conn.close()
+    with pytest.raises(ConnectError, match="version mismatch: this server speaks protocol version 1"):
+        await Connection(server.url, "alice", version=99).open()
+    down = f"ws://127.0.0.1:{free_port()}"
+    with pytest.raises(ConnectError, match=f"cannot reach the server at {down}: connection refused"):
+        await Connection(down, "alice").open()
+
+
+def test_the_command_says_what_is_wrong_and_exits_1(server):
+    run = [sys.executable, "-m", "client_cli.play.app"]
+    bad = subprocess.run([*run, "--server", server.url, "--join", "nope"], capture_output=True, text=True, timeout=30)
+    assert bad.returncode == 1 and bad.stderr.strip() == "riichi-play: no open table has that invite code (no_table)"
+    down = subprocess.run([*run, "--server", f"ws://127.0.0.1:{free_port()}"], capture_output=True, text=True,
+                          timeout=30)
+    assert down.returncode == 1 and "cannot reach the server" in down.stderr
+    usage = subprocess.run([*run, "--help"], capture_output=True, text=True, timeout=30)
+    assert usage.returncode == 0 and "--join CODE" in usage.stdout and "ws://127.0.0.1:8765" in usage.stdout
