@@ -1,0 +1,300 @@
+"""The bot SDK: subclass `Bot`, answer one method per decision, run it with `play`.
+
+    from client_cli.bot.sdk import Bot, run
+
+    class Tsumogiri(Bot):
+        name = "tsumogiri"
+        def discard(self, view, tiles):
+            return view["you"]["drawn"] if view["you"]["drawn"] in tiles else tiles[-1]
+
+    run(Tsumogiri(), "ws://127.0.0.1:8765", code="INVITE")     # or: await play(...)
+
+`view` is the seat's picture of the game, the shape of `server.game.views.seat_view`
+without "actions": "you" (seat, hand, drawn, waits, furiten), "seats" (each seat's
+discards, melds, riichi), "dora_indicators", "scores", "round_wind", "dealer",
+"tiles_left", "last_discard", ...  The runner keeps it up to date from the server's
+events (`client_cli.seat_state.SeatState`).  Tiles are ids 0-135, kind = id // 4.
+
+Every method returns one of the choices it is given (or None / False to decline); the
+defaults make a minimal legal bot (discard the drawn tile, decline calls, kongs and
+riichi, take every win).  A method answering something it was not offered raises
+`InvalidDecision` in `decide`; the runner logs it and plays the default answer instead.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+from server.players.dispatch import InvalidDecision, dispatch
+
+__all__ = ["Bot", "BotError", "BotResult", "InvalidDecision", "Runner", "play", "run"]
+
+log = logging.getLogger("riichi_bot")
+
+# Errors that end the run before the game: nothing a retry would fix.
+FATAL = {"version", "bad_rules", "no_table", "table_full", "seat_taken", "bad_seat", "in_play", "not_host",
+         "bad_strategy", "closing", "hello_first", "bad_message"}
+
+
+class Bot:
+    """A bot: one method per decision.  Override what you need; `view` is the seat's view."""
+
+    name: str = "bot"
+
+    def discard(self, view: dict[str, Any], tiles: list[int]) -> int:
+        """Own turn: one of `tiles` (ids offered for a plain discard).  Default: the drawn
+        tile, else the last offered."""
+        drawn = view["you"].get("drawn")
+        return drawn if drawn in tiles else tiles[-1]
+
+    def riichi(self, view: dict[str, Any], tiles: list[int]) -> int | None:
+        """Riichi is offered: the tile (one of `tiles`) to discard with it, or None."""
+        return None
+
+    def tsumo(self, view: dict[str, Any]) -> bool:
+        """Win on the tile just drawn?"""
+        return True
+
+    def ron(self, view: dict[str, Any], tile: int | None) -> bool:
+        """Win on another seat's `tile` (a discard, or a kong being robbed)?"""
+        return True
+
+    def call(self, view: dict[str, Any], options: list[dict[str, Any]]) -> dict[str, Any] | None:
+        """Chi, pon or open kong on the discard `view["last_discard"]`: one of `options`
+        (maps such as {"type": "pon", "tiles": [100, 101]}), or None to pass."""
+        return None
+
+    def kan(self, view: dict[str, Any], options: list[dict[str, Any]]) -> dict[str, Any] | None:
+        """Own turn: a concealed or added kong, one of `options` ({"type": "ankan", "kind":
+        27} or {"type": "kakan", "tile": 102}), or None."""
+        return None
+
+    def nine_terminals(self, view: dict[str, Any]) -> bool:
+        """Declare the abortive draw of nine terminals and honours?"""
+        return False
+
+    def on_event(self, event: dict[str, Any], view: dict[str, Any] | None) -> None:
+        """Every game event, after `view` took it in."""
+
+    async def decide(self, view: dict[str, Any], actions: list[dict[str, Any]]) -> dict[str, Any]:
+        """The whole offer: return one of `actions` (sent back unchanged).  By default the
+        per-decision methods above are asked (`server.players.dispatch`)."""
+        return dispatch(self, view, actions)
+
+
+_MINIMAL = Bot()
+
+
+class BotError(Exception):
+    """Why a bot could not play (cannot connect, bad invite code, ...): one line."""
+
+
+@dataclass
+class BotResult:
+    """How a run ended: `final` is the game's {scores, places, results, seed}, or None when
+    the table closed without a result (`reason` says why)."""
+
+    name: str
+    seat: int | None = None
+    table: str | None = None
+    game: int | None = None
+    final: dict[str, Any] | None = None
+    reason: str | None = None
+    decisions: int = 0
+    reconnects: int = 0
+    catchups: list[str] = field(default_factory=list)  # per resume: "replay", or why a snapshot came instead
+    invalid: list[str] = field(default_factory=list)
+
+
+class Runner:
+    """Plays one bot at one table over one or more connections (see `play`)."""
+
+    def __init__(self, bot: Bot, url: str, *, code: str | None = None, seat: int | None = None,
+                 rules: str | None = None, overrides: dict[str, Any] | None = None,
+                 clock: dict[str, Any] | None = None, server_bots: int = 0, server_strategy: str | None = None,
+                 name: str | None = None, on_table: Callable[[dict[str, Any]], None] | None = None,
+                 retries: int = 8, timeout: float | None = None, backoff: float = 0.1):
+        self.bot, self.url, self.code, self.seat = bot, url, code, seat
+        self.rules, self.overrides, self.clock = rules, overrides, clock
+        self.server_bots, self.server_strategy = server_bots, server_strategy
+        self.name = name or bot.name
+        self.on_table, self.retries, self.timeout, self.backoff = on_table, retries, timeout, backoff
+        self.client: Any = None  # the live protocol.client.Client
+        self.state: Any = None  # client_cli.seat_state.SeatState once seated
+        self.token: str | None = None
+        self.since: int | None = None
+        self.result = BotResult(self.name)
+        self._joined = self._ready = self._progress = False
+
+    async def run(self) -> BotResult:
+        from websockets.exceptions import ConnectionClosed
+
+        from protocol.client import Client
+
+        failures = 0
+        while True:
+            try:
+                self.client = await Client.connect(self.url, self.name, resume=self.token,
+                                                   since=self.since if self.token else None)
+            except (OSError, asyncio.TimeoutError) as e:
+                if self.token is None:
+                    raise BotError(f"cannot connect to {self.url}: {_reason(e)} (is riichi-server running there?)")
+                failures += 1
+                if failures > self.retries:
+                    raise BotError(f"lost the connection to {self.url} and could not resume: {_reason(e)}")
+                await asyncio.sleep(min(self.backoff * 2 ** (failures - 1), 5.0))
+                continue
+            except Exception as e:  # not a websocket server at all, a refused handshake...
+                raise BotError(f"cannot connect to {self.url}: {_reason(e)}") from None
+            try:
+                done = await self._session()
+            except ConnectionClosed:
+                done = False
+            except (OSError, asyncio.IncompleteReadError):
+                done = False
+            finally:
+                await self.client.close()
+            if done:
+                return self.result
+            if self._progress:  # this connection got somewhere: count failures in a row afresh
+                failures, self._progress = 0, False
+            failures += 1
+            if failures > self.retries:
+                raise BotError(f"lost the connection to {self.url} {failures} times")
+            self.result.reconnects += 1
+            log.info("%s: connection lost, resuming (since %s)", self.name, self.since)
+            await asyncio.sleep(min(self.backoff * 2 ** (failures - 1), 5.0))
+
+    async def _session(self) -> bool:
+        """One connection; True when the run is over (result or bye)."""
+        client = self.client
+        welcome = client.welcome or {}
+        if welcome.get("type") == "error":
+            raise BotError(f"the server refused the connection: {welcome.get('code')}: {welcome.get('message')}")
+        if self.token is not None and not welcome.get("resumed"):
+            raise BotError("the server did not resume the seat (unknown token): the table is lost")
+        self.token = welcome.get("resume")
+        if not self._joined:
+            self._joined = True
+            if self.code is None:
+                message: dict[str, Any] = {"type": "create_table"}
+                for key in ("rules", "overrides", "clock"):
+                    if getattr(self, key) is not None:
+                        message[key] = getattr(self, key)
+                await client.send(message)
+                for _ in range(self.server_bots):
+                    bot = {"type": "add_bot"}
+                    if self.server_strategy:
+                        bot["strategy"] = self.server_strategy
+                    await client.send(bot)
+            else:
+                join: dict[str, Any] = {"type": "join", "code": self.code}
+                if self.seat is not None:
+                    join["seat"] = self.seat
+                await client.send(join)
+        while True:
+            message = await (asyncio.wait_for(client.recv(), self.timeout) if self.timeout else client.recv())
+            self._progress = True
+            kind = message.get("type")
+            if kind in ("table", "event", "result", "snapshot") and "seq" in message:
+                self.since = message["seq"]
+            if kind == "event":
+                if self.state is not None:
+                    self.state.apply(message["event"])
+                    self.bot.on_event(message["event"], self.state.view)
+            elif kind == "offer":
+                await self._answer(message)
+            elif kind == "table":
+                await self._on_table(message)
+            elif kind == "snapshot":
+                self._seat_state(message["view"].get("you", {}).get("seat", self.result.seat))
+                self.state.load_snapshot(message["view"])
+            elif kind == "result":
+                self.result.game, self.result.final = message.get("game"), message.get("final")
+                return True
+            elif kind == "bye":
+                self.result.reason = message.get("reason")
+                return True
+            elif kind == "error":
+                code, text = message.get("code"), message.get("message")
+                if code in FATAL and (not self._ready or code in ("bad_strategy", "not_host")):
+                    raise BotError(f"{code}: {text}")
+                if code != "stale_decision":
+                    log.warning("%s: server error %s: %s", self.name, code, text)
+            elif kind == "catchup":
+                self.result.catchups.append("replay" if message.get("replay") else str(message.get("reason")))
+            elif kind == "timeout":
+                log.warning("%s: decision %s timed out; the server played %s", self.name, message.get("decision"),
+                            message.get("action"))
+
+    def _seat_state(self, seat: int | None) -> None:
+        from client_cli.seat_state import SeatState
+
+        if self.state is None:
+            self.state = SeatState(seat)
+        self.result.seat = seat
+
+    async def _on_table(self, message: dict[str, Any]) -> None:
+        self.result.table = message.get("table")
+        if message.get("game") is not None:
+            self.result.game = message["game"]
+        you = message.get("you")
+        if you is not None and self.state is None:
+            self._seat_state(you)
+        if self.on_table is not None:
+            self.on_table(message)
+        if message.get("state") == "closed" and self.result.final is None:
+            self.result.reason = "the table closed"
+        if you is not None and not self._ready and message.get("state") == "waiting":
+            self._ready = True
+            await self.client.send({"type": "ready"})
+        elif message.get("state") == "playing":
+            self._ready = True
+
+    async def _answer(self, offer: dict[str, Any]) -> None:
+        actions = offer["actions"]
+        view = self.state.view if self.state is not None else None
+        try:
+            if view is None:
+                raise InvalidDecision("an offer came before any view of the game")
+            action = await self.bot.decide(view, actions)
+            if action not in actions:
+                raise InvalidDecision(f"decide() answered {action!r}, which is not one of the offered {actions}")
+        except InvalidDecision as e:
+            self.result.invalid.append(str(e))
+            log.error("%s: %s; playing the default answer", self.name, e)
+            action = dispatch(_MINIMAL, view, actions) if view is not None else actions[0]
+        self.result.decisions += 1
+        await self.client.send({"type": "act", "decision": offer["decision"], "action": action})
+
+
+async def play(bot: Bot, url: str, *, code: str | None = None, seat: int | None = None, **options: Any) -> BotResult:
+    """Play one game with `bot` at the server `url`; returns when the game's `result` (or
+    the table's `bye`) comes.
+
+    - `code`: join the table with this invite code (`seat`: a given seat);
+    - no `code`: create a table (`rules`, `overrides`, `clock` as in `create_table`), seat
+      `server_bots` of the server's own bots (`server_strategy`), and learn its invite
+      code from `on_table(message)`, called with every `table` message;
+    - `name` (default `bot.name`), `retries` (reconnections in a row before giving up),
+      `timeout` (seconds to wait for any message, default none).
+
+    A dropped connection is resumed with the resume token and the last `seq` seen.
+    Raises `BotError` when it cannot play (server down, bad code, table full, ...)."""
+    return await Runner(bot, url, code=code, seat=seat, **options).run()
+
+
+def run(bot: Bot, url: str = "ws://127.0.0.1:8765", **options: Any) -> BotResult:
+    """`play` from synchronous code: `asyncio.run(play(...))`."""
+    return asyncio.run(play(bot, url, **options))
+
+
+def _reason(e: BaseException) -> str:
+    text = str(e) or type(e).__name__
+    if isinstance(e, ConnectionRefusedError) or "Connect call failed" in text:
+        return "connection refused"
+    return text.splitlines()[0]
+

@@ -1,0 +1,100 @@
+"""riichi-bot against a real riichi-server process: new tables filled with bots, bots
+joining a table with its invite code, and its errors (bad code, server down, no mode)."""
+
+from __future__ import annotations
+
+import asyncio
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from protocol.client import Client
+from server.store import Store
+from tests.client_cli.bot_server import bot_server
+
+RIICHI_BOT = Path(sys.executable).parent / "riichi-bot"
+
+
+@pytest.fixture
+def server(tmp_path):
+    yield from bot_server(tmp_path)
+
+
+def riichi_bot(*args: str, timeout: float = 120) -> subprocess.CompletedProcess:
+    return subprocess.run([str(RIICHI_BOT), *args], capture_output=True, text=True, timeout=timeout)
+
+
+def finished_games(server) -> dict[int, list[str]]:
+    store = Store(server.db)
+    try:
+        return {g.id: g.names for g in store.games(finished=True)}
+    finally:
+        store.close()
+
+
+def test_new_table_plays_n_games_one_table_after_another_and_prints_each_game_id(server):
+    out = riichi_bot("--server", server.url, "--new-table", "--rules", "tenhou", "--games", "2")
+    assert out.returncode == 0, out.stderr
+    ids = [int(line) for line in out.stdout.split()]
+    games = finished_games(server)
+    assert len(ids) == 2 and set(ids) == set(games)
+    assert all(names == ["builtin-1", "builtin-2", "builtin-3", "builtin-4"] for names in games.values())
+    assert out.stderr.count("1. seat") == 2
+
+
+def test_new_table_with_fewer_bots_fills_the_other_seats_with_server_bots(server):
+    out = riichi_bot("--server", server.url, "--new-table", "--count", "2", "--strategy", "random", "--seed", "4")
+    assert out.returncode == 0, out.stderr
+    (game,) = [int(line) for line in out.stdout.split()]
+    names = finished_games(server)[game]
+    assert names[0] == "random-1" and "random-2" in names and sum("-bot-" in n for n in names) == 2
+
+
+@pytest.mark.asyncio
+async def test_bots_join_a_table_with_its_invite_code_and_play_it_to_the_end(server):
+    host = await Client.connect(server.url, "host")
+    await host.send({"type": "create_table", "rules": "ema2016"})
+    table = await host.recv()
+    while table["type"] != "table":
+        table = await host.recv()
+    proc = await asyncio.create_subprocess_exec(str(RIICHI_BOT), "--server", server.url, "--code", table["invite"],
+                                                "--count", "3", stdout=asyncio.subprocess.PIPE,
+                                                stderr=asyncio.subprocess.PIPE)
+    await host.send({"type": "ready"})
+    result = None
+    while result is None:  # the host plays too: the first discard offered, passes on calls
+        message = await asyncio.wait_for(host.recv(), 30)
+        if message["type"] == "offer":
+            actions = message["actions"]
+            action = next((a for a in actions if a["type"] in ("pass", "discard")), actions[0])
+            await host.send({"type": "act", "decision": message["decision"], "action": action})
+        elif message["type"] == "result":
+            result = message
+    await host.close()
+    stdout, stderr = await asyncio.wait_for(proc.communicate(), 30)
+    assert proc.returncode == 0, stderr.decode()
+    assert stdout.decode().split() == [str(result["game"])]
+    assert finished_games(server)[result["game"]] == ["host", "builtin-1", "builtin-2", "builtin-3"]
+
+
+def test_a_bad_invite_code_is_a_clear_error(server):
+    out = riichi_bot("--server", server.url, "--code", "not-a-code")
+    assert out.returncode == 2 and out.stdout == ""
+    assert out.stderr.strip() == "riichi-bot: no_table: no open table has that invite code"
+
+
+def test_a_server_that_is_not_there_is_a_clear_error():
+    out = riichi_bot("--server", "ws://127.0.0.1:1", "--new-table", timeout=30)
+    assert out.returncode == 2
+    assert "cannot connect to ws://127.0.0.1:1: connection refused (is riichi-server running there?)" in out.stderr
+
+
+def test_help_and_usage_errors():
+    out = riichi_bot("--help", timeout=30)
+    assert out.returncode == 0 and "--new-table" in out.stdout and "--code" in out.stdout and "--mjai" in out.stdout
+    out = riichi_bot(timeout=30)
+    assert out.returncode == 2 and "one of the arguments --code --new-table is required" in out.stderr
+    out = riichi_bot("--new-table", "--count", "5", timeout=30)
+    assert out.returncode == 2 and "--count is 1-4" in out.stderr
