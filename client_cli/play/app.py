@@ -19,6 +19,7 @@ import getpass
 import os
 import sys
 import time
+from collections import deque
 from typing import Any
 
 from rich.text import Text
@@ -61,6 +62,8 @@ class PlayApp(App[int]):
         self.turn_started = time.monotonic()
         self.final: Message | None = None
         self.results: list[Message] = []  # every hand_end result seen, in order
+        self.event_log: deque[Text] = deque(maxlen=6)
+        self.catchups: list[Message] = []
         self.fatal: str | None = None
         self.handled = 0  # messages handled (tests wait on it)
 
@@ -159,6 +162,10 @@ class PlayApp(App[int]):
             self.state = SeatState(self.table.get("you") if self.table else None)
         self.state.apply(event)
         self._clear_offer()
+        if self.state.view is not None:
+            line = render.event_line(event, self.state.view["names"], render.red_fives(self.state.view))
+            if line is not None:
+                self.event_log.append(line)
         if event["type"] in ("draw", "call", "hand_start") and self.state.view is not None:
             self.turn_seat, self.turn_started = self.state.view["turn"], time.monotonic()
         if event["type"] == "hand_end" and self.state.view is not None:
@@ -199,6 +206,7 @@ class PlayApp(App[int]):
                 self._switch("start")
 
     def _on_catchup(self, message: Message) -> None:
+        self.catchups.append(message)
         how = "replaying what was missed" if message["replay"] else f"a fresh snapshot ({message.get('reason')})"
         self.status(f"back at the table: {how}", "bold green")
 
@@ -219,7 +227,7 @@ class PlayApp(App[int]):
     def redraw(self) -> None:
         if self.pane == "table" and self.state is not None and self.state.view is not None:
             self.query_one("#table", TablePane).show(self.state.view, self.choices, self.riichi_mode,
-                                                     self._clock_text(), self._turn_clock())
+                                                     self._clock_text(), self._turn_clock(), self.event_log)
 
     def _tick(self) -> None:
         if self.offer_deadline is not None or (self.table or {}).get("clock"):
@@ -328,7 +336,7 @@ def parser() -> argparse.ArgumentParser:
                     " join one with its invite code, or watch one with its watch code.",
         epilog="Keys at the table: <- -> or 1-9 0 - = [ ] choose a tile, Enter discards it (so does its key"
                " again, or a click); the offered actions show their keys (t tsumo, r ron, i riichi, p pon,"
-               " c/v/b chi, k/j/l kong, x or Esc pass); w shows your waits and furiten; Ctrl+Q quits.")
+               " c/v/b/m/z chi, k/j/l kong, x or Esc pass); w shows your waits and furiten; Ctrl+Q quits.")
     p.add_argument("--server", default=DEFAULT_SERVER, help=f"server address (default {DEFAULT_SERVER})")
     p.add_argument("--name", default=os.environ.get("USER") or _user(), help="your name (default: $USER)")
     what = p.add_mutually_exclusive_group()

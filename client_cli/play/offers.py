@@ -11,7 +11,7 @@ from client_cli.play.tiles import is_red, kind_text, tile_plain
 Action = dict[str, Any]
 # keys per action type, in the order the variants come
 KEYS = {"tsumo": "t", "ron": "r", "nine_terminals": "n", "pass": "x",
-        "chi": "cvb", "pon": "po", "kong": "kjl"}
+        "chi": "cvbmz", "pon": "po", "kong": "kjl"}  # at most 5 chi variants (red fives)
 
 
 @dataclass

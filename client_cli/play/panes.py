@@ -3,7 +3,7 @@ table), the waiting table (seats, codes, bots, ready) and the game table."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Sequence
 
 from rich.text import Text
 from textual.app import ComposeResult
@@ -158,7 +158,8 @@ class TablePane(Vertical):
     TablePane #actions Button { margin-right: 1; }
     TablePane #waits { height: 1; margin: 0 1; }
     TablePane HandView { margin: 0 1; }
-    TablePane #help { height: 1; margin: 0 1; color: $text-muted; }
+    TablePane #keys { padding: 0 1; color: $text-muted; }
+    TablePane #log { border: round $primary-darken-3; padding: 0 1; height: 8; }
     """
 
     def __init__(self, unicode: bool = False, **kwargs: Any) -> None:
@@ -169,9 +170,9 @@ class TablePane(Vertical):
 
     def compose(self) -> ComposeResult:
         with Grid(id="board"):
-            yield Static(id="corner-0")
+            yield Static(id="keys")
             yield Static(classes="seat", id="seat-across")
-            yield Static(id="corner-1")
+            yield Static(id="log")
             yield Static(classes="seat", id="seat-left")
             yield Static(id="info")
             yield Static(classes="seat", id="seat-right")
@@ -181,10 +182,9 @@ class TablePane(Vertical):
         yield HandView(unicode=self.unicode, id="hand")
         yield Static(id="waits")
         yield Horizontal(id="actions")
-        yield Static(id="help")
 
     def show(self, view: dict[str, Any], choices: Choices, riichi_mode: bool, clock: str,
-             turn_clock: str = "") -> None:
+             turn_clock: str = "", log: Sequence[Text] = ()) -> None:
         """Draw the view; `clock` is our time left on an open offer, `turn_clock` the seat to play's."""
         me = render.me(view)
         base = 0 if me is None else me
@@ -209,9 +209,12 @@ class TablePane(Vertical):
         if choices is not self.choices:
             self.choices = choices
             self._buttons(choices)
-        self.query_one("#help", Static).update(Text(
-            "<- -> or 1-9 0 - = [ ] choose a tile, Enter (or the same key again, or a click) discards;"
-            " w waits; Ctrl+Q quits", style="dim"))
+        self.query_one("#log", Static).update(Text("\n").join(list(log)[-6:]))
+
+    def on_mount(self) -> None:
+        self.query_one("#keys", Static).update(Text(
+            "<- -> or 1-9 0 - = [ ]: choose a tile\nEnter, its key again or a click:\n   discard it\n"
+            "i riichi  t tsumo  r ron\np pon  k j l kong  c v b m z chi\nx or Esc pass   w waits\nCtrl+Q quit"))
 
     def _buttons(self, choices: Choices) -> None:
         bar = self.query_one("#actions", Horizontal)

@@ -210,3 +210,30 @@ def standings_text(final: dict[str, Any], names: list[str]) -> Text:
     for place, seat in enumerate(order, 1):
         out.append(f"  {place}. {names[seat]:<16} {final['scores'][seat]:>7}  {final['results'][seat]:>+7.1f}\n")
     return out
+
+
+def event_line(event: dict[str, Any], names: list[str], red: bool = False) -> Text | None:
+    """One line of the table's log for an event (draws and call windows say nothing)."""
+    kind = event["type"]
+    if kind == "discard":
+        out = Text(f"{names[event['seat']][:14]}: ")
+        if event["riichi"]:
+            out.append("RIICHI ", style="bold red")
+        out.append_text(tile_text(event["tile"], red))
+        return out
+    if kind == "call":
+        out = Text(f"{names[event['seat']][:14]} {event['meld'].upper()} ", style="bold")
+        out.append_text(tiles_text(event["tiles"], red))
+        return out
+    if kind == "dora":
+        return Text("new dora indicator ").append_text(tile_text(event["indicator"], red))
+    if kind == "hand_start":
+        return Text(f"{ROUND_WINDS.get(event['round'][:1], '')} {event['round'][1:]} begins,"
+                    f" honba {event['honba']}", style="bold")
+    if kind == "hand_end":
+        result = event["result"]
+        if result["type"] == "win":
+            return Text("; ".join(f"{names[w['seat']][:14]} wins by {'tsumo' if w['tsumo'] else 'ron'}"
+                                  f" ({w['points']})" for w in result["wins"]), style="bold green")
+        return Text(str(result.get("reason", "exhaustive draw")).replace("_", " "), style="bold")
+    return None

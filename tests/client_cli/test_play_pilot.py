@@ -77,6 +77,7 @@ async def play_until_result(pilot, app: PlayApp, hands: int = 1, drop_at: int | 
         elif app.offer is not None and app.screen is app.screen_stack[0]:
             if drop_at is not None and log["turns"] == drop_at and not log["dropped"]:
                 log["dropped"] = True
+                log["since"] = app.conn.since
                 await app.conn.drop()
                 await until(pilot, lambda: app.conn.reconnects == 1 and app.offer is not None, what="reconnecting")
             await play_one_turn(pilot, app, log)
@@ -126,13 +127,34 @@ async def test_the_client_comes_back_by_itself_after_a_dropped_connection(server
     async with app.run_test(size=SIZE) as pilot:
         await until(pilot, lambda: app.offer is not None, what="the first offer")
         before = conn.resume
-        await play_until_result(pilot, app, drop_at=2)
+        log = await play_until_result(pilot, app, drop_at=2)
         assert conn.reconnects == 1 and conn.resume == before
-        assert "back at the table" in str(app.query_one("#status").render()) or app.results
-        view = app.state.view  # the picture rebuilt from the replayed events is consistent
-        if app.offer is not None and app.choices.discards:
-            melds = view["seats"][view["you"]["seat"]]["melds"]
-            assert len(view["you"]["hand"]) + 3 * len(melds) == 14
+        # hello with resume and since: the server replayed what came after our last seq
+        assert [(c["since"], c["replay"]) for c in app.catchups] == [(log["since"], True)]
+        assert app.results and log["turns"] > 2  # and the hand went on to its end with us
+
+
+@pytest.mark.asyncio
+async def test_after_a_drop_the_picture_of_the_game_is_the_servers_snapshot(server):
+    conn = Connection(server.url, "alice", backoff=(0.1,))
+    app = PlayApp(conn, intent=create_messages("tenhou", {"none": True}, 3) + [{"type": "ready"}])
+    async with app.run_test(size=SIZE) as pilot:
+        await until(pilot, lambda: app.offer is not None, what="the first offer")
+        for _ in range(3):
+            await pilot.press("enter")
+            await until(pilot, lambda: app.offer is not None and app.choices.discards, what="our turn")
+        await conn.drop()
+        await until(pilot, lambda: conn.reconnects == 1 and app.offer is not None and app.choices.discards,
+                    what="our turn after reconnecting")
+        rebuilt = app.state.view
+        # a second connection with the same token takes the seat over and gets a snapshot
+        other = await Client.connect(server.url, "alice", resume=conn.resume)
+        snapshot = None
+        while snapshot is None:
+            message = await asyncio.wait_for(other.recv(), 5)
+            snapshot = message["view"] if message["type"] == "snapshot" else None
+        assert rebuilt == {k: v for k, v in snapshot.items() if k != "actions"}
+        await other.close()
 
 
 @pytest.mark.asyncio
