@@ -1,0 +1,200 @@
+"""The mjai bridge: an external mjai bot, a process speaking mjai on its standard input and
+output, plays a seat.
+
+`MjaiBridge` is the whole bridge, driven by the seat's events (`feed`) and its offers
+(`answer`); `MjaiBot` is it as an SDK `Bot` (`riichi-bot --mjai "COMMAND"`).
+
+Two forms, as bots are written:
+
+- line by line (the default; mjai's own form, Mortal's): each mjai event is one line and
+  the bot answers each with one line (`{"type":"none"}` when it has nothing to do);
+- batch (`batch=True`, as bot competitions run bots): when the seat must decide, all events
+  since the bot's last answer go as one line holding a JSON array, answered by one line.
+
+Only the answer to the last event before an offer counts; it becomes one of the offered
+actions.  mjai's riichi is two steps: the bot answers `reach`, gets its `reach` echoed,
+then answers the `dahai`.  An answer that is late (`timeout` seconds for the whole
+decision), not JSON, not legal, or missing because the process ended, is logged and
+played for: the drawn tile's discard, or pass.  The table never waits on the bot longer
+than `timeout`; a late answer is read and dropped before the next one, so the bot stays in
+step, and a dead bot is played for to the end of the game.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+from typing import Any
+
+from client_cli.mjai.convert import REACH, IllegalAnswer, MjaiStream, fallback, parse_answer, to_action
+from client_cli.mjai.process import BotDied, BotProcess
+
+try:
+    from client_cli.bot.sdk import Bot
+except ImportError:  # the SDK is optional here: MjaiBridge works without it
+    class Bot:  # type: ignore[no-redef]
+        name = "bot"
+
+log = logging.getLogger("riichi.mjai")
+
+DEFAULT_TIMEOUT = 3.0  # seconds for one decision: under the server's default clock of 5 s a decision
+FIRST_TIMEOUT = 15.0  # the first decision's: the bot starts, loads its model (the server's bank is 20 s)
+GIVE_UP_AFTER = 10  # decisions in a row without a line from the bot: it is taken for hung and ended
+
+
+class MjaiBridge:
+    def __init__(self, command: str, *, batch: bool = False, timeout: float = DEFAULT_TIMEOUT,
+                 first_timeout: float = FIRST_TIMEOUT, give_up_after: int = GIVE_UP_AFTER,
+                 red_fives: bool | None = None, stderr: Any = None, cwd: str | None = None,
+                 env: dict[str, str] | None = None, close_grace: float = 2.0):
+        self.command, self.batch, self.timeout = command, batch, timeout
+        self.first_timeout = max(timeout, first_timeout)
+        self.give_up_after = give_up_after
+        self._silent = 0  # decisions in a row in which the bot wrote nothing
+        self.red_fives = red_fives
+        self.process = BotProcess(command, stderr=stderr, cwd=cwd, env=env)
+        self.close_grace = close_grace
+        self.stream: MjaiStream | None = None
+        self.pending: list[dict[str, Any]] = []  # mjai events not sent yet
+        self.sent: list[dict[str, Any]] = []  # every mjai event the bot was given, in order
+        self.stats = {"decisions": 0, "answered": 0, "late": 0, "illegal": 0, "dead": 0}
+        self.problems: list[str] = []  # one line for each decision played for the bot
+        self._lock = asyncio.Lock()
+        self._read_any = False
+
+    # ---- the seat's events -------------------------------------------------------
+
+    def feed(self, event: dict[str, Any], seat: int) -> None:
+        """One event as the seat received it: queued, as mjai, for the bot."""
+        if self.stream is None or self.stream.seat != seat:
+            self.stream = MjaiStream(seat, self.red_fives)
+        self.pending.extend(self.stream.convert(event))
+
+    # ---- offers ----------------------------------------------------------------
+
+    async def answer(self, actions: list[dict[str, Any]]) -> dict[str, Any]:
+        """Send what is pending, read the bot's answer and give the offered action it
+        names; on any trouble, log it and give the fallback."""
+        async with self._lock:
+            self.stats["decisions"] += 1
+            stream = self.stream
+            if stream is None:
+                return self._played_for(actions, None, "no game event came before the offer", "illegal")
+            loop = asyncio.get_running_loop()
+            timeout = self.first_timeout if self.stats["decisions"] == 1 else self.timeout
+            deadline = loop.time() + timeout
+            self._read_any = False
+            try:
+                if not self.pending and self.batch:
+                    return self._played_for(actions, stream, "no event to send with the offer", "illegal")
+                answer = await self._exchange(self._take_pending(), deadline)
+                action = to_action(answer, actions, stream)
+                if action == REACH:
+                    answer = await self._exchange([stream.own_reach()], deadline)
+                    action = to_action(answer, actions, stream, riichi_step=True)
+            except TimeoutError:
+                self._silent = 0 if self._read_any else self._silent + 1
+                if self._silent >= self.give_up_after:
+                    await self.process.close(0.5)
+                    self.process.dead = f"hung: nothing from it in {self._silent} decisions in a row"
+                    return self._played_for(actions, stream, f"no answer within {timeout:g} s; "
+                                            f"{self.process.dead}, so it was ended", "dead")
+                return self._played_for(actions, stream, f"no answer within {timeout:g} s", "late")
+            except IllegalAnswer as problem:
+                self._silent = 0
+                return self._played_for(actions, stream, str(problem), "illegal")
+            except BotDied as problem:
+                return self._played_for(actions, stream, f"the bot is gone: {problem}", "dead")
+            self._silent = 0
+            self.stats["answered"] += 1
+            assert isinstance(action, dict)
+            return action
+
+    def _take_pending(self) -> list[dict[str, Any]]:
+        events, self.pending = self.pending, []
+        return events
+
+    async def _exchange(self, events: list[dict[str, Any]], deadline: float) -> dict[str, Any]:
+        """Send `events` in the bot's form; the answer to the last of them."""
+        for line in self._lines(events):
+            await self.process.send(line)
+        self.sent.extend(events)
+        line = b""
+        while self.process.owed:
+            line = await self.process.read(deadline)
+            self._read_any = True
+        return parse_answer(line)
+
+    def _lines(self, events: list[dict[str, Any]]) -> list[str]:
+        if self.batch:
+            return [json.dumps(events, separators=(",", ":"))] if events else []
+        return [json.dumps(e, separators=(",", ":")) for e in events]
+
+    def _played_for(self, actions: list[dict[str, Any]], stream: MjaiStream | None, why: str, kind: str) -> dict[str, Any]:
+        if kind == "dead" and self.stats["dead"]:
+            kind = "dead_again"
+        self.stats[kind] = self.stats.get(kind, 0) + 1
+        if stream is None:
+            action = fallback(actions, MjaiStream(-1))
+        else:
+            action = fallback(actions, stream, riichi=stream.reach_sent)
+        line = f"mjai bot {self.command!r}: {why}; played {_describe(action, stream)} for it"
+        self.problems.append(line)
+        if kind == "dead_again":
+            log.debug(line)
+        else:
+            log.warning(line)
+        return action
+
+    # ---- the end -------------------------------------------------------------------
+
+    async def close(self, flush_timeout: float = 1.0) -> int | None:
+        """Give the bot the events left (the end of the game), let it exit, end it if it
+        does not.  Returns its exit status (None if it never started)."""
+        async with self._lock:
+            if self.pending and self.process.proc is not None and not self.process.dead:
+                loop = asyncio.get_running_loop()
+                try:
+                    await self._exchange(self._take_pending(), loop.time() + flush_timeout)
+                except (TimeoutError, IllegalAnswer, BotDied):
+                    pass
+            return await self.process.close(self.close_grace)
+
+
+def _describe(action: dict[str, Any], stream: MjaiStream | None) -> str:
+    if action["type"] == "discard" and stream is not None:
+        return f"discard {stream.name(action['tile'])}" + (" with riichi" if action.get("riichi") else "")
+    return action["type"]
+
+
+class MjaiBot(Bot):
+    """An mjai bot process as an SDK bot: `play(MjaiBot("python mybot.py"), url, code=...)`.
+
+    `batch=True` for bots that read one JSON array of events a line; `timeout` bounds the
+    bot's time for one decision; other options go to `MjaiBridge`.  `close()` gives the
+    bot the end of the game and ends its process."""
+
+    def __init__(self, command: str, *, name: str = "mjai", timeout: float = DEFAULT_TIMEOUT, batch: bool = False,
+                 **options: Any):
+        self.name = name
+        self.bridge = MjaiBridge(command, batch=batch, timeout=timeout, **options)
+
+    def on_event(self, event: dict[str, Any], view: dict[str, Any] | None) -> None:
+        seat = ((view or {}).get("you") or {}).get("seat")
+        if seat is not None:
+            self.bridge.feed(event, seat)
+
+    async def decide(self, view: dict[str, Any], actions: list[dict[str, Any]]) -> dict[str, Any]:
+        return await self.bridge.answer(actions)
+
+    async def close(self) -> int | None:
+        return await self.bridge.close()
+
+    @property
+    def stats(self) -> dict[str, int]:
+        return self.bridge.stats
+
+    @property
+    def problems(self) -> list[str]:
+        return self.bridge.problems

@@ -1,0 +1,139 @@
+"""Shared by the mjai bridge tests (no tests here): whole engine games played by simple players, the
+inverse of the answer conversion (our action -> the mjai answer a bot would give), and the
+structural leak check of an mjai stream given to one seat."""
+
+from __future__ import annotations
+
+import random
+import sys
+from typing import Any
+
+from protocol.mjai_tiles import HIDDEN, mjai_tile, sorted_tiles, tile_kind
+from server.game import analysis as an
+from server.game.actions import Action, Discard, Pass, Ron, Tsumo
+from server.game.engine import Game
+from server.game.events import Event
+from server.rules.shanten import shanten
+
+EXAMPLE_BOT = f"{sys.executable} -m client_cli.mjai.example_bot"
+
+
+def random_player(game: Game, seat: int, rng: random.Random) -> Action:
+    return rng.choice(game.legal_actions(seat))
+
+
+def greedy_player(game: Game, seat: int, rng: random.Random) -> Action:
+    """Takes wins, declares riichi, calls now and then, else keeps shanten lowest."""
+    options = game.legal_actions(seat)
+    wins = [o for o in options if isinstance(o, (Tsumo, Ron))]
+    if wins:
+        return wins[0]
+    others = [o for o in options if not isinstance(o, (Discard, Pass))]
+    if others and rng.random() < 0.4:
+        return rng.choice(others)
+    discards = [o for o in options if isinstance(o, Discard)]
+    if not discards:
+        return Pass()
+    riichi = [o for o in discards if o.riichi]
+    if riichi:
+        return rng.choice(riichi)
+    hand, melds = game.private[seat].hand, len(game.public.seats[seat].melds)
+
+    def after(option: Discard) -> int:
+        rest = list(hand)
+        rest.remove(option.tile)
+        return shanten(an.counts34(rest), melds)
+
+    best = min(after(o) for o in discards)
+    return rng.choice([o for o in discards if after(o) == best])
+
+
+PLAYERS = {"random": random_player, "greedy": greedy_player}
+
+
+def play_game(rules, number: int, player: str = "greedy") -> tuple[Game, list[Event]]:
+    rng = random.Random(number)
+    game = Game(rules, seed=f"mjai bridge {number}".encode(), names=[f"P{number}-{s}" for s in range(4)])
+    events = list(game.start_events)
+    while not game.over:
+        seat = game.waiting_for()[0]
+        events += game.apply(seat, PLAYERS[player](game, seat, rng))
+    return game, events
+
+
+def answer_for(action: dict[str, Any], seat: int, red: bool, game: Game) -> list[dict[str, Any]]:
+    """The mjai answer(s) a bot gives for our `action` (riichi: `reach`, then the `dahai`)."""
+    kind = action["type"]
+    if kind == "discard":
+        dahai = {"type": "dahai", "actor": seat, "pai": mjai_tile(action["tile"], red),
+                 "tsumogiri": action["tile"] == game.private[seat].drawn}
+        return [{"type": "reach", "actor": seat}, dahai] if action.get("riichi") else [dahai]
+    if kind == "pass":
+        return [{"type": "none"}]
+    if kind in ("tsumo", "ron"):
+        return [{"type": "hora", "actor": seat}]
+    if kind == "nine_terminals":
+        return [{"type": "ryukyoku", "actor": seat, "reason": "kyushukyuhai"}]
+    if kind in ("chi", "pon"):
+        return [{"type": kind, "actor": seat, "consumed": sorted_tiles(action["tiles"], red)}]
+    if kind == "daiminkan":
+        return [{"type": "daiminkan", "actor": seat}]
+    if kind == "ankan":
+        tiles = [t for t in game.private[seat].hand if t >> 2 == action["kind"]]
+        return [{"type": "ankan", "actor": seat, "consumed": sorted_tiles(tiles, red)}]
+    if kind == "kakan":
+        return [{"type": "kakan", "actor": seat, "pai": mjai_tile(action["tile"], red)}]
+    raise AssertionError(kind)
+
+
+# ---- the leak check ---------------------------------------------------------------------
+
+# Every key each mjai event may carry: a field outside these could carry anything.
+KEYS = {
+    "start_game": {"type", "id", "names"},
+    "start_kyoku": {"type", "bakaze", "kyoku", "honba", "kyotaku", "oya", "dora_marker", "scores", "tehais"},
+    "tsumo": {"type", "actor", "pai"},
+    "dahai": {"type", "actor", "pai", "tsumogiri"},
+    "reach": {"type", "actor"},
+    "reach_accepted": {"type", "actor"},
+    "chi": {"type", "actor", "target", "pai", "consumed"},
+    "pon": {"type", "actor", "target", "pai", "consumed"},
+    "daiminkan": {"type", "actor", "target", "pai", "consumed"},
+    "kakan": {"type", "actor", "pai", "consumed"},
+    "ankan": {"type", "actor", "consumed"},
+    "dora": {"type", "dora_marker"},
+    "hora": {"type", "actor", "target", "pai", "deltas", "ura_markers"},
+    "ryukyoku": {"type", "deltas"},
+    "end_kyoku": {"type"},
+    "end_game": {"type"},
+}
+
+
+def check_no_leak(stream: list[dict[str, Any]], seat: int, events: list[Event]) -> int:
+    """Every tile name `seat`'s mjai stream holds is one the seat may know when it gets it:
+    its own deal and draws, tiles shown (discards, calls, indicators), a winner's tile at the
+    end.  Another seat's deal and draws are "?".  The truth is the engine's events, which the
+    stream is not built from here.  Returns how many hidden tiles were checked."""
+    own_deals = iter([e.private[seat]["hand"] for e in events if e.type == "hand_start"])
+    own_draws = iter([e.private[seat]["tile"] for e in events if e.type == "draw" and e.public["seat"] == seat])
+    masked = 0
+    for m in stream:
+        kind = m["type"]
+        assert set(m) <= KEYS[kind], m
+        if kind == "start_game":
+            assert m["id"] == seat
+        elif kind == "start_kyoku":
+            hand = next(own_deals)
+            for s, tehai in enumerate(m["tehais"]):
+                if s == seat:
+                    assert sorted(tile_kind(n) for n in tehai) == sorted(t >> 2 for t in hand)
+                else:
+                    assert tehai == [HIDDEN] * 13, m
+                    masked += 13
+        elif kind == "tsumo":
+            if m["actor"] == seat:
+                assert tile_kind(m["pai"]) == next(own_draws) >> 2
+            else:
+                assert m["pai"] == HIDDEN, m
+                masked += 1
+    return masked
