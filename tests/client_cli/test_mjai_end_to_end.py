@@ -1,0 +1,122 @@
+"""The mjai bridge end to end: a real riichi-server process, mjai bots in processes of
+their own seated through the bridge (the SDK runner, and `riichi-bot --mjai`), whole games
+to the end, in both forms; bad bots at a table with a clock; what each bot was given
+checked against the stored game."""
+
+from __future__ import annotations
+
+import asyncio
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from client_cli.bot.sdk import play
+from client_cli.mjai.bridge import MjaiBot
+from server.game.export_mjai import events_to_mjai, mjai_for_seat
+from server.store import Store
+from tests.client_cli.bot_server import bot_server
+from tests.client_cli.test_mjai_bridge import _bad
+from tests.client_cli.test_mjai_support import EXAMPLE_BOT, check_no_leak
+
+RIICHI_BOT = Path(sys.executable).parent / "riichi-bot"
+
+
+@pytest.fixture
+def server(tmp_path):
+    yield from bot_server(tmp_path)
+
+
+async def new_table(bots, url, **options):
+    """The first bot creates a table, the others join with its invite code; all results.
+    The bots are closed at the end (their processes given the end of the game)."""
+    invite = asyncio.get_running_loop().create_future()
+
+    def on_table(message):
+        if "invite" in message and not invite.done():
+            invite.set_result(message["invite"])
+
+    try:
+        host = asyncio.create_task(play(bots[0], url, on_table=on_table, server_bots=4 - len(bots), timeout=30,
+                                        **options))
+        code = await asyncio.wait_for(invite, 10)
+        others = [asyncio.create_task(play(b, url, code=code, timeout=30)) for b in bots[1:]]
+        return await asyncio.wait_for(asyncio.gather(host, *others), 300)
+    finally:
+        for bot in bots:
+            await bot.close()
+
+
+def stored(server, game_id: int):
+    store = Store(server.db)
+    try:
+        record = store.record(game_id)
+    finally:
+        store.close()
+    _, events = record.replay_events()
+    return record, events
+
+
+@pytest.mark.asyncio
+async def test_example_bots_in_both_forms_play_a_whole_game_through_the_server(server):
+    bots = [MjaiBot(EXAMPLE_BOT + (" --batch" if i % 2 else ""), name=f"mjai-{i}", batch=bool(i % 2), timeout=10)
+            for i in range(4)]
+    results = await new_table(bots, server.url, rules="tenhou")
+    assert len({r.game for r in results}) == 1 and all(r.final == results[0].final is not None for r in results)
+    record, events = stored(server, results[0].game)
+    full = events_to_mjai(events, record.rules)
+    assert {"5mr", "5pr", "5sr"} & {e.get("pai") for e in full}
+    for bot, result in zip(bots, results):
+        assert not result.invalid and not bot.problems
+        assert bot.stats["answered"] == bot.stats["decisions"] == result.decisions > 30
+        # What the bot was given is the stored game as its seat may see it, end_game included.
+        assert bot.bridge.sent == mjai_for_seat(full, result.seat)
+        check_no_leak(bot.bridge.sent, result.seat, events)
+        assert bot.bridge.process.returncode == 0
+
+
+@pytest.mark.asyncio
+async def test_bad_bots_are_played_for_and_the_table_with_a_clock_finishes(server, tmp_path):
+    """Garbage, illegal answers, answers later than the bridge waits, a bot that exits:
+    each is logged and played for within the server's clock, and the game ends."""
+    bots = [MjaiBot(_bad(tmp_path, "garbage", False), name="garbage", timeout=5),
+            MjaiBot(_bad(tmp_path, "illegal", True), name="illegal", batch=True, timeout=5),
+            MjaiBot(_bad(tmp_path, "slow", False, slow=0.8), name="slow", timeout=0.3, first_timeout=5),
+            MjaiBot(_bad(tmp_path, "exit", True), name="exit", batch=True, timeout=5)]
+    results = await new_table(bots, server.url, rules="ema2016", clock={"per_decision": 5, "bank": 20})
+    assert all(r.final is not None and r.final == results[0].final for r in results)
+    garbage, illegal, slow, exited = (b.stats for b in bots)
+    assert garbage["illegal"] >= 2 and illegal["illegal"] >= 2 and slow["late"] >= 2 and exited["dead"] == 1
+    assert slow["illegal"] == 0  # a late answer never gets taken for a later one
+    for bot, result in zip(bots, results):
+        assert not result.invalid  # the bridge gives the runner only offered actions
+        assert bot.problems and bot.stats["decisions"] == result.decisions
+    record, events = stored(server, results[0].game)
+    for bot, result in zip(bots, results):
+        check_no_leak(bot.bridge.sent, result.seat, events)
+
+
+@pytest.mark.slow
+@pytest.mark.asyncio
+async def test_a_longer_run_of_games_in_both_forms(server):
+    """Ten more whole games of four example bots (two in each form), both presets."""
+    for rules in ("ema2016", "tenhou") * 5:
+        bots = [MjaiBot(EXAMPLE_BOT + (" --batch" if i >= 2 else ""), name=f"m{i}", batch=i >= 2, timeout=10)
+                for i in range(4)]
+        results = await new_table(bots, server.url, rules=rules)
+        record, events = stored(server, results[0].game)
+        full = events_to_mjai(events, record.rules)
+        for bot, result in zip(bots, results):
+            assert not bot.problems and bot.bridge.sent == mjai_for_seat(full, result.seat)
+
+
+def test_riichi_bot_mjai_plays_a_whole_game(server):
+    """`riichi-bot --mjai COMMAND`: four example bots in the line form at a new table."""
+    done = subprocess.run([str(RIICHI_BOT), "--server", server.url, "--new-table", "--rules", "tenhou",
+                           "--mjai", EXAMPLE_BOT], capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    game_id = int(done.stdout.split()[0])
+    record, _ = stored(server, game_id)
+    assert record.replay().final is not None
+    assert "played" not in done.stderr, done.stderr  # no answer of the bots had to be played for them
