@@ -153,6 +153,8 @@ class Runner:
                 done = await self._session()
             except ConnectionClosed:
                 done = False
+            except asyncio.TimeoutError:
+                raise BotError(f"no message from {self.url} in {self.timeout:g} s") from None
             except (OSError, asyncio.IncompleteReadError):
                 done = False
             finally:
@@ -263,9 +265,13 @@ class Runner:
             action = await self.bot.decide(view, actions)
             if action not in actions:
                 raise InvalidDecision(f"decide() answered {action!r}, which is not one of the offered {actions}")
-        except InvalidDecision as e:
-            self.result.invalid.append(str(e))
-            log.error("%s: %s; playing the default answer", self.name, e)
+        except Exception as e:  # InvalidDecision, or the bot's own bug: the game goes on
+            self.result.invalid.append(str(e) if isinstance(e, InvalidDecision) else f"{type(e).__name__}: {e}")
+            if isinstance(e, InvalidDecision):
+                log.error("%s: %s; playing the default answer", self.name, e)
+            else:
+                log.exception("%s: the bot failed on decision %s; playing the default answer", self.name,
+                              offer.get("decision"))
             action = dispatch(_MINIMAL, view, actions) if view is not None else actions[0]
         self.result.decisions += 1
         await self.client.send({"type": "act", "decision": offer["decision"], "action": action})

@@ -115,7 +115,16 @@ def fold_wanted(view: dict[str, Any]) -> bool:
         return False
     counts = _counts(you["hand"])
     melds = len(view["seats"][me]["melds"])
-    return min(_shanten_after(counts, melds, k) for k in range(34) if counts[k]) > 0
+    return _folds(min(_shanten_after(counts, melds, k) for k in range(34) if counts[k]), view)
+
+
+FOLD_SHANTEN = 1  # fold when the best discard leaves at least this shanten...
+FOLD_LATE_SHANTEN = 1  # ...or this one with fewer than FOLD_LATE tiles left in the wall
+FOLD_LATE = 0
+
+
+def _folds(best_shanten: int, view: dict[str, Any]) -> bool:
+    return best_shanten >= FOLD_SHANTEN or (best_shanten >= FOLD_LATE_SHANTEN and view["tiles_left"] < FOLD_LATE)
 
 
 class Efficiency:
@@ -141,7 +150,7 @@ class Efficiency:
             counts = _counts(view["you"]["hand"])
             melds = len(view["seats"][me]["melds"])
             after = {k: _shanten_after(counts, melds, k) for k in {t >> 2 for t in tiles}}
-            if min(after.values()) > 0:  # no tenpai to push with: fold
+            if _folds(min(after.values()), view):
                 visible = _visible_counts(view)
                 return min(tiles, key=lambda t: (danger(t >> 2, view, threats, counts, visible), after[t >> 2], t))
         return best_discard(_Seen(view, me), [Discard(t) for t in tiles]).tile

@@ -124,18 +124,26 @@ async def test_a_bot_resumes_from_a_snapshot_when_the_history_no_longer_reaches_
 
 
 class Wrong(Bot):
+    """Answers a tile it was not offered, or fails, on every other discard."""
+
     name = "wrong"
+    turns = 0
 
     def discard(self, view, tiles):
-        return 999  # never a tile id
+        self.turns += 1
+        if self.turns % 2:
+            return 999  # never a tile id
+        raise RuntimeError("a bug in the bot")
 
 
 @pytest.mark.asyncio
-async def test_a_bot_answering_what_it_was_not_offered_is_logged_and_the_default_is_played(server, caplog):
+async def test_a_bot_answering_what_it_was_not_offered_or_failing_is_logged_and_the_default_is_played(server, caplog):
     result = await asyncio.wait_for(play(Wrong(), server.url, server_bots=3, timeout=30), 120)
     assert result.final is not None
-    assert result.invalid and all("discard() answered 999" in e for e in result.invalid)
-    assert "not one of the offered tiles" in caplog.text
+    wrong = [e for e in result.invalid if "discard() answered 999" in e]
+    failed = [e for e in result.invalid if e == "RuntimeError: a bug in the bot"]
+    assert wrong and failed and len(wrong) + len(failed) == len(result.invalid)
+    assert "not one of the offered tiles" in caplog.text and "a bug in the bot" in caplog.text
 
 
 @pytest.mark.asyncio
