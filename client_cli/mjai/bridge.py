@@ -14,10 +14,14 @@ Two forms, as bots are written:
 Only the answer to the last event before an offer counts; it becomes one of the offered
 actions.  mjai's riichi is two steps: the bot answers `reach`, gets its `reach` echoed,
 then answers the `dahai`.  An answer that is late (`timeout` seconds for the whole
-decision), not JSON, not legal, or missing because the process ended, is logged and
-played for: the drawn tile's discard, or pass.  The table never waits on the bot longer
-than `timeout`; a late answer is read and dropped before the next one, so the bot stays in
-step, and a dead bot is played for to the end of the game.
+decision; `first_timeout` for the first, while the bot starts), not JSON, not legal, or
+missing because the process ended, is logged and played for: the drawn tile's discard, or
+pass.  The table never waits on the bot longer than that; a late answer is read and
+dropped before the next one, so the bot stays in step; a bot silent for `give_up_after`
+decisions in a row is ended, and a dead bot is played for to the end of the game.
+
+`{seat}` in the command is replaced by the seat (0-3) when the bot is started, at the
+seat's first decision (competition bots take it as an argument: `python bot.py {seat}`).
 """
 
 from __future__ import annotations
@@ -85,6 +89,8 @@ class MjaiBridge:
             timeout = self.first_timeout if self.stats["decisions"] == 1 else self.timeout
             deadline = loop.time() + timeout
             self._read_any = False
+            if self.process.proc is None and "{seat}" in self.command:
+                self.process.command = self.command.replace("{seat}", str(stream.seat))
             try:
                 if not self.pending and self.batch:
                     return self._played_for(actions, stream, "no event to send with the offer", "illegal")
@@ -139,7 +145,8 @@ class MjaiBridge:
             action = fallback(actions, MjaiStream(-1))
         else:
             action = fallback(actions, stream, riichi=stream.reach_sent)
-        line = f"mjai bot {self.command!r}: {why}; played {_describe(action, stream)} for it"
+        where = f" in seat {stream.seat}" if stream is not None and stream.seat >= 0 else ""
+        line = f"mjai bot{where} ({self.process.command}): {why}; played {_describe(action, stream)} for it"
         self.problems.append(line)
         if kind == "dead_again":
             log.debug(line)

@@ -2,6 +2,7 @@
 
     python -m client_cli.mjai.example_bot            # one event a line, each answered
     python -m client_cli.mjai.example_bot --batch    # one JSON array of events a line, one answer each
+    python -m client_cli.mjai.example_bot --batch 2  # and its seat, as competitions start bots
 
 It keeps its hand closed: it never calls, discards the tile that leaves the fewest
 shanten (then the most tiles that would lower it), declares riichi as soon as it is
@@ -161,7 +162,7 @@ class ExampleBot:
         return {"type": "hora", "actor": self.seat, "target": target, "pai": name}
 
 
-def serve(stdin: TextIO, stdout: TextIO, batch: bool) -> int:
+def serve(stdin: TextIO, stdout: TextIO, batch: bool, seat: int | None = None) -> int:
     bot = ExampleBot()
     for line in stdin:
         line = line.strip()
@@ -174,6 +175,9 @@ def serve(stdin: TextIO, stdout: TextIO, batch: bool) -> int:
             return 2
         answer = NONE
         for event in (data if batch else [data]):
+            if event.get("type") == "start_game" and seat is not None and event.get("id") != seat:
+                print(f"example_bot: started for seat {seat}, but start_game says {event.get('id')}", file=sys.stderr)
+                return 2
             answer = bot.react(event)
         stdout.write(json.dumps(answer, separators=(",", ":")) + "\n")
         stdout.flush()
@@ -184,8 +188,10 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description="A small mjai bot on standard input and output.")
     parser.add_argument("--batch", action="store_true",
                         help="each input line is a JSON array of events, answered by one line")
+    parser.add_argument("seat", nargs="?", type=int, choices=range(4),
+                        help="the bot's seat (optional: start_game says it; checked when given)")
     args = parser.parse_args(argv)
-    return serve(sys.stdin, sys.stdout, args.batch)
+    return serve(sys.stdin, sys.stdout, args.batch, args.seat)
 
 
 if __name__ == "__main__":

@@ -60,8 +60,9 @@ def stored(server, game_id: int):
 
 @pytest.mark.asyncio
 async def test_example_bots_in_both_forms_play_a_whole_game_through_the_server(server):
-    bots = [MjaiBot(EXAMPLE_BOT + (" --batch" if i % 2 else ""), name=f"mjai-{i}", batch=bool(i % 2), timeout=10)
-            for i in range(4)]
+    # The batch bots are started as competitions start them, with their seat ({seat}).
+    bots = [MjaiBot(EXAMPLE_BOT + (" --batch {seat}" if i % 2 else ""), name=f"mjai-{i}", batch=bool(i % 2),
+                    timeout=10) for i in range(4)]
     results = await new_table(bots, server.url, rules="tenhou")
     assert len({r.game for r in results}) == 1 and all(r.final == results[0].final is not None for r in results)
     record, events = stored(server, results[0].game)
@@ -74,6 +75,8 @@ async def test_example_bots_in_both_forms_play_a_whole_game_through_the_server(s
         assert bot.bridge.sent == mjai_for_seat(full, result.seat)
         check_no_leak(bot.bridge.sent, result.seat, events)
         assert bot.bridge.process.returncode == 0
+        if bot.bridge.batch:
+            assert bot.bridge.process.command.endswith(f" --batch {result.seat}")
 
 
 @pytest.mark.asyncio
