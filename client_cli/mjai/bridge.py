@@ -62,60 +62,98 @@ class MjaiBridge:
         self.stream: MjaiStream | None = None
         self.pending: list[dict[str, Any]] = []  # mjai events not sent yet
         self.sent: list[dict[str, Any]] = []  # every mjai event the bot was given, in order
-        self.stats = {"decisions": 0, "answered": 0, "late": 0, "illegal": 0, "dead": 0}
+        self.stats = {"decisions": 0, "answered": 0, "late": 0, "illegal": 0, "dead": 0, "gaps": 0, "sat_out": 0}
+        self.gap = False  # events were missed: the bot waits for the next hand
         self.problems: list[str] = []  # one line for each decision played for the bot
         self._lock = asyncio.Lock()
         self._read_any = False
+        self._last: tuple[list[dict[str, Any]], dict[str, Any]] | None = None  # the last offer and answer
 
     # ---- the seat's events -------------------------------------------------------
 
-    def feed(self, event: dict[str, Any], seat: int) -> None:
-        """One event as the seat received it: queued, as mjai, for the bot."""
+    def feed(self, event: dict[str, Any], seat: int, view: dict[str, Any] | None = None) -> None:
+        """One event as the seat received it: queued, as mjai, for the bot.
+
+        With `view` (the seat's view after the event), a gap in the events is noticed (the
+        runner resumed from a snapshot): the bot then sits out the rest of the hand, played
+        for, and is given the next hand from its `start_kyoku` (after an `end_kyoku`)."""
         if self.stream is None or self.stream.seat != seat:
             self.stream = MjaiStream(seat, self.red_fives)
-        self.pending.extend(self.stream.convert(event))
+        events = self.stream.convert(event)
+        kind = event.get("type")
+        if self.gap:
+            if kind in ("hand_start", "game_start"):
+                self.gap = False
+                self.pending.extend(([{"type": "end_kyoku"}] if kind == "hand_start" else []) + events)
+            elif kind == "game_end":
+                self.pending.extend(events)
+            return
+        self.pending.extend(events)
+        if view is not None and kind != "game_start":
+            self._check(view)
+
+    def _check(self, view: dict[str, Any]) -> None:
+        """Start a gap if the view shows events that never came through here."""
+        if self.stream is not None and not self.gap and not self.stream.matches(view):
+            self.gap = True
+            self.pending = []
+            self.stats["gaps"] += 1
+            log.warning("mjai bot in seat %s (%s): events were missed (a resume from a snapshot); it sits out "
+                        "the rest of the hand", self.stream.seat, self.process.command)
 
     # ---- offers ----------------------------------------------------------------
 
-    async def answer(self, actions: list[dict[str, Any]]) -> dict[str, Any]:
+    async def answer(self, actions: list[dict[str, Any]], view: dict[str, Any] | None = None) -> dict[str, Any]:
         """Send what is pending, read the bot's answer and give the offered action it
-        names; on any trouble, log it and give the fallback."""
+        names; on any trouble, log it and give the fallback.  `view`: the seat's view now
+        (a snapshot may have come since the last event: see `feed`)."""
         async with self._lock:
             self.stats["decisions"] += 1
+            if view is not None:
+                self._check(view)
             stream = self.stream
             if stream is None:
                 return self._played_for(actions, None, "no game event came before the offer", "illegal")
-            loop = asyncio.get_running_loop()
-            timeout = self.first_timeout if self.stats["decisions"] == 1 else self.timeout
-            deadline = loop.time() + timeout
-            self._read_any = False
-            if self.process.proc is None and "{seat}" in self.command:
-                self.process.command = self.command.replace("{seat}", str(stream.seat))
-            try:
-                if not self.pending and self.batch:
-                    return self._played_for(actions, stream, "no event to send with the offer", "illegal")
-                answer = await self._exchange(self._take_pending(), deadline)
-                action = to_action(answer, actions, stream)
-                if action == REACH:
-                    answer = await self._exchange([stream.own_reach()], deadline)
-                    action = to_action(answer, actions, stream, riichi_step=True)
-            except TimeoutError:
-                self._silent = 0 if self._read_any else self._silent + 1
-                if self._silent >= self.give_up_after:
-                    await self.process.close(0.5)
-                    self.process.dead = f"hung: nothing from it in {self._silent} decisions in a row"
-                    return self._played_for(actions, stream, f"no answer within {timeout:g} s; "
-                                            f"{self.process.dead}, so it was ended", "dead")
-                return self._played_for(actions, stream, f"no answer within {timeout:g} s", "late")
-            except IllegalAnswer as problem:
-                self._silent = 0
-                return self._played_for(actions, stream, str(problem), "illegal")
-            except BotDied as problem:
-                return self._played_for(actions, stream, f"the bot is gone: {problem}", "dead")
+            if self.gap:
+                return self._played_for(actions, stream, "it sits out this hand (events were missed)", "sat_out")
+            if not self.pending:
+                if self._last is not None and self._last[0] == actions:
+                    return self._last[1]  # the same offer again (after a reconnection): the same answer
+                return self._played_for(actions, stream, "no new event to give the bot with this offer", "illegal")
+            self._last = (actions, await self._answer(actions, stream))
+            return self._last[1]
+
+    async def _answer(self, actions: list[dict[str, Any]], stream: MjaiStream) -> dict[str, Any]:
+        """One exchange with the bot for this offer (the events pending go first)."""
+        loop = asyncio.get_running_loop()
+        timeout = self.first_timeout if self.stats["decisions"] == 1 else self.timeout
+        deadline = loop.time() + timeout
+        self._read_any = False
+        if self.process.proc is None and "{seat}" in self.command:
+            self.process.command = self.command.replace("{seat}", str(stream.seat))
+        try:
+            answer = await self._exchange(self._take_pending(), deadline)
+            action = to_action(answer, actions, stream)
+            if action == REACH:
+                answer = await self._exchange([stream.own_reach()], deadline)
+                action = to_action(answer, actions, stream, riichi_step=True)
+        except TimeoutError:
+            self._silent = 0 if self._read_any else self._silent + 1
+            if self._silent >= self.give_up_after:
+                await self.process.close(0.5)
+                self.process.dead = f"hung: nothing from it in {self._silent} decisions in a row"
+                return self._played_for(actions, stream, f"no answer within {timeout:g} s; "
+                                        f"{self.process.dead}, so it was ended", "dead")
+            return self._played_for(actions, stream, f"no answer within {timeout:g} s", "late")
+        except IllegalAnswer as problem:
             self._silent = 0
-            self.stats["answered"] += 1
-            assert isinstance(action, dict)
-            return action
+            return self._played_for(actions, stream, str(problem), "illegal")
+        except BotDied as problem:
+            return self._played_for(actions, stream, f"the bot is gone: {problem}", "dead")
+        self._silent = 0
+        self.stats["answered"] += 1
+        assert isinstance(action, dict)
+        return action
 
     def _take_pending(self) -> list[dict[str, Any]]:
         events, self.pending = self.pending, []
@@ -148,7 +186,7 @@ class MjaiBridge:
         where = f" in seat {stream.seat}" if stream is not None and stream.seat >= 0 else ""
         line = f"mjai bot{where} ({self.process.command}): {why}; played {_describe(action, stream)} for it"
         self.problems.append(line)
-        if kind == "dead_again":
+        if kind in ("dead_again", "sat_out"):
             log.debug(line)
         else:
             log.warning(line)
@@ -190,10 +228,10 @@ class MjaiBot(Bot):
     def on_event(self, event: dict[str, Any], view: dict[str, Any] | None) -> None:
         seat = ((view or {}).get("you") or {}).get("seat")
         if seat is not None:
-            self.bridge.feed(event, seat)
+            self.bridge.feed(event, seat, view)
 
     async def decide(self, view: dict[str, Any], actions: list[dict[str, Any]]) -> dict[str, Any]:
-        return await self.bridge.answer(actions)
+        return await self.bridge.answer(actions, view)
 
     async def close(self) -> int | None:
         return await self.bridge.close()

@@ -43,6 +43,10 @@ class MjaiStream:
         self._red = red_fives if red_fives is not None else True
         self.drawn: int | None = None  # the tile the seat just drew, until it discards or calls
         self.reach_sent = False  # the bridge sent the bot's own `reach` already
+        # What the events so far say of the hand: to tell a gap in them (a resume from a snapshot).
+        self.hand: tuple[str | None, int | None] = (None, None)  # round and honba
+        self.discards = [0, 0, 0, 0]
+        self.melds = [0, 0, 0, 0]
 
     def convert(self, event: dict[str, Any]) -> list[dict[str, Any]]:
         kind = event.get("type")
@@ -52,12 +56,29 @@ class MjaiStream:
             self.drawn = event.get("tile")
         elif kind in ("discard", "call", "hand_end") and event.get("seat", self.seat) == self.seat:
             self.drawn = None
+        if kind == "hand_start":
+            self.hand, self.discards, self.melds = (event.get("round"), event.get("honba")), [0] * 4, [0] * 4
+        elif kind == "discard":
+            self.discards[event["seat"]] += 1
+        elif kind == "call" and event.get("meld") != "kakan":
+            self.melds[event["seat"]] += 1
         out = event_to_mjai(event, self._red, self.seat)
         if kind == "discard" and event["riichi"] and event["seat"] == self.seat and self.reach_sent:
             out = out[1:]  # the bot has had its `reach` echoed already
         if kind in ("discard", "hand_end"):
             self.reach_sent = False
         return out
+
+    def matches(self, view: dict[str, Any]) -> bool:
+        """Whether the seat's view (the SDK's, kept from a snapshot and events) is the hand
+        these events describe; False when some events never came through here."""
+        try:
+            seats = view["seats"]
+            return ((view["round"], view["honba"]) == self.hand
+                    and [len(s["discards"]) for s in seats] == self.discards
+                    and [len(s["melds"]) for s in seats] == self.melds)
+        except (KeyError, TypeError):
+            return True  # not a view of a hand in play: nothing to compare
 
     def own_reach(self) -> dict[str, Any]:
         """The echo of the bot's own `reach`, which it answers with its riichi `dahai`."""

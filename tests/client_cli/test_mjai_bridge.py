@@ -175,3 +175,56 @@ async def test_mjai_bot_is_an_sdk_bot_fed_by_its_view():
     assert action in actions and bot.stats["answered"] == 1
     assert bot.bridge.sent[0] == {"type": "start_game", "names": ["A", "B", "C", "D"], "id": 0}
     assert await bot.close() == 0
+
+
+async def test_after_missed_events_the_bot_sits_out_the_hand_and_comes_back_at_the_next():
+    """As after a resume from a snapshot: the SDK's view (SeatState) jumps ahead of the
+    events the bridge saw.  The bridge notices, plays for the bot to the end of the hand,
+    and gives it the next hand from its start; it then answers again, legally."""
+    from client_cli.seat_state import SeatState
+    from server.game.views import seat_view
+
+    rng = random.Random(7)
+    game = Game(TENHOU, seed=b"mjai gap")
+    bot = MjaiBot(EXAMPLE_BOT, timeout=10)
+    state = SeatState(2)
+    hands, seen, answered_before = 0, 0, None
+    away = False
+
+    def feed(new):
+        nonlocal hands, seen, away
+        for e in new:
+            hands += e.type == "hand_start"
+            seen += hands == 2
+            was_away, away = away, hands == 2 and 10 <= seen < 40  # the connection is down: nothing comes
+            if away:
+                continue
+            if was_away:  # back, with a snapshot of the game as it is now
+                state.load_snapshot(seat_view(game, 2))
+                break
+            state.apply(e.for_seat(2))
+            bot.on_event(e.for_seat(2), state.view)
+
+    feed(game.start_events)
+    try:
+        while not game.over:
+            seat = game.waiting_for()[0]
+            if seat == 2 and not away:
+                actions = [action_to_data(a) for a in game.legal_actions(2)]
+                action = await bot.decide(state.view, actions)
+                assert action in actions
+                action = action_from_data(action)
+            else:
+                action = greedy_player(game, seat, rng)
+            if hands == 3 and answered_before is None:
+                answered_before = bot.stats["answered"]
+            feed(game.apply(seat, action))
+    finally:
+        await bot.close()
+    stats = bot.stats
+    assert stats["gaps"] == 1 and stats["sat_out"] >= 1 and stats["illegal"] == stats["late"] == stats["dead"] == 0
+    assert stats["answered"] > answered_before + 10  # it plays the later hands itself
+    sent = bot.bridge.sent
+    starts = [i for i, m in enumerate(sent) if m["type"] == "start_kyoku"]
+    assert sent[starts[2] - 1] == {"type": "end_kyoku"}  # the interrupted hand is closed first
+    assert sent[-1] == {"type": "end_game"}

@@ -123,3 +123,46 @@ def test_riichi_bot_mjai_plays_a_whole_game(server):
     record, _ = stored(server, game_id)
     assert record.replay().final is not None
     assert "played" not in done.stderr, done.stderr  # no answer of the bots had to be played for them
+
+
+class DroppingMjai(MjaiBot):
+    """An mjai bot whose connection is cut (no closing handshake) after some of its discards."""
+
+    def __init__(self, command, at, **options):
+        super().__init__(command, **options)
+        self.at, self.discards, self.runner = set(at), 0, None
+
+    def on_event(self, event, view):
+        super().on_event(event, view)
+        if event["type"] == "discard" and event["seat"] == view["you"]["seat"]:
+            self.discards += 1
+            if self.discards in self.at:
+                self.runner.client.ws.transport.abort()
+
+
+@pytest.fixture
+def short_history_server(tmp_path):
+    yield from bot_server(tmp_path, "--history", "1")
+
+
+@pytest.mark.asyncio
+async def test_after_a_resume_from_a_snapshot_the_bot_sits_out_the_hand_and_plays_on(short_history_server):
+    """The table plays for the seat while it is away and keeps one broadcast, so the seat
+    comes back through a snapshot: the bridge notices the events it missed, plays for the
+    bot to the end of that hand, and gives it the next hand from its start."""
+    from client_cli.bot.sdk import Runner
+
+    bot = DroppingMjai(EXAMPLE_BOT, at=(3, 20, 21, 50), timeout=0.4, first_timeout=0.4)
+    runner = Runner(bot, short_history_server.url, server_bots=3, clock={"per_decision": 0.5, "bank": 0},
+                    timeout=30, backoff=2.0)
+    bot.runner = runner
+    try:
+        result = await asyncio.wait_for(runner.run(), 180)
+    finally:
+        await bot.close()
+    assert result.final is not None and "history" in result.catchups and not result.invalid
+    stats = bot.stats
+    assert stats["gaps"] >= 1 and stats["illegal"] == 0 and stats["answered"] > 30
+    starts = [i for i, m in enumerate(bot.bridge.sent) if m["type"] == "start_kyoku"]
+    ends = [i for i, m in enumerate(bot.bridge.sent) if m["type"] == "end_kyoku"]
+    assert len(ends) >= len(starts) - 1  # each hand the bot was given was closed, the cut ones too
