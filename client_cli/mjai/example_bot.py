@@ -6,8 +6,8 @@
 
 It keeps its hand closed: it never calls, discards the tile that leaves the fewest
 shanten (then the most tiles that would lower it), declares riichi as soon as it is
-waiting, wins by tsumo whenever it can and by ron once in riichi (not when furiten), and
-answers `{"type":"none"}` to everything else.  Within those bounds every answer it gives
+waiting, wins whenever it can (by tsumo always; by ron when not furiten and the hand has
+a yaku, `server.rules` scoring), and answers `{"type":"none"}` to everything else.  Within those bounds every answer it gives
 is legal, so it is also the test bot of the mjai bridge.  It reads until the end of its
 input (several games in a row are fine); a line in the wrong form is an error: it says so
 on standard error and exits with status 2.
@@ -22,6 +22,9 @@ from collections import Counter
 from typing import Any, TextIO
 
 from protocol.mjai_tiles import tile_kind
+from server.rules.config import EMA2016, TENHOU
+from server.rules.context import WinContext
+from server.rules.scoring import ScoringError, score_hand
 from server.rules.shanten import shanten, useful_tiles, waits
 
 NONE = {"type": "none"}
@@ -47,8 +50,11 @@ class ExampleBot:
         self.draws = 0  # tsumo events this hand (so the wall holds 70 - draws)
         self.score = 0
         self.discarded: set[int] = set()  # kinds of the bot's own discards this hand
-        self.missed = False  # in riichi, a winning tile went by
-        self._went_by: int | None = None
+        self.bakaze, self.oya = 0, 0
+        self.accepted = False  # its riichi was accepted
+        self.temporary_furiten = False  # a winning tile went by since its last draw
+        self.riichi_furiten = False  # one went by after its riichi
+        self._went_by = False  # the last event offered it a winning tile
 
     # ---- the stream ----------------------------------------------------------------
 
@@ -56,27 +62,32 @@ class ExampleBot:
         """Take one event into account; the answer to it."""
         kind = event["type"]
         me = event.get("actor") == self.seat
-        if self._went_by is not None and kind != "hora":
-            self.missed = self.missed or self.riichi
-        self._went_by = None
+        if self._went_by and kind != "hora":  # nobody won on it: the engine's furiten (EMA 'Furiten')
+            self.temporary_furiten = True
+            self.riichi_furiten = self.riichi_furiten or self.accepted
+        self._went_by = False
         if kind == "start_game":
             self.seat = event["id"]
         elif kind == "start_kyoku":
             self.hand = Counter(event["tehais"][self.seat])
             self.melds, self.riichi, self.reach_tile, self.drawn = 0, False, None, None
             self.draws, self.score = 0, event["scores"][self.seat]
-            self.discarded, self.missed = set(), False
+            self.discarded, self.accepted = set(), False
+            self.temporary_furiten = self.riichi_furiten = False
+            self.bakaze, self.oya = "ESWN".index(event["bakaze"]), event["oya"]
         elif kind == "tsumo":
             self.draws += 1
             if me:
                 self.hand[event["pai"]] += 1
                 self.drawn = event["pai"]
+                self.temporary_furiten = self.riichi_furiten
                 return self.on_own_draw()
         elif kind == "reach" and me:
             self.riichi = True
             return self.dahai(self.reach_tile or self.drawn or self.best_discard()[0])
         elif kind == "reach_accepted" and me:
             self.score -= 1000
+            self.accepted = True
         elif kind == "dahai":
             if me:
                 self.take(event["pai"])
@@ -145,8 +156,9 @@ class ExampleBot:
         return {"type": "dahai", "actor": self.seat, "pai": name, "tsumogiri": name == self.drawn}
 
     def maybe_ron(self, name: str, target: int) -> dict[str, Any]:
-        """Ron on another seat's tile: only in riichi (a yaku for sure) and not furiten."""
-        if not self.riichi or self.melds:
+        """Ron on another seat's tile when it completes the hand, the bot is not furiten and
+        the hand has a yaku (riichi, or one of its shape or winds under both presets)."""
+        if self.melds:
             return NONE
         counts = counts_of(self.hand)
         if sum(counts) != 13:
@@ -155,11 +167,24 @@ class ExampleBot:
         kind = tile_kind(name)
         if kind not in wait:
             return NONE
-        if self.missed or any(k in self.discarded for k in wait):
-            self._went_by = kind
+        self._went_by = True
+        if self.temporary_furiten or self.riichi_furiten or any(k in self.discarded for k in wait):
             return NONE
-        self._went_by = kind
+        if not self.riichi and not self.has_yaku(counts, kind):
+            return NONE
         return {"type": "hora", "actor": self.seat, "target": target, "pai": name}
+
+    def has_yaku(self, counts: list[int], kind: int) -> bool:
+        """Whether the closed hand won by ron on `kind` has a yaku, whatever the preset
+        (only what the tiles and winds give: a yaku of the moment, such as houtei, is a bonus)."""
+        tiles = [k for k in range(34) for _ in range(counts[k])] + [kind]
+        ctx = WinContext(seat_wind=(self.seat - self.oya) % 4, round_wind=self.bakaze)
+        for rules in (EMA2016, TENHOU):
+            try:
+                score_hand(tiles, kind, [], ctx, rules)
+            except ScoringError:
+                return False
+        return True
 
 
 def serve(stdin: TextIO, stdout: TextIO, batch: bool, seat: int | None = None) -> int:
