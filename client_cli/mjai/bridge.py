@@ -31,7 +31,14 @@ import json
 import logging
 from typing import Any
 
-from client_cli.mjai.convert import REACH, IllegalAnswer, MjaiStream, fallback, parse_answer, to_action
+from client_cli.mjai.convert import (
+    REACH,
+    IllegalAnswer,
+    MjaiStream,
+    fallback,
+    parse_answer,
+    to_action,
+)
 from client_cli.mjai.process import BotDied, BotProcess
 
 try:

@@ -93,7 +93,7 @@ class BotProcess:
                 proc.stdin.close()
         try:
             await asyncio.wait_for(proc.wait(), grace)
-        except asyncio.TimeoutError:
+        except TimeoutError:
             pass
         for sig in (signal.SIGTERM, signal.SIGKILL):
             with contextlib.suppress(ProcessLookupError, PermissionError):
@@ -103,6 +103,6 @@ class BotProcess:
             try:
                 await asyncio.wait_for(proc.wait(), 1.0)
                 break
-            except asyncio.TimeoutError:
+            except TimeoutError:
                 continue
         return proc.returncode

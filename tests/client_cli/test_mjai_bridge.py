@@ -113,7 +113,7 @@ async def test_the_wrong_form_is_a_dead_bot_and_the_game_goes_on():
     """A batch bot run in the line form (or the other way round) exits at once; it is played for."""
     bridges = {0: MjaiBridge(EXAMPLE_BOT + " --batch", batch=False, timeout=5),
                2: MjaiBridge(EXAMPLE_BOT, batch=True, timeout=5)}
-    game, events = await bridge_game(TENHOU, 3, bridges)
+    game, _ = await bridge_game(TENHOU, 3, bridges)
     assert game.final is not None
     for bridge in bridges.values():
         assert bridge.stats["dead"] == 1 and bridge.stats["answered"] == 0

@@ -11,13 +11,25 @@ from collections import Counter
 
 import pytest
 
-from client_cli.mjai.convert import REACH, IllegalAnswer, MjaiStream, fallback, parse_answer, to_action
+from client_cli.mjai.convert import (
+    REACH,
+    IllegalAnswer,
+    MjaiStream,
+    fallback,
+    parse_answer,
+    to_action,
+)
 from protocol.mjai_tiles import event_to_mjai, mjai_tile, tile_kind
 from server.game.actions import action_from_data, action_to_data
 from server.game.engine import Game
 from server.game.export_mjai import events_to_mjai, mjai_for_seat
 from server.rules.config import EMA2016, TENHOU
-from tests.client_cli.test_mjai_support import PLAYERS, answer_for, check_no_leak, play_game
+from tests.client_cli.test_mjai_support import (
+    PLAYERS,
+    answer_for,
+    check_no_leak,
+    play_game,
+)
 
 GAMES = [(TENHOU, 1, "greedy"), (TENHOU, 2, "random"), (TENHOU, 3, "greedy"), (EMA2016, 4, "greedy"),
          (EMA2016, 5, "random"), (TENHOU, 6, "greedy")]
@@ -70,12 +82,12 @@ def test_a_seats_stream_is_the_export_masked_for_it(games):
 
 
 def test_red_fives_are_named_only_with_the_rules_that_have_them(games):
-    for rules, game, events in games:
+    for rules, _, events in games:
         names = {n for seat in range(4) for m in seat_stream(events, seat)
-                 for n in [m.get("pai"), *m.get("consumed", []), *sum(m.get("tehais", []), [])] if n}
+                 for n in [m.get("pai"), *m.get("consumed", []), *(t for h in m.get("tehais", []) for t in h)] if n}
         assert bool(names & {"5mr", "5pr", "5sr"}) == rules.red_fives, rules.name
     # The preset comes from game_start; it can be forced.
-    rules, game, events = games[0]
+    _, _, events = games[0]
     forced = {n for m in seat_stream(events, 0, red_fives=False) for n in [m.get("pai")] if n}
     assert not forced & {"5mr", "5pr", "5sr"}
 
@@ -89,7 +101,7 @@ def test_what_a_seat_is_given_never_names_another_seats_hidden_tile(games):
 
 
 def test_start_kyoku_and_tsumo_for_the_seat_and_others(games):
-    rules, game, events = games[0]
+    _, _, events = games[0]
     first = next(e for e in events if e.type == "hand_start")
     for seat in range(4):
         start = event_to_mjai(first.for_seat(seat), True, seat)[0]
