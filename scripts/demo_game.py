@@ -1,5 +1,7 @@
 """Start a local riichi-server, seat three built-in bots and a simple player, and show a
-whole game as it is played: each hand's result and the final standings.
+whole game as it is played: each hand's result and the final standings.  This is the
+screenless form of the first command (`scripts/run.sh --plain`); `scripts/run.sh` itself
+opens the terminal client, riichi-play.
 
     python scripts/demo_game.py [--rules ema2016|tenhou] [--port 0] [--keep-server]
 

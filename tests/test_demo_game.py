@@ -1,7 +1,10 @@
 """The README's first command plays a whole game: scripts/demo_game.py against a real server process."""
 
+import socket
 import subprocess
 import sys
+
+import pytest
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -18,3 +21,37 @@ def test_demo_game_plays_a_whole_game_on_a_real_server():
     standings = lines[lines.index("final standings:") + 1:lines.index("final standings:") + 5]
     assert [line.split(".")[0].strip() for line in standings] == ["1", "2", "3", "4"]
     assert "is stored; export it with" in lines[-1]
+
+
+def test_the_first_command_opens_riichi_play_at_a_table_with_three_bots_and_a_friend_takes_a_seat():
+    """scripts/run.sh under tmux: the table with three bots and the invite code show; the
+    command shown for a friend, typed in a second terminal, takes a bot's seat; both get
+    ready and play a hand; quitting stops the local server."""
+    import re
+
+    from client_cli.play.local import free_port, port_free
+    from tests.client_cli.test_play_tmux import Tmux, play
+
+    port = free_port()
+    tmux = Tmux()
+    try:
+        tmux.open("host", f"scripts/run.sh --port {port} --name alice --no-clock")
+        code = tmux.wait_for("host", r"Invite code: (\S+)", timeout=60).group(1)
+        screen = tmux.screen("host")
+        assert len(re.findall(r"shanten-bot|builtin-bot|bot\s+ready", screen)) >= 3, screen
+        command = tmux.wait_for("host", r"(\S*riichi-play --server \S+ --join \S+)").group(1)
+        assert command.endswith(f"--join {code}") and f"ws://127.0.0.1:{port}" in command
+        tmux.open("friend", f"{command} --name bob")
+        tmux.wait_for("host", r"South\s+bob\s+human")
+        tmux.keys("friend", "g")
+        tmux.keys("host", "g")
+        tmux.wait_for("friend", r"East 1")
+        play(tmux, ["host", "friend"], "result", timeout=120)
+        for name in ("friend", "host"):
+            tmux.keys(name, "C-q")
+            tmux.wait_for(name, r"EXITED 0")
+        with pytest.raises(ConnectionRefusedError):  # the local server stopped with riichi-play
+            socket.create_connection(("127.0.0.1", port), timeout=2).close()
+        assert port_free(port)
+    finally:
+        tmux.close()

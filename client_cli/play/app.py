@@ -28,7 +28,7 @@ from textual.app import App, ComposeResult
 from textual.widgets import Button, ContentSwitcher, Static
 
 from client_cli.play import render
-from client_cli.play.connection import Connection, ConnectError
+from client_cli.play.connection import DEFAULT_SERVER, Connection, ConnectError
 from client_cli.play.local import LocalServer
 from client_cli.play.offers import Choices, choices, label
 from client_cli.play.panes import StartPane, TablePane, WaitingPane, create_messages
@@ -37,7 +37,6 @@ from client_cli.play.widgets import HAND_KEYS, HandView
 from client_cli.seat_state import SeatState
 
 Message = dict[str, Any]
-DEFAULT_SERVER = "ws://127.0.0.1:8765"
 
 
 class PlayApp(App[int]):
@@ -45,8 +44,9 @@ class PlayApp(App[int]):
     CSS = "#status { dock: bottom; height: 1; background: $boost; padding: 0 1; }"
 
     def __init__(self, conn: Connection, intent: list[Message] | None = None, buffered: list[Message] | None = None,
-                 unicode: bool = False, note: str = "") -> None:
+                 unicode: bool = False, note: str = "", command: str = "riichi-play") -> None:
         super().__init__()
+        self.command = command  # how a friend runs this client (shown with the invite code)
         self.conn = conn
         self.intent = intent or []
         self.buffered = buffered or []
@@ -72,7 +72,7 @@ class PlayApp(App[int]):
     def compose(self) -> ComposeResult:
         with ContentSwitcher(initial="start", id="panes"):
             yield StartPane(id="start")
-            yield WaitingPane(self.conn.url, id="waiting")
+            yield WaitingPane(self.conn.url, self.command, id="waiting")
             yield TablePane(self.unicode, id="table")
         yield Static(id="status")
 
@@ -366,6 +366,16 @@ def _user() -> str:
         return "player"
 
 
+def this_command() -> str:
+    """How this client was started, for a friend at the same machine: `.venv/bin/riichi-play`
+    run from the checkout, else `riichi-play`."""
+    path = os.path.abspath(sys.argv[0]) if sys.argv and sys.argv[0] else ""
+    if os.path.basename(path) != "riichi-play":
+        return "riichi-play"
+    relative = os.path.relpath(path)
+    return relative if not relative.startswith("..") else path
+
+
 def intent_of(args: argparse.Namespace) -> list[Message] | None:
     """The messages the command line asks for, before the screen opens (None: the start pane)."""
     if args.join:
@@ -398,19 +408,14 @@ async def first_answer(conn: Connection, intent: list[Message], timeout: float =
             return read, message.get("text") or message.get("reason") or "the connection closed"
 
 
-async def run(args: argparse.Namespace) -> int:
-    local = None
+async def run(args: argparse.Namespace, local: LocalServer | None = None) -> int:
     url, note = args.server, ""
-    if args.local:
-        try:
-            local = await asyncio.to_thread(LocalServer(args.port).start)
-        except RuntimeError as problem:
-            print(f"riichi-play: {problem}", file=sys.stderr)
-            return 1
+    if local is not None:
         url = local.url
         note = f"local riichi-server on {url} (stops when you quit)"
         print(note, flush=True)
     conn = Connection(url, args.name)
+    command = this_command()
     try:
         try:
             await conn.open()
@@ -426,9 +431,13 @@ async def run(args: argparse.Namespace) -> int:
                 return 1
             table = buffered[-1]
             if table.get("invite"):
-                print(f"invite code {table['invite']}  (a friend: riichi-play --server {url} --join {table['invite']})"
+                server = "" if url == DEFAULT_SERVER else f" --server {url}"
+                print(f"invite code {table['invite']}  (a friend: {command}{server} --join {table['invite']})"
                       f"\nwatch code  {table['watch']}", flush=True)
-        app = PlayApp(conn, buffered=buffered, unicode=args.unicode, note=note)
+        if not (sys.stdin.isatty() and sys.stdout.isatty()):
+            print("riichi-play: it needs a terminal (run it in one, or under tmux)", file=sys.stderr)
+            return 2
+        app = PlayApp(conn, buffered=buffered, unicode=args.unicode, note=note, command=command)
         await app.run_async()
         if app.fatal:
             print(f"riichi-play: {app.fatal}", file=sys.stderr)
@@ -438,18 +447,26 @@ async def run(args: argparse.Namespace) -> int:
         return 0
     finally:
         await conn.close()
-        if local is not None:
-            local.stop()
 
 
 def main(argv: list[str] | None = None) -> int:
     args = parser().parse_args(argv)
     if args.seat is not None and not args.join:
         parser().error("--seat goes with --join")
+    local = None
+    if args.local:  # started from the main thread: it is sent SIGTERM when this process ends
+        try:
+            local = LocalServer(args.port).start()
+        except RuntimeError as problem:
+            print(f"riichi-play: {problem}", file=sys.stderr)
+            return 1
     try:
-        return asyncio.run(run(args))
+        return asyncio.run(run(args, local))
     except KeyboardInterrupt:
         return 130
+    finally:
+        if local is not None:
+            local.stop()
 
 
 if __name__ == "__main__":

@@ -20,6 +20,7 @@ from protocol.client import Client
 from protocol.messages import VERSION
 
 Message = dict[str, Any]
+DEFAULT_SERVER = "ws://127.0.0.1:8765"
 COUNTED = ("table", "event", "result")
 BACKOFF = (0.2, 0.5, 1.0, 2.0, 3.0, 5.0)
 

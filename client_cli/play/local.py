@@ -3,6 +3,8 @@ database in a temporary folder; stopped when riichi-play ends."""
 
 from __future__ import annotations
 
+import ctypes
+import signal
 import socket
 import subprocess
 import sys
@@ -12,10 +14,13 @@ import urllib.request
 from pathlib import Path
 
 DEFAULT_PORT = 8765
+PR_SET_PDEATHSIG = 1
 
 
 def port_free(port: int) -> bool:
+    """Nothing listens on 127.0.0.1:port (connections of a stopped server in TIME_WAIT do not count)."""
     with socket.socket() as s:
+        s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as the server binds
         try:
             s.bind(("127.0.0.1", port))
         except OSError:
@@ -34,6 +39,16 @@ def server_command() -> list[str]:
     return [str(script)] if script.exists() else [sys.executable, "-m", "server.app"]
 
 
+def _die_with_parent() -> None:
+    """In the server's process, before it starts: on Linux, be sent SIGTERM when riichi-play
+    dies (even killed, or with its terminal closed), so no server is left behind."""
+    if sys.platform.startswith("linux"):
+        try:
+            ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, signal.SIGTERM)
+        except (OSError, AttributeError):
+            pass
+
+
 class LocalServer:
     """A server process; `url` is where it listens."""
 
@@ -50,10 +65,13 @@ class LocalServer:
 
     def start(self, timeout: float = 15.0) -> LocalServer:
         """Start it and wait for /healthz; raises RuntimeError saying why it did not start."""
+        if not port_free(self.port):
+            raise RuntimeError(f"port {self.port} on 127.0.0.1 is taken: choose another with --port,"
+                               f" or play on that server with --server ws://127.0.0.1:{self.port}")
         with open(self.log, "wb") as log:
             self.process = subprocess.Popen([*server_command(), "--host", "127.0.0.1", "--port", str(self.port),
                                              "--db", str(self.db)], stdout=log, stderr=subprocess.STDOUT,
-                                            stdin=subprocess.DEVNULL, start_new_session=True)
+                                            stdin=subprocess.DEVNULL, preexec_fn=_die_with_parent)
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             if self.process.poll() is not None:
@@ -61,7 +79,8 @@ class LocalServer:
                                    f" its log: {self.log}")
             try:
                 with urllib.request.urlopen(f"http://127.0.0.1:{self.port}/healthz", timeout=1):
-                    return self
+                    if self.process.poll() is None:  # ours answered, not another server
+                        return self
             except OSError:
                 time.sleep(0.1)
         self.stop()

@@ -11,6 +11,7 @@ from textual.containers import Grid, Horizontal, Vertical
 from textual.widgets import Button, Checkbox, Input, Label, Select, Static
 
 from client_cli.play import render
+from client_cli.play.connection import DEFAULT_SERVER
 from client_cli.play.offers import Choices
 from client_cli.play.tiles import WINDS
 from client_cli.play.widgets import HandView
@@ -96,9 +97,10 @@ class WaitingPane(Vertical):
     WaitingPane Button { margin-right: 2; }
     """
 
-    def __init__(self, server_url: str, **kwargs: Any) -> None:
+    def __init__(self, server_url: str, command: str = "riichi-play", **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.server_url = server_url
+        self.command = command
 
     def compose(self) -> ComposeResult:
         yield Static(id="table-title")
@@ -135,10 +137,11 @@ class WaitingPane(Vertical):
             codes.append(table["invite"], style="bold reverse")
             codes.append("   watch code: ", style="bold")
             codes.append(f"{table['watch']}\n")
+            server = "" if self.server_url == DEFAULT_SERVER else f" --server {self.server_url}"
             codes.append("A friend takes a bot's seat (before you press g) with:\n  ")
-            codes.append(f"riichi-play --server {self.server_url} --join {table['invite']}\n", style="bold")
-            codes.append("and anyone may watch with: ")
-            codes.append(f"riichi-play --server {self.server_url} --watch {table['watch']}", style="bold")
+            codes.append(f"{self.command}{server} --join {table['invite']}\n", style="bold")
+            codes.append("and anyone may watch with:\n  ")
+            codes.append(f"{self.command}{server} --watch {table['watch']}", style="bold")
         else:
             codes.append("The host has the codes; the game starts when all four seats are ready.", style="dim")
         self.query_one("#codes", Static).update(codes)

@@ -1,0 +1,148 @@
+"""riichi-play in a real terminal: tmux runs the command against a real riichi-server
+process, the test reads the screen (capture-pane) and types keys (send-keys) as a
+player would, until a hand's result (by default) or the final standings (slow)."""
+
+from __future__ import annotations
+
+import os
+import re
+import shlex
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from client_cli.play.local import LocalServer, free_port
+
+ROOT = Path(__file__).resolve().parents[2]
+PLAY = Path(sys.executable).parent / "riichi-play"
+pytestmark = pytest.mark.skipif(not Path("/usr/bin/tmux").exists(), reason="tmux is not installed")
+
+
+class Tmux:
+    """Terminals of 120x40 on a tmux server of the test's own."""
+
+    def __init__(self) -> None:
+        self.socket = f"riichi-test-{os.getpid()}-{time.monotonic_ns()}"
+
+    def run(self, *args: str) -> str:
+        return subprocess.run(["tmux", "-L", self.socket, *args], capture_output=True, text=True, timeout=10).stdout
+
+    def open(self, name: str, command: str) -> None:
+        # the pane stays after the command ends, so its last words can be read
+        self.run("new-session", "-d", "-s", name, "-x", "120", "-y", "40", "-c", str(ROOT),
+                 f"env -u COLUMNS -u LINES {command}; echo EXITED $?; sleep 30")
+
+    def screen(self, name: str) -> str:
+        return self.run("capture-pane", "-p", "-t", name)
+
+    def keys(self, name: str, *keys: str) -> None:
+        self.run("send-keys", "-t", name, *keys)
+
+    def wait_for(self, name: str, pattern: str, timeout: float = 20.0) -> re.Match:
+        deadline = time.monotonic() + timeout
+        while True:
+            found = re.search(pattern, self.screen(name))
+            if found:
+                return found
+            if time.monotonic() > deadline:
+                raise AssertionError(f"{pattern!r} did not show in {name}:\n{self.screen(name)}")
+            time.sleep(0.1)
+
+    def close(self) -> None:
+        self.run("kill-server")
+
+
+def answer(tmux: Tmux, name: str) -> str:
+    """Look at the screen and press what a plain player would; returns what it saw."""
+    screen = tmux.screen(name)
+    if "Final standings" in screen:
+        return "final"
+    if "Enter: continue" in screen:
+        tmux.keys(name, "Enter")
+        return "result"
+    for button, key in (("[t] Tsumo", "t"), ("[r] Ron", "r"), ("[x] Pass", "x")):
+        if button in screen:
+            tmux.keys(name, key)
+            return key
+    if "<- " in screen and re.search(r"turn: you \(\w+\) to play", screen):
+        tmux.keys(name, "Enter")  # the drawn tile, selected when it comes
+        return "discard"
+    return ""
+
+
+def play(tmux: Tmux, names: list[str], until: str, timeout: float) -> dict[str, int]:
+    seen: dict[str, int] = {}
+    deadline = time.monotonic() + timeout
+    while True:
+        for name in names:
+            what = answer(tmux, name)
+            seen[what] = seen.get(what, 0) + 1
+            if what == until:
+                return seen
+        assert time.monotonic() < deadline, f"no {until} in time: {seen}\n" + tmux.screen(names[0])
+        time.sleep(0.15)
+
+
+@pytest.fixture
+def tmux():
+    t = Tmux()
+    yield t
+    t.close()
+
+
+@pytest.fixture
+def server():
+    srv = LocalServer(free_port()).start()
+    yield srv
+    srv.stop()
+
+
+def test_riichi_play_under_tmux_plays_a_hand_against_a_real_server(tmux, server):
+    tmux.open("host", f"{PLAY} --server {server.url} --name alice --bots 3 --no-clock --rules tenhou")
+    tmux.wait_for("host", r"Invite code: \S+")
+    assert "shanten-bot-3" in tmux.screen("host") or "bot-3" in tmux.screen("host")
+    tmux.keys("host", "g")
+    table = tmux.wait_for("host", r"turn: you \(East\) to play")
+    screen = tmux.screen("host")
+    assert "dora indicators" in screen and "tiles left 69" in screen and "East 1" in screen
+    hand = re.search(r"^ ((?:\S\S ){13})   (\S\S)\s*$", screen, re.M)
+    assert hand, screen  # thirteen tiles, then the drawn tile apart
+    drawn = hand.group(2)
+    tmux.keys("host", "Enter")  # discards the drawn tile
+    tmux.wait_for("host", rf"alice: {drawn}")  # in the log, and in our pond
+    seen = play(tmux, ["host"], "result", timeout=60)
+    assert seen.get("discard", 0) >= 1
+    screen = tmux.screen("host")
+    assert re.search(r"wins by (tsumo|ron)|Exhaustive draw|Abortive draw", screen), screen
+    assert re.search(r"alice\s+[+-]\d+\s+->\s+\d+", screen)
+    tmux.keys("host", "Enter")
+    tmux.keys("host", "C-q")
+    tmux.wait_for("host", r"EXITED 0")
+    assert table
+
+
+def test_a_bad_code_under_tmux_is_one_line_and_exit_1(tmux, server):
+    tmux.open("friend", f"{PLAY} --server {server.url} --join no-such-code")
+    tmux.wait_for("friend", r"riichi-play: no open table has that invite code \(no_table\)\s+EXITED 1")
+
+
+@pytest.mark.slow
+def test_two_players_in_two_terminals_play_a_whole_game_with_two_bots(tmux, server):
+    tmux.open("host", f"{PLAY} --server {server.url} --name alice --bots 3 --no-clock")
+    code = tmux.wait_for("host", r"Invite code: (\S+)").group(1)
+    tmux.open("friend", f"{PLAY} --server {shlex.quote(server.url)} --name bob --join {code}")
+    tmux.wait_for("host", r"South\s+bob\s+human")
+    tmux.keys("friend", "g")
+    tmux.keys("host", "g")
+    tmux.wait_for("friend", r"East 1")
+    seen = play(tmux, ["host", "friend"], "final", timeout=900)
+    assert seen.get("result", 0) >= 4
+    for name in ("host", "friend"):
+        tmux.wait_for(name, "Final standings")
+        tmux.keys(name, "q")
+        tmux.wait_for(name, r"EXITED 0")
+        screen = tmux.screen(name)
+        assert re.search(r"1\. \S+\s+-?\d+\s+[+-]\d+\.\d", screen), screen  # printed again on leaving
