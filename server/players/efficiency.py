@@ -14,11 +14,13 @@ same code through `server.players.dispatch.dispatch`.
   unseen winning tiles.
 - Calls pon on value tiles (dragons, its seat wind, the round wind); once it holds such
   a pung, it also calls chi and pon that lower its shanten (its hand has a yaku).
-- Against a riichi (another seat's), unless its best discard keeps it tenpai, it folds:
-  it discards the safest tile it holds: first the riichi player's own discards (it is
-  furiten on them), then honours few copies of which are left, then suji (a 4 is safe
-  from the two-sided waits on 1-4 when the riichi player discarded the 1...), terminals
-  before middle tiles.  It calls nothing while folding.
+- Against a riichi (another seat's) it folds when it is two tiles or more from tenpai,
+  or one with fewer than 30 tiles left in the wall: it discards the safest tile it holds:
+  first the riichi player's own discards (it is furiten on them), then honours few
+  copies of which are left, then suji (a 4 is safe from the two-sided waits on 1-4 when
+  the riichi player discarded the 1...), terminals before middle tiles.  When tenpai it
+  pushes, with the safest discard (riichi discard) that keeps a wait with winning tiles
+  left.  It calls nothing while another seat is in riichi.
 - Concealed kongs only when they cost nothing (the shanten does not rise); no open kongs.
 - Nine terminals: declared unless the hand is three tiles or fewer from thirteen orphans.
 """
@@ -32,7 +34,7 @@ from typing import Any
 from server.game.actions import Action, Discard, Ron, Tsumo, action_to_data
 from server.players.dispatch import dispatch
 from server.players.shanten_player import _DRAGONS, _Seen, _counts, best_discard, best_riichi
-from server.rules.shanten import shanten, shanten_kokushi
+from server.rules.shanten import shanten, shanten_kokushi, waits
 
 __all__ = ["Efficiency", "BUILTIN", "choose", "danger", "riichi_threats", "fold_wanted"]
 
@@ -118,13 +120,36 @@ def fold_wanted(view: dict[str, Any]) -> bool:
     return _folds(min(_shanten_after(counts, melds, k) for k in range(34) if counts[k]), view)
 
 
-FOLD_SHANTEN = 1  # fold when the best discard leaves at least this shanten...
+FOLD_SHANTEN = 2  # fold when the best discard leaves at least this shanten...
 FOLD_LATE_SHANTEN = 1  # ...or this one with fewer than FOLD_LATE tiles left in the wall
-FOLD_LATE = 0
+FOLD_LATE = 30
+PUSH_SAFELY = True  # tenpai against a riichi: the safest discard that keeps a live wait
 
 
 def _folds(best_shanten: int, view: dict[str, Any]) -> bool:
     return best_shanten >= FOLD_SHANTEN or (best_shanten >= FOLD_LATE_SHANTEN and view["tiles_left"] < FOLD_LATE)
+
+
+def _safe_tenpai_discard(view: dict[str, Any], tiles: list[int], threats: Sequence[int]) -> int | None:
+    """Of the discards that leave the hand tenpai with a winning tile still unseen, the
+    safest against `threats` (then the one with the most such tiles); None if there is none."""
+    me = _seat(view)
+    own = view["seats"][me]["melds"]
+    counts = _counts(view["you"]["hand"])
+    held = _counts([*view["you"]["hand"], *(t for m in own for t in m["tiles"])])
+    visible = _visible_counts(view)
+    live: dict[int, int] = {}
+    for k in {t >> 2 for t in tiles}:
+        counts[k] -= 1
+        held[k] -= 1
+        if shanten(counts, len(own)) == 0:
+            live[k] = sum(max(0, 4 - held[w] - visible[w]) for w in waits(counts, len(own), held))
+        counts[k] += 1
+        held[k] += 1
+    pushes = [t for t in tiles if live.get(t >> 2, 0) > 0]
+    if not pushes:
+        return None
+    return min(pushes, key=lambda t: (danger(t >> 2, view, threats, counts, visible), -live[t >> 2], t))
 
 
 class Efficiency:
@@ -150,12 +175,22 @@ class Efficiency:
             counts = _counts(view["you"]["hand"])
             melds = len(view["seats"][me]["melds"])
             after = {k: _shanten_after(counts, melds, k) for k in {t >> 2 for t in tiles}}
-            if _folds(min(after.values()), view):
+            best = min(after.values())
+            if _folds(best, view):
                 visible = _visible_counts(view)
                 return min(tiles, key=lambda t: (danger(t >> 2, view, threats, counts, visible), after[t >> 2], t))
+            if best == 0 and PUSH_SAFELY:
+                safe = _safe_tenpai_discard(view, tiles, threats)
+                if safe is not None:
+                    return safe
         return best_discard(_Seen(view, me), [Discard(t) for t in tiles]).tile
 
     def riichi(self, view: dict[str, Any], tiles: list[int]) -> int | None:
+        threats = riichi_threats(view)
+        if threats and PUSH_SAFELY:
+            safe = _safe_tenpai_discard(view, tiles, threats)
+            if safe is not None:
+                return safe
         return best_riichi(_Seen(view, _seat(view)), [Discard(t, True) for t in tiles]).tile
 
     def call(self, view: dict[str, Any], options: list[dict[str, Any]]) -> dict[str, Any] | None:

@@ -10,12 +10,14 @@ import pytest
 
 from server.game.actions import Discard, Pass, Ron, Tsumo, action_to_data
 from server.game.engine import Game
+from server.game.analysis import counts34
 from server.game.views import seat_view
 from server.players import DEFAULT_BOT, PLAYERS
 from server.players.dispatch import InvalidDecision, dispatch
 from server.players.efficiency import BUILTIN, danger, fold_wanted, game_view, riichi_threats
 from server.players.shanten_player import choose as shanten_choose
 from server.rules.config import EMA2016, TENHOU
+from server.rules.shanten import waits
 from tests.game.builder import build_wall, make_game, tile_id
 
 builtin = PLAYERS["builtin"]
@@ -98,7 +100,7 @@ def test_it_wins_whenever_it_can_and_declares_riichi_whenever_offered():
             seen["wins"] += 1
         elif any(type(a) is Discard and a.riichi for a in legal):
             assert type(chosen) is Discard and chosen.riichi, "riichi offered to a closed tenpai hand, not declared"
-            assert not game.public.seats[seat].melds
+            assert all(m.kind.value == "ankan" for m in game.public.seats[seat].melds)  # closed
             seen["riichi"] += 1
 
     _play_builtin_games(6, TENHOU, check)
@@ -123,6 +125,39 @@ def test_when_folding_with_a_safe_tile_in_hand_it_never_deals_in():
 
     _play_builtin_games(8, EMA2016, check)
     assert seen["folds"] > 10
+
+
+def test_when_tenpai_against_a_riichi_it_keeps_tenpai_with_a_safe_discard_when_it_has_one():
+    seen = {"pushes": 0}
+
+    def check(game, seat, legal, chosen):
+        if type(chosen) is not Discard or len(legal) < 2 or game.public.seats[seat].riichi:
+            return
+        view = game_view(game, seat)
+        threats = riichi_threats(view)
+        if not threats or fold_wanted(view):
+            return
+        safe = set.intersection(*({t >> 2 for t in game.public.seats[r].discards} for r in threats))
+        hand, melds = game.private[seat].hand, game.public.seats[seat].melds
+        held = counts34([*hand, *(t for m in melds for t in m.tiles)])
+        seen_ids = {*game.public.dora_indicators, *(t for sp in game.public.seats for t in sp.discards),
+                    *(t for sp in game.public.seats for m in sp.melds for t in m.tiles), *hand}
+        seen_kinds = counts34(seen_ids)
+
+        def live_tenpai(tile):
+            counts = counts34(hand)
+            counts[tile >> 2] -= 1
+            h = list(held)
+            h[tile >> 2] -= 1
+            return any(seen_kinds[w] - (w == tile >> 2) < 4 for w in waits(counts, len(melds), h))
+
+        offered = [a for a in legal if type(a) is Discard]
+        if any(a.tile >> 2 in safe and live_tenpai(a.tile) for a in offered):
+            seen["pushes"] += 1
+            assert chosen.tile >> 2 in safe and live_tenpai(chosen.tile)
+
+    _play_builtin_games(16, TENHOU, check)
+    assert seen["pushes"] > 5
 
 
 def test_it_calls_pon_on_value_tiles_and_passes_on_other_pons_and_chi():
