@@ -127,6 +127,8 @@ class PlayApp(App[int]):
 
     def _on_status(self, message: Message) -> None:
         self.status(message["text"], "bold green" if message.get("up") else "bold red")
+        if not message.get("up"):
+            self._clear_offer()  # the server sends the open offer again when we are back
         welcome = message.get("welcome") or {}
         if message.get("up") and welcome and not welcome.get("resumed"):
             self.notify("the server no longer knows this session: the seat is lost", severity="error")
@@ -199,6 +201,9 @@ class PlayApp(App[int]):
         self.notify(f"{message['message']} ({message['code']})", severity="error", timeout=8)
 
     def _on_bye(self, message: Message) -> None:
+        if not self.conn.ended:  # the server is stopping: the connection waits for it to be back
+            self.status(f"{message['reason']}: waiting for it to be back...", "bold red")
+            return
         self.status(f"the server says: {message['reason']}", "bold")
         if self.final is None:
             self.notify(message["reason"], severity="warning", timeout=10)

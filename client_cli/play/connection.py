@@ -6,7 +6,8 @@ reader task puts every server message on a queue (`recv()`).  When the connectio
 the reader says so on the queue (`{"type": "_status", ...}`), connects again with backoff
 and sends `hello` with the `resume` token and `since`, the `seq` of the last `table`,
 `event` or `result` it received (PROTOCOL.md "Reconnecting"): the server sends what was
-missed, or a snapshot.  After a `bye` (the game is over, the table closed) it stops.
+missed, or a snapshot.  After a `bye` it stops (the game is over, the table closed),
+unless the server is stopping: its games in play stay stored, so it waits for it to be back.
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ from protocol.messages import VERSION
 Message = dict[str, Any]
 DEFAULT_SERVER = "ws://127.0.0.1:8765"
 COUNTED = ("table", "event", "result")
+RESTARTING = "the server is stopping"  # a bye after which the game stays stored: come back when it is up
 BACKOFF = (0.2, 0.5, 1.0, 2.0, 3.0, 5.0)
 
 
@@ -99,8 +101,8 @@ class Connection:
         kind = message.get("type")
         if kind in COUNTED or (kind == "snapshot" and "seq" in message):
             self.since = message["seq"]
-        if kind == "bye":
-            self.ended = True
+        if kind == "bye" and not str(message.get("reason", "")).startswith(RESTARTING):
+            self.ended = True  # the game is over, the table closed, or another connection took the seat
         self.queue.put_nowait(message)
 
     async def _read_loop(self) -> None:

@@ -244,3 +244,58 @@ def test_the_command_says_what_is_wrong_and_exits_1(server):
     assert down.returncode == 1 and "cannot reach the server" in down.stderr
     usage = subprocess.run([*run, "--help"], capture_output=True, text=True, timeout=30)
     assert usage.returncode == 0 and "--join CODE" in usage.stdout and "ws://127.0.0.1:8765" in usage.stdout
+
+
+@pytest.mark.asyncio
+async def test_the_mouse_chooses_a_tile_and_presses_the_offered_buttons(server):
+    app = PlayApp(Connection(server.url, "alice"),
+                  intent=create_messages("tenhou", {"none": True}, 3) + [{"type": "ready"}])
+    async with app.run_test(size=SIZE) as pilot:
+        clicks = buttons = 0
+        deadline = time.monotonic() + 60
+        while clicks < 3 or (buttons < 1 and not app.results):
+            assert time.monotonic() < deadline, (clicks, buttons)
+            if isinstance(app.screen, ResultScreen):
+                await pilot.press("enter")
+                continue
+            if app.offer is None:
+                await pilot.pause(0.02)
+                continue
+            offer = app.offer
+            hand = app.query_one("#hand", HandView)
+            if app.choices.discards:
+                index = clicks % 3
+                x = hand._x(index) + 1
+                await pilot.click("#hand", offset=(x, 0))  # selects
+                assert hand.cursor == index and app.offer is offer
+                tile = hand.tiles[index]
+                await pilot.click("#hand", offset=(x, 0))  # the same tile again: discarded
+                await until(pilot, lambda: tile in app.state.view["seats"][app.state.seat]["discards"],
+                            what="the clicked tile in our pond")
+                clicks += 1
+            else:
+                position = next(i for i, b in enumerate(app.choices.buttons) if b[2]["type"] == "pass")
+                await pilot.click(f"#act-{position}")
+                await until(pilot, lambda: app.offer is not offer, what="the pass to go")
+                buttons += 1
+        assert clicks >= 3
+
+
+@pytest.mark.asyncio
+async def test_the_client_waits_out_a_server_restart_and_resumes_its_seat(server):
+    conn = Connection(server.url, "alice", backoff=(0.2,))
+    app = PlayApp(conn, intent=create_messages("ema2016", {"none": True}, 3) + [{"type": "ready"}])
+    async with app.run_test(size=SIZE) as pilot:
+        await until(pilot, lambda: app.offer is not None and app.choices.discards, what="the first offer")
+        await pilot.press("enter")
+        await until(pilot, lambda: app.offer is not None and app.choices.discards, what="our second turn")
+        hand = sorted(app.state.view["you"]["hand"])
+        server.stop()
+        await until(pilot, lambda: "reconnecting" in str(app.query_one("#status").render()), what="the drop")
+        await asyncio.sleep(0.5)  # a few attempts fail while it is down
+        await asyncio.to_thread(server.start)  # the same port and database
+        await until(pilot, lambda: conn.reconnects == 1 and app.offer is not None, timeout=30, what="resuming")
+        assert app.catchups[-1]["replay"] is False and app.catchups[-1]["reason"] == "restart"
+        assert sorted(app.state.view["you"]["hand"]) == hand  # the snapshot: the same game, the same seat
+        await pilot.press("enter")
+        await until(pilot, lambda: len(app.state.view["seats"][0]["discards"]) == 2, what="playing on")
