@@ -26,12 +26,13 @@ DEFAULT_SERVER = "ws://127.0.0.1:8765"
 def parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(
         prog="riichi-bot",
-        description="Seat bots at a riichi-server table (--code), or create tables, fill them with bots and play "
-                    "(--new-table).  Prints each finished game's id.",
+        description="Seat bots at a riichi-server table (--code), or create tables, fill them with bots and play\n"
+                    "(--new-table).  Prints each finished game's id, one a line; the standings go to standard error.",
         epilog="examples:\n"
                "  riichi-bot --code RrRPvRkuQWpEoeuv --count 3       # three bots join a friend's table\n"
                "  riichi-bot --new-table --rules tenhou --games 5     # five games of four built-in bots\n"
-               "  riichi-bot --new-table --count 1 --strategy random  # one random bot and three server bots",
+               "  riichi-bot --new-table --count 1 --strategy random --server-strategy builtin\n"
+               "                                                      # one random bot and three server bots",
         formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--server", default=DEFAULT_SERVER, metavar="URL", help=f"the server (default {DEFAULT_SERVER})")
     where = p.add_mutually_exclusive_group(required=True)
@@ -51,6 +52,9 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--seat", type=int, choices=range(4), metavar="SEAT",
                    help="--code with --count 1: take this seat (0-3)")
     p.add_argument("--no-clock", action="store_true", help="--new-table: a table without a clock")
+    p.add_argument("--server-strategy", metavar="NAME",
+                   help="--new-table with --count under 4: the strategy of the server's bots in the other seats "
+                        "(builtin, shanten, random; default: the server's)")
     p.add_argument("--name", default=None, help="the bots' name prefix (default: the strategy's name)")
     p.add_argument("--seed", default=None, help="seed of the random strategy")
     p.add_argument("-v", "--verbose", action="store_true", help="log what the bots do to standard error")
@@ -110,7 +114,8 @@ async def new_table(args: argparse.Namespace) -> BotResult:
         if "invite" in message and not invite.done():
             invite.set_result(message["invite"])
 
-    options: dict[str, Any] = {"rules": args.rules, "server_bots": 4 - count, "on_table": on_table}
+    options: dict[str, Any] = {"rules": args.rules, "server_bots": 4 - count, "on_table": on_table,
+                               "server_strategy": args.server_strategy}
     if args.no_clock:
         options["clock"] = {"none": True}
     try:
@@ -144,6 +149,8 @@ def main(argv: list[str] | None = None) -> int:
         parser().error("--count is 1-4")
     if args.games < 1:
         parser().error("--games is at least 1")
+    if args.seat is not None and (args.code is None or (args.count or 1) != 1):
+        parser().error("--seat goes with --code and one bot (--count 1)")
     if args.code is not None and args.games != 1:
         parser().error("--games goes with --new-table (a table plays one game)")
     logging.basicConfig(level=logging.INFO if args.verbose else logging.WARNING, stream=sys.stderr,

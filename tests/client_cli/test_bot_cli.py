@@ -45,11 +45,14 @@ def test_new_table_plays_n_games_one_table_after_another_and_prints_each_game_id
 
 
 def test_new_table_with_fewer_bots_fills_the_other_seats_with_server_bots(server):
-    out = riichi_bot("--server", server.url, "--new-table", "--count", "2", "--strategy", "random", "--seed", "4")
+    out = riichi_bot("--server", server.url, "--new-table", "--count", "2", "--strategy", "random", "--seed", "4",
+                     "--server-strategy", "builtin")
     assert out.returncode == 0, out.stderr
     (game,) = [int(line) for line in out.stdout.split()]
     names = finished_games(server)[game]
-    assert names[0] == "random-1" and "random-2" in names and sum("-bot-" in n for n in names) == 2
+    assert names[0] == "random-1" and "random-2" in names and sum("builtin-bot-" in n for n in names) == 2
+    out = riichi_bot("--server", server.url, "--new-table", "--count", "3", "--server-strategy", "nope")
+    assert out.returncode == 2 and "bad_strategy: unknown bot 'nope'" in out.stderr
 
 
 @pytest.mark.asyncio
@@ -98,3 +101,5 @@ def test_help_and_usage_errors():
     assert out.returncode == 2 and "one of the arguments --code --new-table is required" in out.stderr
     out = riichi_bot("--new-table", "--count", "5", timeout=30)
     assert out.returncode == 2 and "--count is 1-4" in out.stderr
+    out = riichi_bot("--code", "x", "--count", "2", "--seat", "1", timeout=30)
+    assert out.returncode == 2 and "--seat goes with --code and one bot" in out.stderr
