@@ -168,9 +168,10 @@ class MjaiBridge:
 
     async def _exchange(self, events: list[dict[str, Any]], deadline: float) -> dict[str, Any]:
         """Send `events` in the bot's form; the answer to the last of them."""
-        for line in self._lines(events):
-            await self.process.send(line)
+        await self.process.start()
         self.sent.extend(events)
+        for line in self._lines(events):
+            await self.process.send(line, deadline)
         line = b""
         while self.process.owed:
             line = await self.process.read(deadline)

@@ -45,19 +45,21 @@ class BotProcess:
     def returncode(self) -> int | None:
         return self.proc.returncode if self.proc is not None else None
 
-    async def send(self, line: str) -> None:
-        """Write one line (no newline in it); it is owed an answer."""
+    async def send(self, line: str, deadline: float) -> None:
+        """Write one line (no newline in it); it is owed an answer.  TimeoutError if the
+        bot does not read it by `deadline` (the line stays queued for it)."""
         await self.start()
         if self.dead:
             raise BotDied(self.dead)
         assert self.proc is not None and self.proc.stdin is not None
         try:
             self.proc.stdin.write(line.encode() + b"\n")
-            await self.proc.stdin.drain()
+            self.owed += 1
+            timeout = deadline - asyncio.get_running_loop().time()
+            await asyncio.wait_for(self.proc.stdin.drain(), max(timeout, 0.001))
         except (BrokenPipeError, ConnectionResetError, RuntimeError) as problem:
             self.dead = f"its input is closed ({type(problem).__name__}), exit status {self.proc.returncode}"
             raise BotDied(self.dead) from None
-        self.owed += 1
 
     async def read(self, deadline: float) -> bytes:
         """The next answer line (without its newline); TimeoutError once the event loop's

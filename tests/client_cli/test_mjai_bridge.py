@@ -228,3 +228,21 @@ async def test_after_missed_events_the_bot_sits_out_the_hand_and_comes_back_at_t
     starts = [i for i, m in enumerate(sent) if m["type"] == "start_kyoku"]
     assert sent[starts[2] - 1] == {"type": "end_kyoku"}  # the interrupted hand is closed first
     assert sent[-1] == {"type": "end_game"}
+
+
+async def test_a_bot_that_reads_nothing_never_blocks_the_sender():
+    """Writing to a bot that does not read stops at the deadline (a full pipe never waits
+    longer), and closing ends it."""
+    from client_cli.mjai.process import BotProcess
+
+    process = BotProcess("exec sleep 60")
+    loop = asyncio.get_running_loop()
+    start = loop.time()
+    with pytest.raises(TimeoutError):
+        for _ in range(20):
+            await process.send("x" * 100_000, start + 0.3)
+    assert loop.time() - start < 1.0 and process.owed >= 1
+    with pytest.raises(TimeoutError):
+        await process.read(loop.time() + 0.1)
+    await process.close(grace=0.2)
+    assert process.returncode is not None and loop.time() - start < 4.0
