@@ -39,6 +39,9 @@ FATAL = {"version", "bad_rules", "no_table", "table_full", "seat_taken", "bad_se
          "bad_strategy", "closing", "hello_first", "bad_message"}
 
 
+RESTARTING = "the server is stopping"  # a bye after which the game stays stored and resumes
+
+
 class Bot:
     """A bot: one method per decision.  Override what you need; `view` is the seat's view."""
 
@@ -116,7 +119,7 @@ class Runner:
                  rules: str | None = None, overrides: dict[str, Any] | None = None,
                  clock: dict[str, Any] | None = None, server_bots: int = 0, server_strategy: str | None = None,
                  name: str | None = None, on_table: Callable[[dict[str, Any]], None] | None = None,
-                 retries: int = 8, timeout: float | None = None, backoff: float = 0.1):
+                 retries: int = 10, timeout: float | None = None, backoff: float = 0.1):
         self.bot, self.url, self.code, self.seat = bot, url, code, seat
         self.rules, self.overrides, self.clock = rules, overrides, clock
         self.server_bots, self.server_strategy = server_bots, server_strategy
@@ -218,7 +221,11 @@ class Runner:
                 self.result.game, self.result.final = message.get("game"), message.get("final")
                 return True
             elif kind == "bye":
-                self.result.reason = message.get("reason")
+                reason = str(message.get("reason", ""))
+                if reason.startswith(RESTARTING) and self._ready and self.result.final is None:
+                    log.info("%s: the server is stopping; waiting for it to come back", self.name)
+                    return False  # the game stays stored: resume when the server is back
+                self.result.reason = reason
                 return True
             elif kind == "error":
                 code, text = message.get("code"), message.get("message")
@@ -288,7 +295,8 @@ async def play(bot: Bot, url: str, *, code: str | None = None, seat: int | None 
     - `name` (default `bot.name`), `retries` (reconnections in a row before giving up),
       `timeout` (seconds to wait for any message, default none).
 
-    A dropped connection is resumed with the resume token and the last `seq` seen.
+    A dropped connection is resumed with the resume token and the last `seq` seen, and so
+    is a game whose server stops (`bye` "the server is stopping") once it is back.
     Raises `BotError` when it cannot play (server down, bad code, table full, ...)."""
     return await Runner(bot, url, code=code, seat=seat, **options).run()
 

@@ -123,6 +123,31 @@ async def test_a_bot_resumes_from_a_snapshot_when_the_history_no_longer_reaches_
     assert "history" in result.catchups  # at least once the seat came back through a snapshot
 
 
+class Signalling(BuiltinBot):
+    """Sets `reached` once it has seen `at` events."""
+
+    def __init__(self, at):
+        self.at, self.events, self.reached = at, 0, asyncio.Event()
+
+    def on_event(self, event, view):
+        self.events += 1
+        if self.events == self.at:
+            self.reached.set()
+
+
+@pytest.mark.asyncio
+async def test_a_bot_waits_out_a_server_restart_and_finishes_its_game(server):
+    bot = Signalling(at=150)
+    runner = asyncio.create_task(play(bot, server.url, server_bots=3, clock={"none": True}, timeout=60))
+    await asyncio.wait_for(bot.reached.wait(), 60)
+    assert await server.stop_async() == 0  # SIGTERM: byes, the game stays stored
+    await asyncio.sleep(0.5)
+    await asyncio.to_thread(server.start)
+    result = await asyncio.wait_for(runner, 120)
+    assert result.final is not None and result.reconnects >= 1 and not result.invalid
+    assert "restart" in result.catchups  # it came back through a snapshot of the replayed game
+
+
 class Wrong(Bot):
     """Answers a tile it was not offered, or fails, on every other discard."""
 
