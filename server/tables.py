@@ -41,7 +41,7 @@ from server.game.events import Event
 from server.game.record import GameRecord
 from server.game.views import seat_view, spectator_view
 from server.game.wall import new_seed
-from server.players import PLAYERS
+from server.players import DEFAULT_BOT, PLAYERS
 from server.rules.config import Rules, rules_from_data
 from server.session import Session
 from server.store import Store, TableRow
@@ -371,7 +371,7 @@ class Table:
         me = self.seats[session.seat] if session.table is self and session.seat is not None else None
         if me is None or not me.host:
             return session.send(error("not_host", "only the host seats bots"))
-        strategy = data.get("strategy", "shanten")
+        strategy = data.get("strategy", DEFAULT_BOT)
         if strategy not in PLAYERS:
             return session.send(error("bad_strategy", f"unknown bot '{strategy}': use {' or '.join(PLAYERS)}"))
         seat = data.get("seat")
