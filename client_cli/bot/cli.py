@@ -45,7 +45,13 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--strategy", default="builtin", choices=sorted(STRATEGIES),
                    help="the bots' strategy (default builtin: tile efficiency, riichi, value pungs, folds "
                         "against riichi)")
-    p.add_argument("--mjai", metavar="COMMAND", help="seat mjai bots instead: each runs COMMAND and talks mjai with it")
+    p.add_argument("--mjai", metavar="COMMAND", help="seat mjai bots instead: each runs COMMAND and talks mjai with it"
+                   " ({seat} in COMMAND becomes the seat)")
+    p.add_argument("--mjai-batch", action="store_true",
+                   help="with --mjai: send all events since the bot's last answer as one JSON array a line "
+                        "(as bot competitions do) instead of one event a line")
+    p.add_argument("--mjai-timeout", type=float, default=3.0, metavar="S",
+                   help="with --mjai: seconds a bot may take to answer (default 3; 15 for its first answer)")
     p.add_argument("--rules", default="ema2016", choices=sorted(PRESETS), help="--new-table: the rules preset (default ema2016)")
     p.add_argument("--games", type=int, default=1, metavar="N", help="--new-table: play N tables one after another "
                    "(default 1)")
@@ -69,7 +75,7 @@ def _bots(args: argparse.Namespace, count: int) -> list[Bot]:
             from client_cli.mjai.bridge import MjaiBot
         except ImportError as e:
             raise BotError(f"--mjai needs the mjai bridge (client_cli/mjai/bridge.py), which is not available: {e}")
-        return [MjaiBot(args.mjai, name=n) for n in names]
+        return [MjaiBot(args.mjai, name=n, batch=args.mjai_batch, timeout=args.mjai_timeout) for n in names]
     return [make_bot(args.strategy, n, None if args.seed is None else f"{args.seed}:{i}") for i, n in enumerate(names)]
 
 

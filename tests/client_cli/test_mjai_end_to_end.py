@@ -114,10 +114,14 @@ async def test_a_longer_run_of_games_in_both_forms(server):
             assert not bot.problems and bot.bridge.sent == mjai_for_seat(full, result.seat)
 
 
-def test_riichi_bot_mjai_plays_a_whole_game(server):
-    """`riichi-bot --mjai COMMAND`: four example bots in the line form at a new table."""
+@pytest.mark.parametrize("form", ["line", "batch"])
+def test_riichi_bot_mjai_plays_a_whole_game(server, form):
+    """`riichi-bot --mjai COMMAND [--mjai-batch]`: four example bots in either form at a new table
+    (a bot in the other form than the bridge's would answer nothing usable and be played for)."""
+    batch = ["--mjai-batch"] if form == "batch" else []
+    command = EXAMPLE_BOT + (" --batch" if form == "batch" else "")
     done = subprocess.run([str(RIICHI_BOT), "--server", server.url, "--new-table", "--rules", "tenhou",
-                           "--mjai", EXAMPLE_BOT], check=False, capture_output=True, text=True, timeout=300)
+                           "--mjai", command, *batch], check=False, capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stderr
     game_id = int(done.stdout.split()[0])
     record, _ = stored(server, game_id)
