@@ -170,6 +170,7 @@ class TablePane(Vertical):
         self.unicode = unicode
         self.show_waits = False
         self.choices = Choices()
+        self.generation = 0
 
     def compose(self) -> ComposeResult:
         with Grid(id="board"):
@@ -219,13 +220,18 @@ class TablePane(Vertical):
             "<- -> or 1-9 0 - = [ ]: choose a tile\nEnter, its key again or a click:\n   discard it\n"
             "i riichi  t tsumo  r ron\np pon  k j l kong  c v b m z chi\nx or Esc pass   w waits\nCtrl+Q quit"))
 
+    def button_id(self, index: int) -> str:
+        """The id of the button of the offer's action `index` (`act-GENERATION-INDEX`)."""
+        return f"act-{self.generation}-{index}"
+
     def _buttons(self, choices: Choices) -> None:
         bar = self.query_one("#actions", Horizontal)
         bar.remove_children()
+        self.generation += 1  # new ids: the old buttons are removed only after this call
         buttons = []
         for i, (key, text, action) in enumerate(choices.buttons):
             variant = {"tsumo": "success", "ron": "success", "_riichi": "warning", "pass": "error"}.get(
                 action["type"], "primary")
-            buttons.append(_button(f"[{key}] {text}" if key else text, f"act-{i}", variant))
+            buttons.append(_button(f"[{key}] {text}" if key else text, self.button_id(i), variant))
         if buttons:
             bar.mount_all(buttons)

@@ -1,0 +1,327 @@
+"""PlayApp, the Textual app of riichi-play: it reads server messages from `Connection`
+(which reconnects by itself), keeps the game in a `SeatState`, and draws it on one screen
+whose content switches between the start, the waiting table and the game; a hand's result
+and the final standings are modal screens over it.  Keys and clicks become `act` messages."""
+
+from __future__ import annotations
+
+import time
+from collections import deque
+from typing import Any
+
+from rich.text import Text
+from textual import events
+from textual.app import App, ComposeResult
+from textual.css.query import NoMatches
+from textual.widgets import Button, ContentSwitcher, Static
+
+from client_cli.play import render
+from client_cli.play.connection import Connection, ConnectError
+from client_cli.play.offers import Choices, choices, label
+from client_cli.play.panes import StartPane, TablePane, WaitingPane
+from client_cli.play.results import FinalScreen, ResultScreen
+from client_cli.play.widgets import HAND_KEYS, HandView
+from client_cli.seat_state import SeatState
+
+Message = dict[str, Any]
+
+
+class PlayApp(App[int]):
+    TITLE = "riichi-play"
+    CSS = "#status { dock: bottom; height: 1; background: $boost; padding: 0 1; }"
+
+    def __init__(self, conn: Connection, intent: list[Message] | None = None, buffered: list[Message] | None = None,
+                 unicode: bool = False, note: str = "", command: str = "riichi-play") -> None:
+        super().__init__()
+        self.command = command  # how a friend runs this client (shown with the invite code)
+        self.conn = conn
+        self.intent = intent or []
+        self.buffered = buffered or []
+        self.unicode = unicode
+        self.note = note
+        self.table: Message | None = None
+        self.state: SeatState | None = None
+        self.offer: Message | None = None
+        self.offer_deadline: float | None = None
+        self.choices = Choices()
+        self.riichi_mode = False
+        self.turn_seat: int | None = None
+        self.turn_started = time.monotonic()
+        self.final: Message | None = None
+        self.results: list[Message] = []  # every hand_end result seen, in order
+        self.event_log: deque[Text] = deque(maxlen=6)
+        self.catchups: list[Message] = []
+        self.fatal: str | None = None
+        self.handled = 0  # messages handled (tests wait on it)
+
+    # ---- layout -------------------------------------------------------------
+
+    def compose(self) -> ComposeResult:
+        with ContentSwitcher(initial="start", id="panes"):
+            yield StartPane(id="start")
+            yield WaitingPane(self.conn.url, self.command, id="waiting")
+            yield TablePane(self.unicode, id="table")
+        yield Static(id="status")
+
+    async def on_mount(self) -> None:
+        self.query_one("#start-title", Static).update(Text.assemble(
+            ("riichi-play", "bold"), f"  connected to {self.conn.url} as {self.conn.name}"))
+        self.set_interval(0.5, self._tick)
+        self.run_worker(self._pump(), exclusive=True, group="pump")
+
+    @property
+    def pane(self) -> str:
+        return self.query_one("#panes", ContentSwitcher).current or ""
+
+    def _switch(self, pane: str) -> None:
+        if self.pane != pane:
+            self.query_one("#panes", ContentSwitcher).current = pane
+            if pane == "table":
+                self.call_after_refresh(lambda: self.query_one("#hand", HandView).focus())
+
+    def status(self, text: str, style: str = "") -> None:
+        self.query_one("#status", Static).update(Text(text, style=style))
+
+    # ---- messages -------------------------------------------------------------
+
+    async def _pump(self) -> None:
+        if self.conn.reader is None:
+            try:
+                await self.conn.open()
+            except ConnectError as problem:
+                self.fatal = str(problem)
+                self.exit(1)
+                return
+        self.status(self.note or f"connected to {self.conn.url} as {self.conn.name}")
+        for message in self.buffered:
+            self.handle(message)
+        self.buffered = []
+        for message in self.intent:
+            await self.conn.send(message)
+        self.redraw()
+        while True:
+            message = await self.conn.recv()
+            self.handle(message)
+            if self.conn.queue.empty():
+                self.redraw()
+
+    def handle(self, message: Message) -> None:
+        self.handled += 1
+        kind = message.get("type")
+        handler = getattr(self, f"_on_{kind.lstrip('_')}" if kind else "", None)
+        if handler is not None:
+            handler(message)
+
+    def _on_status(self, message: Message) -> None:
+        self.status(message["text"], "bold green" if message.get("up") else "bold red")
+        if not message.get("up"):
+            self._clear_offer()  # the server sends the open offer again when we are back
+        welcome = message.get("welcome") or {}
+        if message.get("up") and welcome and not welcome.get("resumed"):
+            self.notify("the server no longer knows this session: the seat is lost", severity="error")
+
+    def _on_fatal(self, message: Message) -> None:
+        self.fatal = message["text"]
+        self.exit(1)
+
+    def _on_closed(self, message: Message) -> None:
+        self.status("disconnected from the server", "bold")
+
+    def _on_table(self, message: Message) -> None:
+        self.table = message
+        if message["state"] == "waiting":
+            self._show_waiting(message)
+            self._switch("waiting")
+        elif message["state"] == "playing":
+            if self.state is None:
+                self.state = SeatState(message.get("you"))
+            self._switch("table")
+
+    def _show_waiting(self, message: Message) -> None:
+        try:
+            self.query_one("#waiting", WaitingPane).show(message)
+        except NoMatches:  # still being mounted
+            self.call_after_refresh(lambda: self._show_waiting(message))
+
+    def _on_snapshot(self, message: Message) -> None:
+        view = message["view"]
+        seat = view["you"]["seat"] if view.get("you") else None
+        if self.state is None or self.state.seat != seat:
+            self.state = SeatState(seat)
+        self.state.load_snapshot(view)
+        self._switch("table")
+
+    def _on_event(self, message: Message) -> None:
+        event = message["event"]
+        if self.state is None:
+            self.state = SeatState(self.table.get("you") if self.table else None)
+        self.state.apply(event)
+        self._clear_offer()
+        if self.state.view is not None:
+            line = render.event_line(event, self.state.view["names"], render.red_fives(self.state.view))
+            if line is not None:
+                self.event_log.append(line)
+        if event["type"] in ("draw", "call", "hand_start") and self.state.view is not None:
+            self.turn_seat, self.turn_started = self.state.view["turn"], time.monotonic()
+        if event["type"] == "hand_end" and self.state.view is not None:
+            self.results.append(event["result"])
+            view = self.state.view
+            title = f"{render.round_text(view)}, honba {view['honba']}"
+            self.push_screen(ResultScreen(render.result_text(event["result"], view["names"], render.red_fives(view),
+                                                             self.unicode), title))
+        self._switch("table")
+
+    def _on_offer(self, message: Message) -> None:
+        self.offer = message
+        self.offer_deadline = (time.monotonic() + message["deadline_ms"] / 1000
+                               if message.get("deadline_ms") is not None else None)
+        red = render.red_fives(self.state.view) if self.state and self.state.view else False
+        self.choices = choices(message["actions"], red)
+        self.riichi_mode = False
+        if self.choices.buttons and not self.choices.discards:
+            self.bell()
+
+    def _on_timeout(self, message: Message) -> None:
+        self._clear_offer()
+        self.notify(f"your time ran out: the server played {label(message['action'])}", severity="warning")
+
+    def _on_result(self, message: Message) -> None:
+        self.final = message["final"]
+        names = self.state.view["names"] if self.state and self.state.view else [f"seat {i}" for i in range(4)]
+        self.push_screen(FinalScreen(render.standings_text(self.final, names)))
+
+    def _on_error(self, message: Message) -> None:
+        self.notify(f"{message['message']} ({message['code']})", severity="error", timeout=8)
+
+    def _on_bye(self, message: Message) -> None:
+        if not self.conn.ended:  # the server is stopping: the connection waits for it to be back
+            self.status(f"{message['reason']}: waiting for it to be back...", "bold red")
+            return
+        self.status(f"the server says: {message['reason']}", "bold")
+        if self.final is None:
+            self.notify(message["reason"], severity="warning", timeout=10)
+            if self.pane != "table":
+                self._switch("start")
+
+    def _on_catchup(self, message: Message) -> None:
+        self.catchups.append(message)
+        how = "replaying what was missed" if message["replay"] else f"a fresh snapshot ({message.get('reason')})"
+        self.status(f"back at the table: {how}", "bold green")
+
+    # ---- drawing --------------------------------------------------------------
+
+    def _clock_text(self) -> str:
+        if self.offer_deadline is None:
+            return ""
+        return f"{max(0.0, self.offer_deadline - time.monotonic()):.0f}s left"
+
+    def _turn_clock(self) -> str:
+        clock = (self.table or {}).get("clock")
+        if not clock or self.turn_seat is None:
+            return ""
+        left = clock["per_decision"] - (time.monotonic() - self.turn_started)
+        return f"{left:.0f}s" if left >= 0 else "on bank"
+
+    def redraw(self) -> None:
+        if self.pane == "table" and self.state is not None and self.state.view is not None:
+            try:
+                self.query_one("#table", TablePane).show(self.state.view, self.choices, self.riichi_mode,
+                                                         self._clock_text(), self._turn_clock(), self.event_log)
+            except NoMatches:  # the panes are still being mounted: draw once they are
+                self.call_after_refresh(self.redraw)
+
+    def _tick(self) -> None:
+        if self.offer_deadline is not None or (self.table or {}).get("clock"):
+            self.redraw()
+
+    # ---- acting ---------------------------------------------------------------
+
+    def _clear_offer(self) -> None:
+        if self.offer is not None:
+            self.offer, self.offer_deadline, self.choices, self.riichi_mode = None, None, Choices(), False
+
+    def act(self, action: Message) -> None:
+        if action["type"] == "_riichi":
+            self.riichi_mode = not self.riichi_mode
+            self.redraw()
+            return
+        if self.offer is None:
+            self.notify("nothing is asked of you now", severity="warning", timeout=3)
+            return
+        message = {"type": "act", "decision": self.offer["decision"], "action": action}
+        self._clear_offer()
+        self.run_worker(self._send(message), group="send")
+        self.redraw()
+
+    async def _send(self, message: Message) -> None:
+        if not await self.conn.send(message):
+            self.notify("not connected: the message was not sent", severity="error")
+
+    def discard(self, tile: int) -> None:
+        if self.offer is None or not (self.choices.discards or self.choices.riichi):
+            self.notify("it is not your turn to discard", severity="warning", timeout=3)
+            return
+        action = self.choices.discard_for(tile, self.riichi_mode)
+        if action is None:
+            why = "with riichi" if self.riichi_mode else "now"
+            self.notify(f"you cannot discard that tile {why}", severity="warning", timeout=3)
+            return
+        self.act(action)
+
+    def on_hand_view_discard(self, message: HandView.Discard) -> None:
+        self.discard(message.tile)
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        button = event.button.id or ""
+        if button.startswith("act-"):
+            generation, index = (int(n) for n in button[4:].split("-"))
+            if generation == self.query_one("#table", TablePane).generation and index < len(self.choices.buttons):
+                self.act(self.choices.buttons[index][2])
+        elif button in ("create", "join", "watch"):
+            intent = self.query_one("#start", StartPane).intent(button)
+            if isinstance(intent, str):
+                self.notify(intent, severity="error")
+            else:
+                for message in intent:
+                    self.run_worker(self._send(message), group="send")
+        elif button == "ready":
+            self.run_worker(self._send({"type": "ready"}), group="send")
+        elif button == "add-bot":
+            self.run_worker(self._send({"type": "add_bot"}), group="send")
+        elif button == "leave":
+            self.run_worker(self._send({"type": "leave"}), group="send")
+            self._switch("start")
+
+    def on_key(self, event: events.Key) -> None:
+        if self.screen is not self.screen_stack[0]:
+            return  # a result screen has the keys
+        if self.pane == "waiting":
+            action = {"g": "ready", "b": "add_bot", "escape": "leave"}.get(event.key)
+            if action:
+                event.stop()
+                self.run_worker(self._send({"type": action}), group="send")
+                if action == "leave":
+                    self._switch("start")
+            return
+        if self.pane != "table" or self.state is None or self.state.view is None:
+            return
+        hand = self.query_one("#hand", HandView)
+        key, character = event.key, event.character
+        event.stop()
+        if key in ("left", "right"):
+            hand.move(-1 if key == "left" else 1)
+        elif key in ("enter", "space"):
+            if hand.selected is not None:
+                self.discard(hand.selected)
+        elif character and character in HAND_KEYS:
+            index = hand.key_index(character)
+            if index is not None:
+                hand.choose(index)
+        elif key == "w":
+            pane = self.query_one("#table", TablePane)
+            pane.show_waits = not pane.show_waits
+            self.redraw()
+        elif key == "escape" and self.choices.by_key("x"):
+            self.act(self.choices.by_key("x"))
+        elif character and self.choices.by_key(character):
+            self.act(self.choices.by_key(character))
