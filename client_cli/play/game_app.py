@@ -67,7 +67,12 @@ class PlayApp(App[int]):
         self.query_one("#start-title", Static).update(Text.assemble(
             ("riichi-play", "bold"), f"  connected to {self.conn.url} as {self.conn.name}"))
         self.set_interval(0.5, self._tick)
+        self.query_one("#table", TablePane).fit(self.size.width, self.size.height)
         self.run_worker(self._pump(), exclusive=True, group="pump")
+
+    def on_resize(self, event: events.Resize) -> None:
+        if self.query_one("#table", TablePane).fit(event.size.width, event.size.height):
+            self.redraw()
 
     @property
     def pane(self) -> str:

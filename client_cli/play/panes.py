@@ -163,7 +163,13 @@ class TablePane(Vertical):
     TablePane HandView { margin: 0 1; }
     TablePane #keys { padding: 0 1; color: $text-muted; }
     TablePane #log { border: round $primary-darken-3; padding: 0 1; height: 8; }
+    TablePane #compact { display: none; height: auto; padding: 0 1; }
+    TablePane #compact Static { height: auto; }
+    TablePane #c-info { background: $boost; }
+    TablePane.compact #board { display: none; }
+    TablePane.compact #compact { display: block; }
     """
+    COMPACT_BELOW = (100, 36)  # a terminal narrower or lower than this gets the compact layout
 
     def __init__(self, unicode: bool = False, **kwargs: Any) -> None:
         super().__init__(**kwargs)
@@ -183,6 +189,10 @@ class TablePane(Vertical):
             yield Static(id="corner-2")
             yield Static(classes="seat mine", id="seat-me")
             yield Static(id="corner-3")
+        with Vertical(id="compact"):  # the same, one seat under the other, for small terminals
+            yield Static(id="c-info")
+            for name in ("left", "across", "right", "me"):
+                yield Static(id=f"c-{name}")
         yield HandView(unicode=self.unicode, id="hand")
         yield Static(id="waits")
         yield Horizontal(id="actions")
@@ -192,11 +202,15 @@ class TablePane(Vertical):
         """Draw the view; `clock` is our time left on an open offer, `turn_clock` the seat to play's."""
         me = render.me(view)
         base = 0 if me is None else me
+        compact = self.has_class("compact")
         for name, offset in (("me", 0), ("right", 1), ("across", 2), ("left", 3)):
             seat = (base + offset) % 4
-            text = render.seat_panel(view, seat, self.unicode, clock if seat == me else turn_clock)
-            self.query_one(f"#seat-{name}", Static).update(text)
-        self.query_one("#info", Static).update(render.info_text(view, self.unicode, clock or turn_clock))
+            text = render.seat_panel(view, seat, self.unicode, clock if seat == me else turn_clock, compact)
+            self.query_one(f"#c-{name}" if compact else f"#seat-{name}", Static).update(text)
+        if compact:
+            self.query_one("#c-info", Static).update(render.info_line(view, self.unicode, clock or turn_clock))
+        else:
+            self.query_one("#info", Static).update(render.info_text(view, self.unicode, clock or turn_clock))
         hand = self.query_one("#hand", HandView)
         waits = self.query_one("#waits", Static)
         if me is None:
@@ -213,7 +227,16 @@ class TablePane(Vertical):
         if choices is not self.choices:
             self.choices = choices
             self._buttons(choices)
-        self.query_one("#log", Static).update(Text("\n").join(list(log)[-6:]))
+        if not compact:
+            self.query_one("#log", Static).update(Text("\n").join(list(log)[-6:]))
+
+    def fit(self, width: int, height: int) -> bool:
+        """Choose the layout for a terminal of this size; True if it changed."""
+        compact = width < self.COMPACT_BELOW[0] or height < self.COMPACT_BELOW[1]
+        if compact == self.has_class("compact"):
+            return False
+        self.set_class(compact, "compact")
+        return True
 
     def on_mount(self) -> None:
         self.query_one("#keys", Static).update(Text(

@@ -99,15 +99,33 @@ def melds_text(view: View, seat: int, unicode: bool = False) -> Text:
     return out
 
 
-def seat_panel(view: View, seat: int, unicode: bool = False, clock: str = "") -> Text:
-    """A seat's header, pond and melds (its hand size when it is not ours)."""
+def seat_panel(view: View, seat: int, unicode: bool = False, clock: str = "", compact: bool = False) -> Text:
+    """A seat's header, pond and melds; `compact`: the melds on the header's line and the
+    pond in rows of 20 (for small terminals)."""
     out = seat_header(view, seat, clock)
-    out.append("\n")
-    out.append_text(pond_text(view, seat, unicode))
     melds = melds_text(view, seat, unicode)
-    if melds.plain:
+    if compact and melds.plain:
+        out.append("  ")
+        out.append_text(melds)
+    out.append("\n")
+    out.append_text(pond_text(view, seat, unicode, row=20 if compact else POND_ROW))
+    if melds.plain and not compact:
         out.append("\n")
         out.append_text(melds)
+    return out
+
+
+def info_line(view: View, unicode: bool = False, clock: str = "") -> Text:
+    """The round's information on one line (for small terminals)."""
+    out = Text(f"{round_text(view)}", style="bold")
+    out.append(f"  honba {view['honba']}  sticks {view['sticks']}  dora ")
+    out.append_text(tiles_text(view["dora_indicators"], red_fives(view), unicode))
+    out.append(f"  {view['tiles_left']} left")
+    if view["phase"] in ("turn", "calls", "chankan") and not view.get("final"):
+        turn = view["turn"]
+        out.append(f"  turn: {'you' if turn == me(view) else view['names'][turn][:14]}")
+        if clock:
+            out.append(f" {clock}", style="bold")
     return out
 
 

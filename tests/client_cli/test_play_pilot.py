@@ -318,3 +318,26 @@ async def test_the_client_waits_out_a_server_restart_and_resumes_its_seat(server
         assert len(app.state.view["seats"][0]["discards"]) == discards
         await discard_turns(pilot, app, 1)  # and play goes on
         assert len(app.state.view["seats"][0]["discards"]) > discards or len(app.results) > hands
+
+
+@pytest.mark.asyncio
+async def test_a_small_terminal_gets_the_compact_table_with_the_hand_on_screen(server):
+    app = PlayApp(Connection(server.url, "alice"),
+                  intent=create_messages("tenhou", {"none": True}, 3) + [{"type": "ready"}])
+    async with app.run_test(size=(80, 24)) as pilot:
+        await until(pilot, lambda: app.offer is not None and app.choices.discards, what="the first offer")
+        await pilot.pause()
+        pane = app.query_one(TablePane)
+        assert pane.has_class("compact") and app.query_one("#board").display is False
+        hand = app.query_one("#hand", HandView)
+        assert hand.region.bottom <= 24 and hand.region.height >= 2  # on the screen
+        names = app.state.view["names"]
+        for widget, seat in (("#c-me", 0), ("#c-right", 1), ("#c-across", 2), ("#c-left", 3)):
+            assert names[seat] in text_of(app, widget)
+        assert "tiles left" not in text_of(app, "#c-info") and "69 left" in text_of(app, "#c-info")
+        await discard_turns(pilot, app, 1)
+        assert len(app.state.view["seats"][0]["discards"]) >= 1 or app.results
+        await pilot.resize_terminal(120, 40)
+        await pilot.pause()
+        assert not pane.has_class("compact")
+        assert names[2] in text_of(app, "#seat-across")
