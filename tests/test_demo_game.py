@@ -48,6 +48,8 @@ def test_the_first_command_opens_riichi_play_at_a_table_with_three_bots_and_a_fr
         tmux.wait_for("friend", r"East 1")
         play(tmux, ["host", "friend"], "result", timeout=120)
         for name in ("friend", "host"):
+            tmux.keys(name, "C-q")  # the game goes on: Ctrl+Q asks again
+            tmux.wait_for(name, r"Ctrl\+Q again to leave")
             tmux.keys(name, "C-q")
             tmux.wait_for(name, r"EXITED 0")
         with pytest.raises(ConnectionRefusedError):  # the local server stopped with riichi-play

@@ -4,6 +4,7 @@
     riichi-play --local --bots 3             # a local server, a table with three bots
     riichi-play --join CODE [--seat N]       # take a seat (a bot's, before the start)
     riichi-play --watch CODE                 # watch a table
+    riichi-play --resume                     # take back the seat left at that server
 
 The command line: arguments, the local server (--local), the first connection and what
 the command asks for (so a bad code or a server that is down is one line on the terminal,
@@ -25,6 +26,7 @@ from client_cli.play.connection import DEFAULT_SERVER, Connection, ConnectError
 from client_cli.play.game_app import PlayApp
 from client_cli.play.local import LocalServer
 from client_cli.play.panes import create_messages
+from client_cli.play.sessions import SessionFile
 
 Message = dict[str, Any]
 
@@ -46,6 +48,8 @@ def parser() -> argparse.ArgumentParser:
     what.add_argument("--join", metavar="CODE", help="take a seat at the table with this invite code")
     what.add_argument("--watch", metavar="CODE", help="watch the table with this watch code")
     what.add_argument("--create", action="store_true", help="create a private table at once (you are the host)")
+    what.add_argument("--resume", action="store_true",
+                      help="take back the seat you left at this server (after quitting or closing the terminal)")
     p.add_argument("--seat", type=int, choices=range(4), help="with --join: the seat to take (0-3)")
     p.add_argument("--rules", choices=["ema2016", "tenhou"], default="ema2016", help="with --create (default ema2016)")
     p.add_argument("--per-decision", type=int, default=10, metavar="S",
@@ -119,11 +123,23 @@ async def run(args: argparse.Namespace, local: LocalServer | None = None) -> int
         print(note, flush=True)
     conn = Connection(url, args.name)
     command = this_command()
+    sessions = SessionFile()
+    if args.resume:
+        saved = sessions.load(url)
+        if saved is None:
+            print(f"riichi-play: no seat at {url} to resume (join with --join CODE)", file=sys.stderr)
+            return 1
+        conn.resume, conn.name = saved["resume"], saved["name"]
     try:
         try:
-            await conn.open()
+            welcome = await conn.open()
         except ConnectError as problem:
             print(f"riichi-play: {problem}", file=sys.stderr)
+            return 1
+        if args.resume and not welcome.get("resumed"):
+            sessions.forget(url)
+            print("riichi-play: the server no longer holds that seat (its game is over, or the table closed)",
+                  file=sys.stderr)
             return 1
         intent = intent_of(args)
         buffered: list[Message] = []
@@ -140,7 +156,7 @@ async def run(args: argparse.Namespace, local: LocalServer | None = None) -> int
         if not (sys.stdin.isatty() and sys.stdout.isatty()):
             print("riichi-play: it needs a terminal (run it in one, or under tmux)", file=sys.stderr)
             return 2
-        app = PlayApp(conn, buffered=buffered, unicode=args.unicode, note=note, command=command)
+        app = PlayApp(conn, buffered=buffered, unicode=args.unicode, note=note, command=command, sessions=sessions)
         await app.run_async()
         if app.fatal:
             print(f"riichi-play: {app.fatal}", file=sys.stderr)

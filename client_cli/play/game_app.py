@@ -16,10 +16,11 @@ from textual.css.query import NoMatches
 from textual.widgets import Button, ContentSwitcher, Static
 
 from client_cli.play import render
-from client_cli.play.connection import Connection, ConnectError
+from client_cli.play.connection import DEFAULT_SERVER, Connection, ConnectError
 from client_cli.play.offers import Choices, choices, label
 from client_cli.play.panes import StartPane, TablePane, WaitingPane
 from client_cli.play.results import FinalScreen, ResultScreen
+from client_cli.play.sessions import SessionFile
 from client_cli.play.widgets import HAND_KEYS, HandView
 from client_cli.seat_state import SeatState
 
@@ -31,8 +32,11 @@ class PlayApp(App[int]):
     CSS = "#status { dock: bottom; height: 1; background: $boost; padding: 0 1; }"
 
     def __init__(self, conn: Connection, intent: list[Message] | None = None, buffered: list[Message] | None = None,
-                 unicode: bool = False, note: str = "", command: str = "riichi-play") -> None:
+                 unicode: bool = False, note: str = "", command: str = "riichi-play",
+                 sessions: SessionFile | None = None) -> None:
         super().__init__()
+        self.sessions = sessions  # where the seat's resume token is kept for --resume (None: nowhere)
+        self.quit_asked = 0.0
         self.command = command  # how a friend runs this client (shown with the invite code)
         self.conn = conn
         self.intent = intent or []
@@ -69,6 +73,17 @@ class PlayApp(App[int]):
         self.set_interval(0.5, self._tick)
         self.query_one("#table", TablePane).fit(self.size.width, self.size.height)
         self.run_worker(self._pump(), exclusive=True, group="pump")
+
+    async def action_quit(self) -> None:
+        """Ctrl+Q; during a game, a second press within 3 s (the seat is kept and played for)."""
+        playing = (self.table or {}).get("state") == "playing" and (self.table or {}).get("you") is not None
+        if playing and self.final is None and time.monotonic() - self.quit_asked > 3:
+            self.quit_asked = time.monotonic()
+            back = f"{self.command} --resume" + ("" if self.conn.url == DEFAULT_SERVER else f" --server {self.conn.url}")
+            self.notify(f"Ctrl+Q again to leave the game: your seat is kept and played for; come back with: {back}",
+                        severity="warning", timeout=5, markup=False)
+            return
+        self.exit()
 
     def on_resize(self, event: events.Resize) -> None:
         if self.query_one("#table", TablePane).fit(event.size.width, event.size.height):
@@ -134,6 +149,11 @@ class PlayApp(App[int]):
 
     def _on_table(self, message: Message) -> None:
         self.table = message
+        if self.sessions is not None and self.conn.resume:
+            if message.get("you") is not None and message["state"] in ("waiting", "playing"):
+                self.sessions.save(self.conn.url, self.conn.resume, self.conn.name, message["table"])
+            elif message["state"] in ("finished", "closed"):
+                self.sessions.forget(self.conn.url)
         if message["state"] == "waiting":
             self._show_waiting(message)
             self._switch("waiting")
@@ -192,6 +212,8 @@ class PlayApp(App[int]):
 
     def _on_result(self, message: Message) -> None:
         self.final = message["final"]
+        if self.sessions is not None:
+            self.sessions.forget(self.conn.url)
         names = self.state.view["names"] if self.state and self.state.view else [f"seat {i}" for i in range(4)]
         self.push_screen(FinalScreen(render.standings_text(self.final, names)))
 

@@ -9,6 +9,7 @@ import re
 import shlex
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -26,6 +27,7 @@ class Tmux:
 
     def __init__(self) -> None:
         self.socket = f"riichi-test-{os.getpid()}-{time.monotonic_ns()}"
+        self.state = Path(tempfile.mkdtemp(prefix="riichi-play-state-")) / "sessions.json"  # not the user's
 
     def run(self, *args: str) -> str:
         return subprocess.run(["tmux", "-L", self.socket, *args], capture_output=True, text=True, timeout=10).stdout
@@ -33,7 +35,7 @@ class Tmux:
     def open(self, name: str, command: str) -> None:
         # the pane stays after the command ends, so its last words can be read
         self.run("new-session", "-d", "-s", name, "-x", "120", "-y", "40", "-c", str(ROOT),
-                 f"env -u COLUMNS -u LINES {command}; echo EXITED $?; sleep 30")
+                 f"env -u COLUMNS -u LINES RIICHI_PLAY_STATE={self.state} {command}; echo EXITED $?; sleep 30")
 
     def screen(self, name: str) -> str:
         return self.run("capture-pane", "-p", "-t", name)
@@ -119,6 +121,8 @@ def test_riichi_play_under_tmux_plays_a_hand_against_a_real_server(tmux, server)
     assert re.search(r"wins by (tsumo|ron)|Exhaustive draw|Abortive draw", screen), screen
     assert re.search(r"alice\s+[+-]\d+\s+->\s+\d+", screen)
     tmux.keys("host", "Enter")
+    tmux.keys("host", "C-q")  # the game goes on: Ctrl+Q asks again
+    tmux.wait_for("host", r"Ctrl\+Q again to leave")
     tmux.keys("host", "C-q")
     tmux.wait_for("host", r"EXITED 0")
     assert table
@@ -127,6 +131,32 @@ def test_riichi_play_under_tmux_plays_a_hand_against_a_real_server(tmux, server)
 def test_a_bad_code_under_tmux_is_one_line_and_exit_1(tmux, server):
     tmux.open("friend", f"{PLAY} --server {server.url} --join no-such-code")
     tmux.wait_for("friend", r"riichi-play: no open table has that invite code \(no_table\)\s+EXITED 1")
+
+
+def test_quitting_mid_game_asks_twice_and_resume_takes_the_seat_back(tmux, server):
+    tmux.open("first", f"{PLAY} --server {server.url} --name alice --bots 3 --no-clock")
+    tmux.wait_for("first", r"Invite code: \S+")
+    tmux.keys("first", "g")
+    tmux.wait_for("first", r"turn: you \(East\) to play")
+    hand = re.search(r"^ ((?:\S\S ){13})   (\S\S)\s*$", tmux.screen("first"), re.M).group(0).split()
+    tmux.keys("first", "C-q")
+    tmux.wait_for("first", r"Ctrl\+Q again to leave")
+    assert "EXITED" not in tmux.screen("first")
+    tmux.keys("first", "C-q")
+    tmux.wait_for("first", r"EXITED 0")
+    assert '"table"' in tmux.state.read_text() and tmux.state.stat().st_mode & 0o077 == 0
+    tmux.open("back", f"{PLAY} --server {server.url} --resume")
+    tmux.wait_for("back", r"turn: you \(East\) to play")
+    again = re.search(r"^ ((?:\S\S ){13})   (\S\S)\s*$", tmux.screen("back"), re.M)
+    assert again and sorted(again.group(0).split()) == sorted(hand)  # the same seat, the same tiles
+    assert "alice" in tmux.screen("back")
+    tmux.keys("back", "Enter")  # and it plays on
+    tmux.wait_for("back", rf"alice: {hand[-1]}")
+
+
+def test_resume_with_no_seat_to_take_back_says_so(tmux, server):
+    tmux.open("nothing", f"{PLAY} --server {server.url} --resume")
+    tmux.wait_for("nothing", rf"riichi-play: no seat at {re.escape(server.url)} to resume .*\s+EXITED 1")
 
 
 @pytest.mark.slow
