@@ -1,0 +1,148 @@
+"""riichi-play's keys and what they send, at positions made by the engine (so riichi, chi
+variants and tsumo come up every run): the app is fed the server's messages for that
+position (table, snapshot, offer) through a stand-in connection, and the test reads the
+`act` messages it sends."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+import pytest
+
+from client_cli.play.game_app import PlayApp
+from client_cli.play.widgets import HAND_KEYS, HandView
+from server.game.actions import Chi, Discard, Tsumo
+from server.game.views import seat_view
+from tests.client_cli.test_play_render import a_game_with
+
+
+class StandIn:
+    """What PlayApp uses of a Connection: a queue of server messages and a list of what it sent."""
+
+    def __init__(self) -> None:
+        self.url, self.name, self.resume, self.ended = "ws://test", "alice", "token", False
+        self.reader = object()  # already open
+        self.queue: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
+        self.sent: list[dict[str, Any]] = []
+
+    async def send(self, message: dict[str, Any]) -> bool:
+        self.sent.append(message)
+        return True
+
+    async def recv(self) -> dict[str, Any]:
+        return await self.queue.get()
+
+
+def feed(conn: StandIn, game, seat: int) -> None:
+    view = seat_view(game, seat)
+    names = view["names"]
+    conn.queue.put_nowait({"type": "table", "seq": 1, "table": "t", "state": "playing", "rules": "tenhou",
+                           "clock": None, "you": seat, "game": 1,
+                           "seats": [{"name": n, "kind": "human", "ready": True, "host": False, "connected": True}
+                                     for n in names]})
+    conn.queue.put_nowait({"type": "snapshot", "seq": 1, "game": 1, "view": view})
+    conn.queue.put_nowait({"type": "offer", "seq": 1, "decision": 7, "seat": seat, "actions": view["actions"]})
+
+
+async def offered(pilot, app: PlayApp) -> None:
+    for _ in range(200):
+        if app.offer is not None:
+            await pilot.pause()
+            return
+        await pilot.pause(0.01)
+    raise AssertionError("no offer")
+
+
+def seat_offered(game, kind) -> int:
+    return next(s for s in game.waiting_for() if any(isinstance(a, kind) and (kind is not Discard or a.riichi)
+                                                     for a in game.legal_actions(s)))
+
+
+@pytest.mark.asyncio
+async def test_i_then_a_tiles_key_twice_declares_riichi_with_that_tile():
+    game = a_game_with(lambda g: g.public.phase.value == "turn" and any(
+        isinstance(a, Discard) and a.riichi for a in g.legal_actions(g.waiting_for()[0])))
+    seat = seat_offered(game, Discard)
+    riichi_faces = {a.tile >> 2 for a in game.legal_actions(seat) if isinstance(a, Discard) and a.riichi}
+    conn = StandIn()
+    app = PlayApp(conn)
+    async with app.run_test(size=(120, 40)) as pilot:
+        feed(conn, game, seat)
+        await offered(pilot, app)
+        hand = app.query_one(HandView)
+        assert "[i] Riichi" in str(app.query_one("#actions").children[0].label)
+        await pilot.press("i")
+        assert app.riichi_mode and "RIICHI" in str(hand.render())
+        assert {t >> 2 for t in hand.allowed} == riichi_faces  # only the tiles riichi may go with
+        index = next(i for i, t in enumerate(hand.tiles) if t >> 2 in riichi_faces)
+        await pilot.press(HAND_KEYS[index])
+        assert conn.sent == [] and hand.cursor == index  # the first press only chooses
+        await pilot.press(HAND_KEYS[index])
+        await pilot.pause()
+        assert conn.sent == [{"type": "act", "decision": 7,
+                              "action": {"type": "discard", "tile": hand.tiles[index], "riichi": True}}]
+        assert app.offer is None and not app.riichi_mode
+
+
+@pytest.mark.asyncio
+async def test_i_twice_cancels_riichi_and_a_plain_discard_goes():
+    game = a_game_with(lambda g: g.public.phase.value == "turn" and any(
+        isinstance(a, Discard) and a.riichi for a in g.legal_actions(g.waiting_for()[0])))
+    seat = seat_offered(game, Discard)
+    conn = StandIn()
+    app = PlayApp(conn)
+    async with app.run_test(size=(120, 40)) as pilot:
+        feed(conn, game, seat)
+        await offered(pilot, app)
+        await pilot.press("i", "i")
+        assert not app.riichi_mode
+        hand = app.query_one(HandView)
+        drawn = hand.tiles[-1]
+        await pilot.press("enter")
+        await pilot.pause()
+        assert conn.sent == [{"type": "act", "decision": 7, "action": {"type": "discard", "tile": drawn}}]
+
+
+@pytest.mark.asyncio
+async def test_each_chi_variant_has_its_key_and_x_passes():
+    game = a_game_with(lambda g: any(sum(isinstance(a, Chi) for a in g.legal_actions(s)) >= 2
+                                     for s in g.waiting_for()))
+    seat = next(s for s in game.waiting_for() if sum(isinstance(a, Chi) for a in game.legal_actions(s)) >= 2)
+    chis = [a for a in seat_view(game, seat)["actions"] if a["type"] == "chi"]
+    for key, chi in zip("cvbmz", chis):
+        conn = StandIn()
+        app = PlayApp(conn)
+        async with app.run_test(size=(120, 40)) as pilot:
+            feed(conn, game, seat)
+            await offered(pilot, app)
+            await pilot.press("enter")  # no discard is offered: nothing is sent
+            await pilot.press(key)
+            await pilot.pause()
+            assert conn.sent == [{"type": "act", "decision": 7, "action": chi}]
+    conn = StandIn()
+    app = PlayApp(conn)
+    async with app.run_test(size=(120, 40)) as pilot:
+        feed(conn, game, seat)
+        await offered(pilot, app)
+        await pilot.press("x")
+        await pilot.pause()
+        assert conn.sent == [{"type": "act", "decision": 7, "action": {"type": "pass"}}]
+
+
+@pytest.mark.asyncio
+async def test_t_wins_by_tsumo_when_it_is_offered():
+    game = a_game_with(lambda g: g.public.phase.value == "turn" and any(
+        isinstance(a, Tsumo) for a in g.legal_actions(g.waiting_for()[0])))
+    seat = game.waiting_for()[0]
+    conn = StandIn()
+    app = PlayApp(conn)
+    async with app.run_test(size=(120, 40)) as pilot:
+        feed(conn, game, seat)
+        await offered(pilot, app)
+        await pilot.press("w")
+        waits = str(app.query_one("#waits").render())
+        assert waits.startswith("waits: ")
+        await pilot.press("t")
+        await pilot.pause()
+        assert conn.sent == [{"type": "act", "decision": 7, "action": {"type": "tsumo"}}]
