@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import Any
 
+from protocol.mjai_tiles import win_deltas  # one winner's share of a win's deltas, shared by both exports
 from server.game.analysis import RED_IDS
 from server.game.events import Event
 from server.game.record import GameRecord
@@ -107,16 +108,6 @@ def added_kong_string(pon: str, added: int, red_fives: bool) -> str:
 
 
 # ---- results ------------------------------------------------------------------------
-
-def win_deltas(win: dict[str, Any]) -> list[int]:
-    """One winner's share of a win's deltas: their payers, and the riichi sticks they take."""
-    deltas = [0, 0, 0, 0]
-    for payer, amount in win["payers"].items():
-        deltas[int(payer)] -= amount
-        deltas[win["seat"]] += amount
-    deltas[win["seat"]] += 1000 * win.get("sticks", 0)
-    return deltas
-
 
 def points_string(win: dict[str, Any], dealer: int, rules: Rules) -> str:
     """"30符4飜7700点", "満貫2000-4000点", "30符4飜3900点∀": the hand's value, counters not included."""

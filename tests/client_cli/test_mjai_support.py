@@ -9,46 +9,19 @@ import sys
 from typing import Any
 
 from protocol.mjai_tiles import HIDDEN, mjai_tile, sorted_tiles, tile_kind
-from server.game import analysis as an
-from server.game.actions import Action, Discard, Pass, Ron, Tsumo
+from server.game.actions import Action
 from server.game.engine import Game
 from server.game.events import Event
-from server.rules.shanten import shanten
+from tests.game import simple_players
 
 EXAMPLE_BOT = f"{sys.executable} -m client_cli.mjai.example_bot"
 
 
-def random_player(game: Game, seat: int, rng: random.Random) -> Action:
-    return rng.choice(game.legal_actions(seat))
-
-
 def greedy_player(game: Game, seat: int, rng: random.Random) -> Action:
-    """Takes wins, declares riichi, calls now and then, else keeps shanten lowest."""
-    options = game.legal_actions(seat)
-    wins = [o for o in options if isinstance(o, (Tsumo, Ron))]
-    if wins:
-        return wins[0]
-    others = [o for o in options if not isinstance(o, (Discard, Pass))]
-    if others and rng.random() < 0.4:
-        return rng.choice(others)
-    discards = [o for o in options if isinstance(o, Discard)]
-    if not discards:
-        return Pass()
-    riichi = [o for o in discards if o.riichi]
-    if riichi:
-        return rng.choice(riichi)
-    hand, melds = game.private[seat].hand, len(game.public.seats[seat].melds)
-
-    def after(option: Discard) -> int:
-        rest = list(hand)
-        rest.remove(option.tile)
-        return shanten(an.counts34(rest), melds)
-
-    best = min(after(o) for o in discards)
-    return rng.choice([o for o in discards if after(o) == best])
+    return simple_players.greedy_player(game, seat, rng, call_rate=0.4)
 
 
-PLAYERS = {"random": random_player, "greedy": greedy_player}
+PLAYERS = {"random": simple_players.random_player, "greedy": greedy_player}
 
 
 def play_game(rules, number: int, player: str = "greedy") -> tuple[Game, list[Event]]:

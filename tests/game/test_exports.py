@@ -15,8 +15,6 @@ from typing import Any
 
 import pytest
 
-from server.game import analysis as an
-from server.game.actions import Action, Discard, Pass, Ron, Tsumo
 from server.game.engine import Game
 from server.game.events import Event
 from server.game.export_mjai import export_mjai, mjai_for_seat, mjai_tile
@@ -29,42 +27,10 @@ from server.game.export_tenhou6 import (
     tile_code,
 )
 from server.game.record import GameRecord
+from tests.game.simple_players import greedy_player, random_player
 from server.rules.config import EMA2016, TENHOU
-from server.rules.shanten import shanten
 
 # ---- players and games ------------------------------------------------------------
-
-
-def random_player(game: Game, seat: int, rng: random.Random) -> Action:
-    """The brief's simple player: uniformly among the legal actions."""
-    return rng.choice(game.legal_actions(seat))
-
-
-def greedy_player(game: Game, seat: int, rng: random.Random) -> Action:
-    """Still simple, but it wins: takes any win, declares riichi when it can, calls now and
-    then, otherwise discards a tile that keeps shanten lowest (ties at random)."""
-    options = game.legal_actions(seat)
-    wins = [o for o in options if isinstance(o, (Tsumo, Ron))]
-    if wins:
-        return wins[0]
-    others = [o for o in options if not isinstance(o, (Discard, Pass))]
-    if others and rng.random() < 0.3:
-        return rng.choice(others)
-    discards = [o for o in options if isinstance(o, Discard)]
-    if not discards:
-        return Pass()
-    riichi = [o for o in discards if o.riichi]
-    if riichi:
-        return rng.choice(riichi)
-    hand, melds = game.private[seat].hand, len(game.public.seats[seat].melds)
-
-    def after(option: Discard) -> int:
-        rest = list(hand)
-        rest.remove(option.tile)
-        return shanten(an.counts34(rest), melds)
-
-    best = min(after(o) for o in discards)
-    return rng.choice([o for o in discards if after(o) == best])
 
 
 PLAYERS = {"random": random_player, "greedy": greedy_player}
