@@ -33,7 +33,7 @@ from protocol.messages import CLIENT_MESSAGES, VERSION, encode
 from server.game.analysis import counts34, hand_waits
 from server.game.wall import DORA_INDICATORS, REPLACEMENTS, URA_INDICATORS, deal, shuffled_wall
 from server.rules.shanten import shanten
-from tests.server.test_end_to_end import SERVER, Server
+from tests.server.test_end_to_end import Server
 
 RECV_TIMEOUT = 30.0
 
@@ -45,8 +45,7 @@ class LoggedServer(Server):
     def start(self) -> LoggedServer:
         self.log_path = Path(self.db).with_suffix(".log")
         self.log_file = open(self.log_path, "ab")  # noqa: SIM115 (open while the process runs)
-        self.proc = subprocess.Popen([str(SERVER), "--port", str(self.port), "--db", str(self.db), "--log-json"],
-                                     stdout=subprocess.DEVNULL, stderr=self.log_file)
+        self.proc = subprocess.Popen(self.command, stdout=subprocess.DEVNULL, stderr=self.log_file)
         deadline = time.monotonic() + 10
         while time.monotonic() < deadline:
             if self.healthy():

@@ -31,12 +31,18 @@ def free_port() -> int:
 
 
 class Server:
-    def __init__(self, db: Path):
+    """A riichi-server process on a free port (`extra`: more of its arguments)."""
+
+    def __init__(self, db: Path, *extra: str):
         self.db, self.port, self.proc = db, free_port(), None
+        self.extra = list(extra)
+
+    @property
+    def command(self) -> list[str]:
+        return [str(SERVER), "--port", str(self.port), "--db", str(self.db), "--log-json", *self.extra]
 
     def start(self) -> "Server":
-        self.proc = subprocess.Popen([str(SERVER), "--port", str(self.port), "--db", str(self.db), "--log-json"],
-                                     stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        self.proc = subprocess.Popen(self.command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
         deadline = time.monotonic() + 10
         while time.monotonic() < deadline:
             try:

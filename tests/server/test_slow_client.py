@@ -5,9 +5,7 @@ Keepalive pings close a connection that stops answering them."""
 import asyncio
 import random
 import socket
-import subprocess
 import time
-import urllib.request
 
 import msgpack
 import pytest
@@ -15,31 +13,13 @@ from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed
 
 from protocol.client import Client
-from tests.server.test_end_to_end import SERVER, Server, recv
-
-
-class TunedServer(Server):
-    def __init__(self, db, *extra: str):
-        super().__init__(db)
-        self.extra = list(extra)
-
-    def start(self) -> "TunedServer":
-        self.proc = subprocess.Popen([str(SERVER), "--port", str(self.port), "--db", str(self.db), "--log-json",
-                                      *self.extra], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-        deadline = time.monotonic() + 10
-        while time.monotonic() < deadline:
-            try:
-                with urllib.request.urlopen(f"http://127.0.0.1:{self.port}/healthz", timeout=1):
-                    return self
-            except OSError:
-                time.sleep(0.05)
-        raise RuntimeError("the server did not start")
+from tests.server.test_end_to_end import Server, recv
 
 
 @pytest.fixture
 def small_buffers(tmp_path):
     # 4 KiB of outbox and a 4 KiB kernel send buffer, so a game's worth of events overflows them
-    srv = TunedServer(tmp_path / "riichi.sqlite3", "--outbox-bytes", "4096", "--sndbuf", "4096").start()
+    srv = Server(tmp_path / "riichi.sqlite3", "--outbox-bytes", "4096", "--sndbuf", "4096").start()
     yield srv
     if srv.proc.poll() is None:
         srv.stop()
@@ -47,7 +27,7 @@ def small_buffers(tmp_path):
 
 @pytest.fixture
 def quick_pings(tmp_path):
-    srv = TunedServer(tmp_path / "riichi.sqlite3", "--ping-interval", "0.3", "--ping-timeout", "0.3").start()
+    srv = Server(tmp_path / "riichi.sqlite3", "--ping-interval", "0.3", "--ping-timeout", "0.3").start()
     yield srv
     if srv.proc.poll() is None:
         srv.stop()
