@@ -25,7 +25,7 @@ from client_cli.play import render
 from client_cli.play.connection import DEFAULT_SERVER, Connection, ConnectError
 from client_cli.play.game_app import PlayApp
 from client_cli.play.local import LocalServer
-from client_cli.play.panes import create_messages
+from client_cli.play.panes import create_messages, option
 from client_cli.play.sessions import SessionFile
 
 Message = dict[str, Any]
@@ -151,7 +151,7 @@ async def run(args: argparse.Namespace, local: LocalServer | None = None) -> int
             table = buffered[-1]
             if table.get("invite"):
                 server = "" if url == DEFAULT_SERVER else f" --server {url}"
-                print(f"invite code {table['invite']}  (a friend: {command}{server} --join {table['invite']})"
+                print(f"invite code {table['invite']}  (a friend: {command}{server} {option('--join', table['invite'])})"
                       f"\nwatch code  {table['watch']}", flush=True)
         if not (sys.stdin.isatty() and sys.stdout.isatty()):
             print("riichi-play: it needs a terminal (run it in one, or under tmux)", file=sys.stderr)

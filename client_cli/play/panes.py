@@ -83,6 +83,11 @@ class StartPane(Vertical):
         return create_messages(rules, clock, bots)
 
 
+def option(flag: str, code: str) -> str:
+    """`--join CODE`, or `--join=CODE` for a code that starts with '-' (codes may)."""
+    return f"{flag}={code}" if code.startswith("-") else f"{flag} {code}"
+
+
 def create_messages(rules: str, clock: dict[str, Any], bots: int) -> list[dict[str, Any]]:
     return [{"type": "create_table", "rules": rules, "clock": clock}] + [{"type": "add_bot"}] * bots
 
@@ -139,9 +144,9 @@ class WaitingPane(Vertical):
             codes.append(f"{table['watch']}\n")
             server = "" if self.server_url == DEFAULT_SERVER else f" --server {self.server_url}"
             codes.append("A friend takes a bot's seat (before you press g) with:\n  ")
-            codes.append(f"{self.command}{server} --join {table['invite']}\n", style="bold")
+            codes.append(f"{self.command}{server} {option('--join', table['invite'])}\n", style="bold")
             codes.append("and anyone may watch with:\n  ")
-            codes.append(f"{self.command}{server} --watch {table['watch']}", style="bold")
+            codes.append(f"{self.command}{server} {option('--watch', table['watch'])}", style="bold")
         else:
             codes.append("The host has the codes; the game starts when all four seats are ready.", style="dim")
         self.query_one("#codes", Static).update(codes)

@@ -35,13 +35,13 @@ class ResultScreen(ModalScreen[None]):
 
 
 class FinalScreen(ModalScreen[None]):
-    """The final standings; q or Enter quits."""
+    """The final standings; q quits, Escape shows the table behind."""
 
     DEFAULT_CSS = """
     FinalScreen { align: center middle; }
     FinalScreen Vertical { width: 64; height: auto; border: thick $success; padding: 1 2; background: $surface; }
     """
-    BINDINGS = [Binding("q,enter,escape", "quit_app", "quit")]
+    BINDINGS = [Binding("q", "quit_app", "quit"), Binding("escape", "dismiss_final", "the table")]
 
     def __init__(self, text: Text) -> None:
         super().__init__()
@@ -50,7 +50,10 @@ class FinalScreen(ModalScreen[None]):
     def compose(self) -> ComposeResult:
         with Vertical():
             yield Static(self.text, id="final-body")
-            yield Static(Text("q: quit", style="dim"))
+            yield Static(Text("q: quit   Esc: the table", style="dim"))
 
     def action_quit_app(self) -> None:
         self.app.exit()
+
+    def action_dismiss_final(self) -> None:
+        self.dismiss(None)

@@ -151,3 +151,11 @@ async def test_the_table_pane_draws_an_engine_view_round_the_seat_at_the_bottom(
         assert f"tiles left {view['tiles_left']}" in info
         assert tile_plain(view["dora_indicators"][0], True) in info
         assert "turn: you" in info
+
+
+def test_a_code_that_starts_with_a_dash_is_shown_as_one_option():
+    from client_cli.play.app import parser
+    from client_cli.play.panes import option
+
+    assert option("--join", "abc") == "--join abc" and option("--join", "-9hd") == "--join=-9hd"
+    assert parser().parse_args(option("--join", "-9hd").split()).join == "-9hd"

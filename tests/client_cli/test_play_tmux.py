@@ -163,7 +163,7 @@ def test_resume_with_no_seat_to_take_back_says_so(tmux, server):
 def test_two_players_in_two_terminals_play_a_whole_game_with_two_bots(tmux, server):
     tmux.open("host", f"{PLAY} --server {server.url} --name alice --bots 3 --no-clock")
     code = tmux.wait_for("host", r"Invite code: (\S+)").group(1)
-    tmux.open("friend", f"{PLAY} --server {shlex.quote(server.url)} --name bob --join {code}")
+    tmux.open("friend", f"{PLAY} --server {shlex.quote(server.url)} --name bob --join={shlex.quote(code)}")
     tmux.wait_for("host", r"South\s+bob\s+human")
     tmux.keys("friend", "g")
     tmux.keys("host", "g")
