@@ -129,6 +129,16 @@ def info_line(view: View, unicode: bool = False, clock: str = "") -> Text:
     return out
 
 
+def dora_kind(indicator: int) -> int:
+    """The dora a tile (id) indicates: the next of its suit, wind or dragon, round the end."""
+    kind = indicator >> 2
+    if kind < 27:
+        return kind - kind % 9 + (kind % 9 + 1) % 9
+    if kind < 31:
+        return 27 + (kind - 27 + 1) % 4
+    return 31 + (kind - 31 + 1) % 3
+
+
 def info_text(view: View, unicode: bool = False, clock: str = "") -> Text:
     """Round, counters, sticks, dora indicators, tiles left, whose turn."""
     out = Text()
@@ -136,7 +146,9 @@ def info_text(view: View, unicode: bool = False, clock: str = "") -> Text:
     out.append(f"   honba {view['honba']}   sticks {view['sticks']}\n")
     out.append("dora indicators ")
     out.append_text(tiles_text(view["dora_indicators"], red_fives(view), unicode))
-    out.append(f"\ntiles left {view['tiles_left']}\n")
+    out.append(" (dora ")
+    out.append_text(kinds_text([dora_kind(t) for t in view["dora_indicators"]], unicode))
+    out.append(f")\ntiles left {view['tiles_left']}\n")
     if view.get("final"):
         out.append("the game is over", style="bold")
     elif view["phase"] in ("turn", "calls", "chankan"):

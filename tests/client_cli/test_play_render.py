@@ -159,3 +159,13 @@ def test_a_code_that_starts_with_a_dash_is_shown_as_one_option():
 
     assert option("--join", "abc") == "--join abc" and option("--join", "-9hd") == "--join=-9hd"
     assert parser().parse_args(option("--join", "-9hd").split()).join == "-9hd"
+
+
+def test_the_info_names_the_dora_each_indicator_gives():
+    assert [kind_text(render.dora_kind(k * 4)) for k in (0, 8, 9, 17, 26, 27, 30, 31, 33)] == \
+        ["2m", "1m", "2p", "1p", "1s", "So", "Ea", "Gr", "Wh"]
+    game = Game(TENHOU, seed=b"dora" * 8, names=["a", "b", "c", "d"])
+    view = public_view(game)
+    text = render.info_text(view).plain
+    indicator = view["dora_indicators"][0]
+    assert f"dora indicators {tile_plain(indicator, True)} (dora {kind_text(render.dora_kind(indicator))})" in text
