@@ -41,7 +41,8 @@ def parser() -> argparse.ArgumentParser:
                     " join one with its invite code, or watch one with its watch code.",
         epilog="Keys at the table: <- -> or 1-9 0 - = [ ] choose a tile, Enter discards it (so does its key"
                " again, or a click); the offered actions show their keys (t tsumo, r ron, i riichi, p pon,"
-               " c/v/b/m/z chi, k/j/l kong, x or Esc pass); w shows your waits and furiten; Ctrl+Q quits.")
+               " c/v/b/m/z chi, k/j/l kong, x or Esc pass); w shows your waits and furiten; B (the host)"
+               " gives the seat of a player who is away to a bot; Ctrl+Q quits.")
     p.add_argument("--server", default=DEFAULT_SERVER, help=f"server address (default {DEFAULT_SERVER})")
     p.add_argument("--name", default=os.environ.get("USER") or _user(), help="your name (default: $USER)")
     what = p.add_mutually_exclusive_group()

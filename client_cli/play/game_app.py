@@ -352,3 +352,16 @@ class PlayApp(App[int]):
             self.act(self.choices.by_key("x"))
         elif character and self.choices.by_key(character):
             self.act(self.choices.by_key(character))
+        elif character == "B":
+            self.bot_for_away_player()
+
+    def bot_for_away_player(self) -> None:
+        """Host only: hand the seat of a player who is away to a bot (the server allows it after
+        the table's `absence` seconds, and says how long otherwise)."""
+        seats = (self.table or {}).get("seats") or []
+        away = [i for i, s in enumerate(seats) if s and s["kind"] == "human" and not s["connected"]]
+        if not away:
+            self.notify("no player is away", severity="warning", timeout=3)
+            return
+        self.run_worker(self._send({"type": "add_bot", "seat": away[0]}), group="send")
+        self.notify(f"asked for a bot in {seats[away[0]]['name']}'s seat", timeout=3)

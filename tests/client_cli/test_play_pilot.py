@@ -342,3 +342,25 @@ async def test_a_small_terminal_gets_the_compact_table_with_the_hand_on_screen(s
         await pilot.pause()
         assert not pane.has_class("compact")
         assert names[2] in text_of(app, "#seat-across")
+
+
+@pytest.mark.asyncio
+async def test_the_host_gives_an_away_players_seat_to_a_bot_with_shift_b(server):
+    clock = {"per_decision": 30, "bank": 0, "absence": 0}
+    app = PlayApp(Connection(server.url, "alice"), intent=create_messages("ema2016", clock, 0))
+    async with app.run_test(size=SIZE, notifications=True) as pilot:
+        await until(pilot, lambda: app.table is not None, what="the table")
+        friend = await Client.connect(server.url, "bob")
+        await friend.send({"type": "join", "code": app.table["invite"]})
+        await friend.send({"type": "ready"})
+        await pilot.press("b", "b")
+        await until(pilot, lambda: all(app.table["seats"]), what="four seats")
+        await pilot.press("g")
+        await until(pilot, lambda: app.pane == "table" and app.offer is not None, what="the game")
+        await pilot.press("B")
+        await until(pilot, lambda: any("no player is away" in n.message for n in app._notifications), what="none")
+        await friend.close()
+        await until(pilot, lambda: not app.table["seats"][1]["connected"], what="bob away")
+        await pilot.press("B")
+        await until(pilot, lambda: app.table["seats"][1]["kind"] == "bot", what="a bot in bob's seat")
+        assert app.table["seats"][1]["name"] == "bob"
