@@ -1,4 +1,6 @@
-"""The README's first command plays a whole game: scripts/demo_game.py against a real server process."""
+"""The README's first command: scripts/run.sh opens riichi-play at a local table with three bots
+(driven under tmux, with a friend taking a seat), and its --plain form (scripts/demo_game.py)
+plays a whole game without a screen, both against a real server process."""
 
 import socket
 import subprocess
