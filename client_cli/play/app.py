@@ -135,7 +135,8 @@ async def run(args: argparse.Namespace, local: LocalServer | None = None) -> int
         try:
             welcome = await conn.open()
         except ConnectError as problem:
-            print(f"riichi-play: {problem}", file=sys.stderr)
+            hint = "; to play on a server of your own: riichi-play --local --bots 3" if local is None else ""
+            print(f"riichi-play: {problem}{hint}", file=sys.stderr)
             return 1
         if args.resume and not welcome.get("resumed"):
             sessions.forget(url)
