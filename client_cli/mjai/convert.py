@@ -25,8 +25,11 @@ class IllegalAnswer(ValueError):
     """The bot's answer is not one of the offered actions; the message says why, in one line."""
 
 
-def red_fives_of(rules: str | None) -> bool:
-    """Whether the named rules preset plays with red fives (tenhou: yes, ema2016: no)."""
+def red_fives_of(rules: str | None, overrides: dict[str, Any] | None = None) -> bool:
+    """Whether a game plays with red fives: the table's override, else its preset's (tenhou:
+    yes, ema2016: no)."""
+    if overrides and isinstance(overrides.get("red_fives"), bool):
+        return overrides["red_fives"]
     try:
         from server.rules.config import preset
         return preset(rules).red_fives  # type: ignore[arg-type]
@@ -51,7 +54,7 @@ class MjaiStream:
     def convert(self, event: dict[str, Any]) -> list[dict[str, Any]]:
         kind = event.get("type")
         if kind == "game_start" and self.red_fives is None:
-            self._red = red_fives_of(event.get("rules"))
+            self._red = red_fives_of(event.get("rules"), event.get("overrides"))
         if kind == "draw" and event.get("seat") == self.seat:
             self.drawn = event.get("tile")
         elif kind in ("discard", "call", "hand_end") and event.get("seat", self.seat) == self.seat:

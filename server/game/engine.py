@@ -19,7 +19,7 @@ from server.game.actions import (ACTION_TYPES, Action, ActionError, Ankan, Chi, 
 from server.game.events import Event
 from server.game.state import HandStart, Hidden, OpenMeld, Phase, Private, Public, SeatPublic
 from server.game.wall import DORA_INDICATORS, REPLACEMENTS, check_wall, deal, new_seed, seed_hash, shuffled_wall
-from server.rules.config import EMA2016, KanDoraTiming, Rules
+from server.rules.config import EMA2016, KanDoraTiming, Rules, rules_to_data
 from server.rules.melds import MeldKind
 from server.rules.scoring import HandScore
 
@@ -159,7 +159,8 @@ class Game:
     # ---- hands ------------------------------------------------------------
 
     def _begin_game(self) -> list[Event]:
-        self._events = [Event("game_start", {"rules": self.rules.name, "names": list(self.names),
+        overrides = rules_to_data(self.rules)["overrides"]  # what the table changed from the preset
+        self._events = [Event("game_start", {"rules": self.rules.name, "overrides": overrides, "names": list(self.names),
                                              "seed_hash": self.seed_hash, "scores": list(self.public.scores)})]
         self._start_hand()
         return self._events

@@ -92,6 +92,22 @@ def test_red_fives_are_named_only_with_the_rules_that_have_them(games):
     assert not forced & {"5mr", "5pr", "5sr"}
 
 
+def test_a_tables_red_five_override_reaches_the_stream_through_game_start():
+    """A tenhou table with red fives turned off: game_start says so, and no red five is named
+    (the preset's name alone would have said red fives)."""
+    rules = TENHOU.override(red_fives=False)
+    game = Game(rules, seed=b"no red fives", names=["a", "b", "c", "d"])
+    assert game.start_events[0].public["overrides"] == {"red_fives": False}
+    rng = random.Random(3)
+    events = list(game.start_events)
+    while not game.over:
+        seat = game.waiting_for()[0]
+        events += game.apply(seat, rng.choice(game.legal_actions(seat)))
+    names = {n for seat in range(4) for m in seat_stream(events, seat)
+             for n in [m.get("pai"), *m.get("consumed", []), *(t for h in m.get("tehais", []) for t in h)] if n}
+    assert "5m" in names and not names & {"5mr", "5pr", "5sr"}
+
+
 def test_what_a_seat_is_given_never_names_another_seats_hidden_tile(games):
     masked = 0
     for rules, game, events in games:

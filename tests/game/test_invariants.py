@@ -81,7 +81,7 @@ def counts34(tiles) -> list[int]:
 # Every key an event's seat view may have; the ones that carry tile ids are read by
 # _event_tiles.  A key not listed here fails the check: list it, as a tile field or not.
 EVENT_KEYS = {
-    "game_start": {"type", "rules", "names", "seed_hash", "scores"},
+    "game_start": {"type", "rules", "overrides", "names", "seed_hash", "scores"},
     "hand_start": {"type", "round", "round_wind", "dealer", "honba", "sticks", "scores", "dora_indicators",
                    "hand_number", "hand"},
     "draw": {"type", "seat", "tiles_left", "replacement", "tile"},

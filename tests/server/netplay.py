@@ -395,7 +395,7 @@ RESULTS = {
 }
 FINAL = {"scores": PLAIN, "places": PLAIN, "results": PLAIN, "seed": PLAIN}
 EVENTS = {
-    "game_start": {"rules": PLAIN, "names": PLAIN, "seed_hash": PLAIN, "scores": PLAIN},
+    "game_start": {"rules": PLAIN, "overrides": PLAIN, "names": PLAIN, "seed_hash": PLAIN, "scores": PLAIN},
     "hand_start": {"round": PLAIN, "round_wind": PLAIN, "dealer": PLAIN, "honba": PLAIN, "sticks": PLAIN,
                    "scores": PLAIN, "dora_indicators": TILES, "hand_number": PLAIN, "hand": TILES},
     "draw": {"seat": PLAIN, "tiles_left": PLAIN, "replacement": PLAIN, "tile": TILE},
