@@ -86,7 +86,8 @@ class SeatState:
 
     def _on_game_start(self, e: Event) -> None:
         self.view = {
-            "rules": e["rules"], "names": list(e["names"]), "seed_hash": e["seed_hash"],
+            "rules": e["rules"], "overrides": dict(e.get("overrides", {})), "names": list(e["names"]),
+            "seed_hash": e["seed_hash"],
             "round": "E1", "round_wind": 0, "dealer": 0, "honba": 0, "sticks": 0,
             "scores": list(e["scores"]), "dora_indicators": [], "tiles_left": 0, "turn": 0,
             "phase": "turn", "last_discard": None, "hand_sizes": [0, 0, 0, 0],

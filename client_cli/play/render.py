@@ -16,7 +16,9 @@ ROUND_WINDS = {"E": "East", "S": "South", "W": "West", "N": "North"}
 
 
 def red_fives(view: View) -> bool:
-    return view.get("rules") == "tenhou"
+    """The table's red-five override, else its preset's (tenhou: yes, ema2016: no)."""
+    overridden = (view.get("overrides") or {}).get("red_fives")
+    return overridden if isinstance(overridden, bool) else view.get("rules") == "tenhou"
 
 
 def me(view: View) -> int | None:

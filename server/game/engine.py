@@ -43,6 +43,7 @@ class Game:
                  walls: Sequence[Sequence[int]] | None = None, names: Sequence[str] = ("A", "B", "C", "D"),
                  start: HandStart | None = None):
         self.rules = rules
+        self.overrides = rules_to_data(rules)["overrides"]  # what the table changed from the preset
         self.start = start
         self.seed = seed if seed is not None or walls is not None else new_seed()
         self.walls = [check_wall(w) for w in walls] if walls is not None else None
@@ -159,8 +160,8 @@ class Game:
     # ---- hands ------------------------------------------------------------
 
     def _begin_game(self) -> list[Event]:
-        overrides = rules_to_data(self.rules)["overrides"]  # what the table changed from the preset
-        self._events = [Event("game_start", {"rules": self.rules.name, "overrides": overrides, "names": list(self.names),
+        self._events = [Event("game_start", {"rules": self.rules.name, "overrides": dict(self.overrides),
+                                             "names": list(self.names),
                                              "seed_hash": self.seed_hash, "scores": list(self.public.scores)})]
         self._start_hand()
         return self._events

@@ -16,6 +16,7 @@ def public_view(game: "Game") -> dict[str, Any]:
     p = game.public
     return {
         "rules": game.rules.name,
+        "overrides": dict(game.overrides),
         "names": list(game.names),
         "seed_hash": game.seed_hash,
         "round": p.round_name,

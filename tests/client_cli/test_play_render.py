@@ -169,3 +169,14 @@ def test_the_info_names_the_dora_each_indicator_gives():
     text = render.info_text(view).plain
     indicator = view["dora_indicators"][0]
     assert f"dora indicators {tile_plain(indicator, True)} (dora {kind_text(render.dora_kind(indicator))})" in text
+
+
+def test_red_fives_are_drawn_as_the_table_plays_them_its_override_first():
+    from client_cli.play.render import red_fives
+    from client_cli.play.tiles import tile_plain
+
+    assert red_fives({"rules": "tenhou", "overrides": {}})
+    assert not red_fives({"rules": "tenhou", "overrides": {"red_fives": False}})
+    assert red_fives({"rules": "ema2016", "overrides": {"red_fives": True}})
+    assert not red_fives({"rules": "ema2016"})
+    assert tile_plain(52, red_fives({"rules": "tenhou", "overrides": {"red_fives": False}})) == "5p"

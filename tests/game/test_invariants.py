@@ -100,7 +100,7 @@ RESULT_KEYS = {
 }
 WIN_KEYS = {"seat", "from", "tile", "tsumo", "hand", "melds", "han", "fu", "yaku", "dora", "limit", "yakuman",
             "points", "payers", "liable", "sticks"}
-VIEW_KEYS = {"rules", "names", "seed_hash", "round", "round_wind", "dealer", "honba", "sticks", "scores",
+VIEW_KEYS = {"rules", "overrides", "names", "seed_hash", "round", "round_wind", "dealer", "honba", "sticks", "scores",
              "dora_indicators", "tiles_left", "turn", "phase", "last_discard", "hand_sizes", "seats", "final",
              "you", "actions"}
 VIEW_SEAT_KEYS = {"discards", "tsumogiri", "claimed", "riichi_index", "riichi", "melds"}

@@ -411,7 +411,7 @@ PRIVATE_EVENT_FIELDS = {"hand_start": ("hand",), "draw": ("tile",)}
 ACTION = {"type": PLAIN, "tile": TILE, "riichi": PLAIN, "tiles": TILES, "kind": PLAIN}
 SEAT_PUBLIC = {"discards": TILES, "tsumogiri": PLAIN, "claimed": PLAIN, "riichi_index": PLAIN, "riichi": PLAIN,
                "melds": [MELD]}
-PUBLIC_VIEW = {"rules": PLAIN, "names": PLAIN, "seed_hash": PLAIN, "round": PLAIN, "round_wind": PLAIN,
+PUBLIC_VIEW = {"rules": PLAIN, "overrides": PLAIN, "names": PLAIN, "seed_hash": PLAIN, "round": PLAIN, "round_wind": PLAIN,
                "dealer": PLAIN, "honba": PLAIN, "sticks": PLAIN, "scores": PLAIN, "dora_indicators": TILES,
                "tiles_left": PLAIN, "turn": PLAIN, "phase": PLAIN, "last_discard": TILE_OR_NONE,
                "hand_sizes": PLAIN, "seats": [SEAT_PUBLIC], "final": PLAIN}
