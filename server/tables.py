@@ -55,6 +55,7 @@ class Clock:
     per_decision: float = 5.0
     bank: float = 20.0
     absence: float = 60.0  # seconds away after which the host may hand the seat to a bot
+    between_hands: float = 5.0  # the first decision of a hand starts this much later: time to read the result
 
     @classmethod
     def from_data(cls, data: dict[str, Any] | None) -> Clock | None:
@@ -63,14 +64,15 @@ class Clock:
         if data.pop("none", False):
             return None
         for key, value in data.items():
-            if key not in ("per_decision", "bank", "absence"):
-                raise ValueError(f"unknown clock field '{key}': use per_decision, bank, absence or none")
+            if key not in ("per_decision", "bank", "absence", "between_hands"):
+                raise ValueError(f"unknown clock field '{key}': use per_decision, bank, absence, between_hands or none")
             if not isinstance(value, (int, float)) or isinstance(value, bool) or not 0 <= value <= 3600:
                 raise ValueError(f"clock '{key}' is a number of seconds 0-3600")
         return cls(**{k: float(v) for k, v in data.items()})
 
     def to_data(self) -> dict[str, float]:
-        return {"per_decision": self.per_decision, "bank": self.bank, "absence": self.absence}
+        return {"per_decision": self.per_decision, "bank": self.bank, "absence": self.absence,
+                "between_hands": self.between_hands}
 
 
 @dataclass
@@ -554,12 +556,15 @@ class Table:
         for seat in list(self.offers):
             if seat not in waiting:
                 del self.offers[seat]
+        # A new hand's first decision starts a little later, so its players can read how the
+        # last hand ended before their clock runs.
+        pause = self.clock.between_hands if self.clock and any(e.type == "hand_end" for e in events) else 0.0
         for seat in sorted(waiting):
             legal = game.legal_actions(seat)
             offer = self.offers.get(seat)
             if offer is None or offer.actions != legal:
                 self.decisions_offered[seat] += 1
-                now = time.monotonic()
+                now = time.monotonic() + pause
                 deadline = now + self.clock.per_decision + self.banks[seat] if self.clock else None
                 self.offers[seat] = Offer(self.decisions_offered[seat], legal, now, deadline)
                 self._send_offer(seat)

@@ -117,7 +117,7 @@ async def test_a_bot_whose_connection_drops_resumes_with_its_token_and_finishes_
 async def test_a_bot_resumes_from_a_snapshot_when_the_history_no_longer_reaches_back(short_history_server):
     # With a clock, the table plays for the seat while it is away (half a second a decision), so it
     # misses more than the one broadcast the server keeps: a snapshot, and play goes on.
-    bot, runner, result = await _play_dropping(short_history_server.url, {"per_decision": 0.5, "bank": 0},
+    bot, runner, result = await _play_dropping(short_history_server.url, {"per_decision": 0.5, "bank": 0, "between_hands": 0},
                                                backoff=2.0)
     assert result.final is not None and result.reconnects >= 3 and not result.invalid
     assert "history" in result.catchups  # at least once the seat came back through a snapshot

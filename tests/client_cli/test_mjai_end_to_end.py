@@ -87,7 +87,7 @@ async def test_bad_bots_are_played_for_and_the_table_with_a_clock_finishes(serve
             MjaiBot(_bad(tmp_path, "illegal", True), name="illegal", batch=True, timeout=5),
             MjaiBot(_bad(tmp_path, "slow", False, slow=0.8), name="slow", timeout=0.3, first_timeout=5),
             MjaiBot(_bad(tmp_path, "exit", True), name="exit", batch=True, timeout=5)]
-    results = await new_table(bots, server.url, rules="ema2016", clock={"per_decision": 5, "bank": 20})
+    results = await new_table(bots, server.url, rules="ema2016", clock={"per_decision": 5, "bank": 20, "between_hands": 0})
     assert all(r.final is not None and r.final == results[0].final for r in results)
     garbage, illegal, slow, exited = (b.stats for b in bots)
     assert garbage["illegal"] >= 2 and illegal["illegal"] >= 2 and slow["late"] >= 2 and exited["dead"] == 1
@@ -157,7 +157,7 @@ async def test_after_a_resume_from_a_snapshot_the_bot_sits_out_the_hand_and_play
     from client_cli.bot.sdk import Runner
 
     bot = DroppingMjai(EXAMPLE_BOT, at=(3, 20, 21, 50), timeout=0.4, first_timeout=0.4)
-    runner = Runner(bot, short_history_server.url, server_bots=3, clock={"per_decision": 0.5, "bank": 0},
+    runner = Runner(bot, short_history_server.url, server_bots=3, clock={"per_decision": 0.5, "bank": 0, "between_hands": 0},
                     timeout=30, backoff=2.0)
     bot.runner = runner
     try:

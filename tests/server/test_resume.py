@@ -35,7 +35,7 @@ async def played_for_table(lobby, history: int | None = None, monkeypatch=None):
     if history is not None:
         monkeypatch.setattr(Table, "history_size", history)
     host = connected("host")
-    table = lobby.create_table(host, "tenhou", clock={"per_decision": 0.005, "bank": 0, "absence": 600})
+    table = lobby.create_table(host, "tenhou", clock={"per_decision": 0.005, "bank": 0, "absence": 600, "between_hands": 0})
     guest = connected("guest")
     lobby.join(guest, table.invite, 1)
     watcher = connected("watcher")

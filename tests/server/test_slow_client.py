@@ -46,7 +46,7 @@ async def never_reading(url: str, port: int):
 async def test_a_client_that_never_reads_is_dropped_and_the_other_seats_play_on(small_buffers):
     server = small_buffers
     host = await Client.connect(server.url, "host")
-    await host.send({"type": "create_table", "rules": "tenhou", "clock": {"per_decision": 0.03, "bank": 0}})
+    await host.send({"type": "create_table", "rules": "tenhou", "clock": {"per_decision": 0.03, "bank": 0, "between_hands": 0}})
     table = await recv(host, "table")
     slow = await never_reading(server.url, server.port)
     await slow.send(msgpack.packb({"type": "hello", "name": "slow", "version": 1}))
@@ -84,7 +84,7 @@ async def test_a_client_that_never_reads_is_dropped_and_the_other_seats_play_on(
 async def test_a_dropped_client_resumes_and_finishes_the_game(small_buffers):
     server = small_buffers
     host = await Client.connect(server.url, "host")
-    await host.send({"type": "create_table", "rules": "tenhou", "clock": {"per_decision": 0.03, "bank": 0}})
+    await host.send({"type": "create_table", "rules": "tenhou", "clock": {"per_decision": 0.03, "bank": 0, "between_hands": 0}})
     table = await recv(host, "table")
     slow = await never_reading(server.url, server.port)
     await slow.send(msgpack.packb({"type": "hello", "name": "slow", "version": 1}))

@@ -78,7 +78,7 @@ async def test_an_answer_with_a_stale_decision_id_is_dropped_with_an_error(lobby
 async def test_decision_ids_count_per_seat_so_they_say_nothing_of_other_seats_offers(lobby):
     host = connected("host")
     # a short clock plays for whichever of the two stops answering first
-    table = lobby.create_table(host, "tenhou", clock={"per_decision": 0.05, "bank": 0, "absence": 600})
+    table = lobby.create_table(host, "tenhou", clock={"per_decision": 0.05, "bank": 0, "absence": 600, "between_hands": 0})
     guest = connected("guest")
     lobby.join(guest, table.invite, 1)
     for _ in range(2):
@@ -100,6 +100,29 @@ async def test_a_seat_whose_time_runs_out_is_played_for_and_told(lobby):
     assert timeout["decision"] == offer["decision"]
     assert timeout["action"] in offer["actions"]
     assert timeout["action"]["type"] in ("discard", "pass")
+
+
+@pytest.mark.asyncio
+async def test_a_new_hands_first_decision_waits_between_hands_before_the_clock_runs(lobby):
+    host, table = await seated_table(lobby, clock={"per_decision": 0.1, "bank": 0, "between_hands": 0.6})
+    rng, hand_over, checked = random.Random(8), False, 0
+    while checked < 2:
+        m = await next_message(host, timeout=30)
+        if m["type"] == "event" and m["event"]["type"] == "hand_end":
+            hand_over = True
+        elif m["type"] == "event" and m["event"]["type"] == "game_end":
+            break
+        elif m["type"] == "timeout":
+            assert not hand_over, "timed out while reading the last hand's result"
+        elif m["type"] == "offer":
+            if hand_over:  # the first offer of the next hand: the pause and the decision's time
+                assert m["deadline_ms"] > 500
+                await asyncio.sleep(0.4)  # read the result for longer than a decision's time
+                checked, hand_over = checked + 1, False
+            else:
+                assert m["deadline_ms"] <= 100
+            table.put(Input("act", host, {"decision": m["decision"], "action": rng.choice(m["actions"])}))
+    assert checked == 2
 
 
 @pytest.mark.asyncio
