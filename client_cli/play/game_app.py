@@ -46,6 +46,7 @@ class PlayApp(App[int]):
         self.table: Message | None = None
         self.state: SeatState | None = None
         self.offer: Message | None = None
+        self.answered: Message | None = None  # the offer last answered, until the game moves on
         self.offer_deadline: float | None = None
         self.choices = Choices()
         self.riichi_mode = False
@@ -182,6 +183,7 @@ class PlayApp(App[int]):
             self.state = SeatState(self.table.get("you") if self.table else None)
         self.state.apply(event)
         self._clear_offer()
+        self.answered = None
         if self.state.view is not None:
             line = render.event_line(event, self.state.view["names"], render.red_fives(self.state.view))
             if line is not None:
@@ -197,7 +199,7 @@ class PlayApp(App[int]):
         self._switch("table")
 
     def _on_offer(self, message: Message) -> None:
-        self.offer = message
+        self.offer, self.answered = message, None
         self.offer_deadline = (time.monotonic() + message["deadline_ms"] / 1000
                                if message.get("deadline_ms") is not None else None)
         red = render.red_fives(self.state.view) if self.state and self.state.view else False
@@ -219,6 +221,10 @@ class PlayApp(App[int]):
 
     def _on_error(self, message: Message) -> None:
         self.notify(f"{message['message']} ({message['code']})", severity="error", timeout=8)
+        answered = self.answered
+        if (message.get("code") == "illegal_action" and answered is not None and self.offer is None
+                and message.get("decision") == answered["decision"]):
+            self._on_offer(answered)  # the server refused the answer and keeps the offer open: so do we
 
     def _on_bye(self, message: Message) -> None:
         if not self.conn.ended:  # the server is stopping: the connection waits for it to be back
@@ -276,6 +282,7 @@ class PlayApp(App[int]):
             self.notify("nothing is asked of you now", severity="warning", timeout=3)
             return
         message = {"type": "act", "decision": self.offer["decision"], "action": action}
+        self.answered = self.offer  # until the server moves on: a refused answer leaves it open
         self._clear_offer()
         self.run_worker(self._send(message), group="send")
         self.redraw()

@@ -146,3 +146,30 @@ async def test_t_wins_by_tsumo_when_it_is_offered():
         await pilot.press("t")
         await pilot.pause()
         assert conn.sent == [{"type": "act", "decision": 7, "action": {"type": "tsumo"}}]
+
+
+@pytest.mark.asyncio
+async def test_an_answer_the_server_refuses_leaves_the_offer_open_to_answer_again():
+    """PROTOCOL.md: an illegal action gets `illegal_action` and the offer stays open; the
+    client keeps it open too, instead of waiting for an offer that will not come again."""
+    game = a_game_with(lambda g: g.public.phase.value == "turn")
+    seat = game.waiting_for()[0]
+    conn = StandIn()
+    app = PlayApp(conn)
+    async with app.run_test(size=(120, 40)) as pilot:
+        feed(conn, game, seat)
+        await offered(pilot, app)
+        drawn = app.query_one(HandView).tiles[-1]
+        await pilot.press("enter")
+        await pilot.pause()
+        assert app.offer is None and len(conn.sent) == 1
+        conn.queue.put_nowait({"type": "error", "code": "illegal_action", "message": "not now", "decision": 7})
+        await offered(pilot, app)
+        await pilot.press("enter")
+        await pilot.pause()
+        assert conn.sent == [{"type": "act", "decision": 7, "action": {"type": "discard", "tile": drawn}}] * 2
+        # a refusal of an older decision does not bring its offer back
+        conn.queue.put_nowait({"type": "error", "code": "stale_decision", "message": "old", "decision": 7})
+        for _ in range(20):
+            await pilot.pause(0.01)
+        assert app.offer is None
