@@ -295,6 +295,11 @@ class PlayApp(App[int]):
         if self.offer is None or not (self.choices.discards or self.choices.riichi):
             self.notify("it is not your turn to discard", severity="warning", timeout=3)
             return
+        hand = self.state.view["you"]["hand"] if self.state and self.state.view and self.state.view.get("you") else []
+        if tile not in hand:  # chosen on a picture of the hand older than the game (keys typed ahead)
+            self.redraw()
+            self.notify("choose the tile again", severity="warning", timeout=3)
+            return
         action = self.choices.discard_for(tile, self.riichi_mode)
         if action is None:
             why = "with riichi" if self.riichi_mode else "now"

@@ -173,3 +173,20 @@ async def test_an_answer_the_server_refuses_leaves_the_offer_open_to_answer_agai
         for _ in range(20):
             await pilot.pause(0.01)
         assert app.offer is None
+
+
+@pytest.mark.asyncio
+async def test_a_tile_chosen_on_an_older_picture_of_the_hand_is_not_sent():
+    """Keys typed ahead of the screen: a tile no longer in the hand is never sent as a discard."""
+    game = a_game_with(lambda g: g.public.phase.value == "turn")
+    seat = game.waiting_for()[0]
+    conn = StandIn()
+    app = PlayApp(conn)
+    async with app.run_test(size=(120, 40)) as pilot:
+        feed(conn, game, seat)
+        await offered(pilot, app)
+        gone = app.state.view["you"]["hand"][0]
+        app.state.view["you"]["hand"].remove(gone)  # the game moved on; the hand on screen did not
+        app.discard(gone)
+        await pilot.pause()
+        assert conn.sent == [] and app.offer is not None
