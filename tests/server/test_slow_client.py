@@ -42,21 +42,31 @@ async def never_reading(url: str, port: int):
     return await connect(url, sock=sock, max_queue=1)
 
 
-@pytest.mark.asyncio
-async def test_a_client_that_never_reads_is_dropped_and_the_other_seats_play_on(small_buffers):
-    server = small_buffers
+async def a_table_with_a_slow_seat(server, bots: str = "builtin"):
+    """A host in seat 0, a client that never reads after its `welcome` in seat 1, two bots; a
+    clock of 30 ms a decision plays for the slow seat.  Returns (host, slow, its welcome)."""
     host = await Client.connect(server.url, "host")
-    await host.send({"type": "create_table", "rules": "tenhou", "clock": {"per_decision": 0.03, "bank": 0, "between_hands": 0}})
+    await host.send({"type": "create_table", "rules": "tenhou",
+                     "clock": {"per_decision": 0.03, "bank": 0, "between_hands": 0}})
     table = await recv(host, "table")
     slow = await never_reading(server.url, server.port)
     await slow.send(msgpack.packb({"type": "hello", "name": "slow", "version": 1}))
+    welcome = msgpack.unpackb(await slow.recv())  # it reads this one message only
     await slow.send(msgpack.packb({"type": "join", "code": table["invite"], "seat": 1}))
     while (await recv(host, "table"))["seats"][1] is None:
         pass
     await slow.send(msgpack.packb({"type": "ready"}))
-    for _ in range(2):  # random bots seldom win: the game lasts long enough to fill the outbox
-        await host.send({"type": "add_bot", "strategy": "random"})
+    for _ in range(2):
+        await host.send({"type": "add_bot", "strategy": bots})
     await host.send({"type": "ready"})
+    return host, slow, welcome
+
+
+@pytest.mark.asyncio
+async def test_a_client_that_never_reads_is_dropped_and_the_other_seats_play_on(small_buffers):
+    server = small_buffers
+    # random bots seldom win: the game lasts long enough to fill the outbox
+    host, slow, _ = await a_table_with_a_slow_seat(server, bots="random")
 
     rng, sent_at, gaps, dropped_at = random.Random(5), None, [], None
     while dropped_at is None:  # the host plays while the slow seat's outbox fills
@@ -83,19 +93,7 @@ async def test_a_client_that_never_reads_is_dropped_and_the_other_seats_play_on(
 @pytest.mark.asyncio
 async def test_a_dropped_client_resumes_and_finishes_the_game(small_buffers):
     server = small_buffers
-    host = await Client.connect(server.url, "host")
-    await host.send({"type": "create_table", "rules": "tenhou", "clock": {"per_decision": 0.03, "bank": 0, "between_hands": 0}})
-    table = await recv(host, "table")
-    slow = await never_reading(server.url, server.port)
-    await slow.send(msgpack.packb({"type": "hello", "name": "slow", "version": 1}))
-    welcome = msgpack.unpackb(await slow.recv())  # it reads this one message only
-    await slow.send(msgpack.packb({"type": "join", "code": table["invite"], "seat": 1}))
-    while (await recv(host, "table"))["seats"][1] is None:
-        pass
-    await slow.send(msgpack.packb({"type": "ready"}))
-    for _ in range(2):
-        await host.send({"type": "add_bot"})
-    await host.send({"type": "ready"})
+    host, slow, welcome = await a_table_with_a_slow_seat(server)
     rng = random.Random(6)
 
     dropped = asyncio.Event()
