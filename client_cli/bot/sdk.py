@@ -46,6 +46,9 @@ class Bot:
     """A bot: one method per decision.  Override what you need; `view` is the seat's view."""
 
     name: str = "bot"
+    # The offer being answered while a method runs: "decision", "actions", and with a clock
+    # "deadline_ms" (the time left when it was sent, bank included).  Set by the runner.
+    offer: dict[str, Any] | None = None
 
     def discard(self, view: dict[str, Any], tiles: list[int]) -> int:
         """Own turn: one of `tiles` (ids offered for a plain discard).  Default: the drawn
@@ -269,6 +272,7 @@ class Runner:
         try:
             if view is None:
                 raise InvalidDecision("an offer came before any view of the game")
+            self.bot.offer = offer
             action = await self.bot.decide(view, actions)
             if action not in actions:
                 raise InvalidDecision(f"decide() answered {action!r}, which is not one of the offered {actions}")

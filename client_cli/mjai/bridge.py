@@ -52,6 +52,8 @@ log = logging.getLogger("riichi.mjai")
 DEFAULT_TIMEOUT = 3.0  # seconds for one decision: under the server's default clock of 5 s a decision
 FIRST_TIMEOUT = 15.0  # the first decision's: the bot starts, loads its model (the server's bank is 20 s)
 GIVE_UP_AFTER = 10  # decisions in a row without a line from the bot: it is taken for hung and ended
+CLOCK_MARGIN = 0.3  # seconds kept back from the table's clock, so our fallback reaches the server in time
+MIN_ANSWER_TIME = 0.1  # ... but a bot always gets at least this long
 
 
 class MjaiBridge:
@@ -110,10 +112,13 @@ class MjaiBridge:
 
     # ---- offers ----------------------------------------------------------------
 
-    async def answer(self, actions: list[dict[str, Any]], view: dict[str, Any] | None = None) -> dict[str, Any]:
+    async def answer(self, actions: list[dict[str, Any]], view: dict[str, Any] | None = None,
+                     time_left: float | None = None) -> dict[str, Any]:
         """Send what is pending, read the bot's answer and give the offered action it
         names; on any trouble, log it and give the fallback.  `view`: the seat's view now
-        (a snapshot may have come since the last event: see `feed`)."""
+        (a snapshot may have come since the last event: see `feed`).  `time_left`: seconds
+        the table's clock leaves for this decision; the bot gets that less a margin, if it
+        is shorter than its own timeout, so the fallback goes before the server plays for it."""
         async with self._lock:
             self.stats["decisions"] += 1
             if view is not None:
@@ -127,13 +132,16 @@ class MjaiBridge:
                 if self._last is not None and self._last[0] == actions:
                     return self._last[1]  # the same offer again (after a reconnection): the same answer
                 return self._played_for(actions, stream, "no new event to give the bot with this offer", "illegal")
-            self._last = (actions, await self._answer(actions, stream))
+            self._last = (actions, await self._answer(actions, stream, time_left))
             return self._last[1]
 
-    async def _answer(self, actions: list[dict[str, Any]], stream: MjaiStream) -> dict[str, Any]:
+    async def _answer(self, actions: list[dict[str, Any]], stream: MjaiStream,
+                      time_left: float | None = None) -> dict[str, Any]:
         """One exchange with the bot for this offer (the events pending go first)."""
         loop = asyncio.get_running_loop()
         timeout = self.first_timeout if self.stats["decisions"] == 1 else self.timeout
+        if time_left is not None:
+            timeout = min(timeout, max(MIN_ANSWER_TIME, time_left - CLOCK_MARGIN))
         deadline = loop.time() + timeout
         self._read_any = False
         if self.process.proc is None and "{seat}" in self.command:
@@ -239,7 +247,8 @@ class MjaiBot(Bot):
             self.bridge.feed(event, seat, view)
 
     async def decide(self, view: dict[str, Any], actions: list[dict[str, Any]]) -> dict[str, Any]:
-        return await self.bridge.answer(actions, view)
+        left_ms = (self.offer or {}).get("deadline_ms")
+        return await self.bridge.answer(actions, view, time_left=left_ms / 1000 if left_ms is not None else None)
 
     async def close(self) -> int | None:
         return await self.bridge.close()

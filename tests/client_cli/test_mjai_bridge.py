@@ -9,6 +9,7 @@ import asyncio
 import random
 import sys
 import textwrap
+import time
 
 import pytest
 
@@ -246,3 +247,21 @@ async def test_a_bot_that_reads_nothing_never_blocks_the_sender():
         await process.read(loop.time() + 0.1)
     await process.close(grace=0.2)
     assert process.returncode is not None and loop.time() - start < 4.0
+
+
+async def test_a_bot_gets_no_longer_than_the_tables_clock_leaves(tmp_path):
+    """A bot slower than the table's clock: the bridge gives up on it before the server would
+    play for the seat (the clock's time left less a margin), however long its own timeout."""
+    script = tmp_path / "sleepy_bot.py"
+    script.write_text("import sys, time\nfor line in sys.stdin:\n    time.sleep(3)\n    print('{\"type\": \"none\"}', flush=True)\n")
+    bridge = MjaiBridge(f"{sys.executable} {script}", timeout=10, first_timeout=10)
+    game = Game(TENHOU, seed=b"clock-bound bridge")
+    for event in game.start_events:
+        bridge.feed(event.for_seat(0), 0)
+    actions = [action_to_data(a) for a in game.legal_actions(0)]
+    started = time.monotonic()
+    action = await bridge.answer(actions, time_left=1.0)
+    took = time.monotonic() - started
+    await bridge.close()
+    assert action in actions and bridge.stats["late"] == 1
+    assert 0.5 < took < 1.0  # the clock's 1 s less the margin, not the bot's own 10 s
