@@ -47,6 +47,7 @@ class PlayApp(App[int]):
         self.state: SeatState | None = None
         self.offer: Message | None = None
         self.answered: Message | None = None  # the offer last answered, until the game moves on
+        self.early_discard: int | None = None  # chosen when our turn showed, before its offer came
         self.offer_deadline: float | None = None
         self.choices = Choices()
         self.riichi_mode = False
@@ -183,7 +184,7 @@ class PlayApp(App[int]):
             self.state = SeatState(self.table.get("you") if self.table else None)
         self.state.apply(event)
         self._clear_offer()
-        self.answered = None
+        self.answered = self.early_discard = None
         if self.state.view is not None:
             line = render.event_line(event, self.state.view["names"], render.red_fives(self.state.view))
             if line is not None:
@@ -205,6 +206,13 @@ class PlayApp(App[int]):
         red = render.red_fives(self.state.view) if self.state and self.state.view else False
         self.choices = choices(message["actions"], red)
         self.riichi_mode = False
+        early, self.early_discard = self.early_discard, None
+        # Only a plain discard offer is answered so: one that also offers a win, riichi or a
+        # kong waits for the player to see it.
+        if (early is not None and not self.choices.buttons and not self.choices.riichi
+                and self.choices.discard_for(early) is not None):
+            self.discard(early)
+            return
         if self.choices.buttons and not self.choices.discards:
             self.bell()
 
@@ -292,6 +300,9 @@ class PlayApp(App[int]):
             self.notify("not connected: the message was not sent", severity="error")
 
     def discard(self, tile: int) -> None:
+        if self.offer is None and self._our_turn() and not self.riichi_mode:
+            self.early_discard = tile  # the turn is on screen, its offer on its way: discard when it comes
+            return
         if self.offer is None or not (self.choices.discards or self.choices.riichi):
             self.notify("it is not your turn to discard", severity="warning", timeout=3)
             return
@@ -306,6 +317,11 @@ class PlayApp(App[int]):
             self.notify(f"you cannot discard that tile {why}", severity="warning", timeout=3)
             return
         self.act(action)
+
+    def _our_turn(self) -> bool:
+        view = self.state.view if self.state is not None else None
+        return (view is not None and view.get("you") is not None and not view.get("final")
+                and view["phase"] == "turn" and view["turn"] == view["you"]["seat"])
 
     def on_hand_view_discard(self, message: HandView.Discard) -> None:
         self.discard(message.tile)

@@ -190,3 +190,33 @@ async def test_a_tile_chosen_on_an_older_picture_of_the_hand_is_not_sent():
         app.discard(gone)
         await pilot.pause()
         assert conn.sent == [] and app.offer is not None
+
+
+@pytest.mark.asyncio
+async def test_a_discard_chosen_when_the_turn_shows_before_its_offer_goes_when_the_offer_comes():
+    """The turn is drawn as soon as the draw event is handled; the offer follows it.  A tile
+    chosen in between is discarded when the offer comes (a plain discard offer only)."""
+    game = a_game_with(lambda g: g.public.phase.value == "turn" and all(
+        isinstance(a, Discard) and not a.riichi for a in g.legal_actions(g.waiting_for()[0])))
+    seat = game.waiting_for()[0]
+    view = seat_view(game, seat)
+    conn = StandIn()
+    app = PlayApp(conn)
+    async with app.run_test(size=(120, 40)) as pilot:
+        conn.queue.put_nowait({"type": "table", "seq": 1, "table": "t", "state": "playing", "rules": "tenhou",
+                               "clock": None, "you": seat, "game": 1, "seats": [None] * 4})
+        conn.queue.put_nowait({"type": "snapshot", "seq": 1, "game": 1, "view": view})
+        for _ in range(100):
+            if app.state is not None and app.state.view is not None:
+                break
+            await pilot.pause(0.01)
+        drawn = view["you"]["drawn"]
+        app.discard(drawn)
+        await pilot.pause()
+        assert conn.sent == [] and app.offer is None
+        conn.queue.put_nowait({"type": "offer", "seq": 1, "decision": 7, "seat": seat, "actions": view["actions"]})
+        for _ in range(100):
+            if conn.sent:
+                break
+            await pilot.pause(0.01)
+        assert conn.sent == [{"type": "act", "decision": 7, "action": {"type": "discard", "tile": drawn}}]
