@@ -19,8 +19,20 @@ import copy
 from typing import Any, Callable
 
 from server.game.analysis import counts34, hand_waits
+from server.rules.config import preset
 
 Event = dict[str, Any]
+
+
+def red_fives_of(rules: str | None, overrides: dict[str, Any] | None = None) -> bool:
+    """Whether a game plays with red fives: the table's override (game_start and views carry
+    them), else its preset's (tenhou: yes, ema2016: no; an unknown preset: yes)."""
+    if overrides and isinstance(overrides.get("red_fives"), bool):
+        return overrides["red_fives"]
+    try:
+        return preset(rules).red_fives  # type: ignore[arg-type]
+    except (ValueError, TypeError):
+        return True
 
 
 def _won_on_the_tile(result: dict[str, Any]) -> bool:

@@ -16,6 +16,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from client_cli.seat_state import red_fives_of
 from protocol.mjai_tiles import RED_FIVE_IDS, event_to_mjai, mjai_tile, tile_kind
 
 REACH = "reach"  # to_action's answer for a legal mjai `reach`
@@ -23,18 +24,6 @@ REACH = "reach"  # to_action's answer for a legal mjai `reach`
 
 class IllegalAnswer(ValueError):
     """The bot's answer is not one of the offered actions; the message says why, in one line."""
-
-
-def red_fives_of(rules: str | None, overrides: dict[str, Any] | None = None) -> bool:
-    """Whether a game plays with red fives: the table's override, else its preset's (tenhou:
-    yes, ema2016: no)."""
-    if overrides and isinstance(overrides.get("red_fives"), bool):
-        return overrides["red_fives"]
-    try:
-        from server.rules.config import preset
-        return preset(rules).red_fives  # type: ignore[arg-type]
-    except (ImportError, ValueError, TypeError):
-        return True
 
 
 class MjaiStream:

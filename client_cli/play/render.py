@@ -9,6 +9,7 @@ from typing import Any
 from rich.text import Text
 
 from client_cli.play.tiles import WINDS, kinds_text, tile_text, tiles_text
+from client_cli.seat_state import red_fives_of
 
 View = dict[str, Any]
 POND_ROW = 6
@@ -16,9 +17,7 @@ ROUND_WINDS = {"E": "East", "S": "South", "W": "West", "N": "North"}
 
 
 def red_fives(view: View) -> bool:
-    """The table's red-five override, else its preset's (tenhou: yes, ema2016: no)."""
-    overridden = (view.get("overrides") or {}).get("red_fives")
-    return overridden if isinstance(overridden, bool) else view.get("rules") == "tenhou"
+    return red_fives_of(view.get("rules"), view.get("overrides"))
 
 
 def me(view: View) -> int | None:

@@ -11,7 +11,8 @@ from __future__ import annotations
 from rich.cells import cell_len
 from rich.text import Text
 
-RED_IDS = frozenset((16, 52, 88))
+from protocol.mjai_tiles import RED_FIVE_IDS as RED_IDS  # PROTOCOL.md: ids 16, 52 and 88
+
 HONOURS = ("Ea", "So", "We", "No", "Wh", "Gr", "Rd")
 HONOUR_NAMES = ("East", "South", "West", "North", "White", "Green", "Red")
 WINDS = ("East", "South", "West", "North")
