@@ -6,6 +6,8 @@ and the `mahjong` package's Shanten and Agari.
 
 from __future__ import annotations
 
+import random
+
 import pytest
 from hypothesis import assume, event, given, settings
 from hypothesis import strategies as st
@@ -389,3 +391,40 @@ def test_useful_tiles_lower_the_shanten(case):
         assert useful_tiles(counts, melds) == expected
     for k in useful_tiles(counts, melds):
         assert shanten(plus(counts, k), melds) < shanten(counts, melds)
+
+
+# --- the memo: parts of up to 8 tiles filled at once, longer ones on first sight ---
+
+
+def dealt(count: int, seed: int, suit_only: int | None = None) -> list[list[int]]:
+    """Random 13- and 14-tile hands from a shuffled wall, or from one suit's 36 tiles."""
+    rng = random.Random(seed)
+    wall = list(range(136)) if suit_only is None else list(range(36 * suit_only, 36 * suit_only + 36))
+    out = []
+    for i in range(count):
+        rng.shuffle(wall)
+        out.append(counts_of(t // 4 for t in wall[:13 + i % 2]))
+    return out
+
+
+def test_one_suit_hands_too_long_for_the_prefilled_memo_agree_with_the_brute_force_reference():
+    for suit in range(3):
+        for counts in dealt(60, 7, suit_only=suit):
+            assert shanten(counts) == brute_shanten(counts), counts
+
+
+def test_a_new_hand_whose_parts_hold_at_most_8_tiles_is_answered_from_the_prefilled_memo(monkeypatch):
+    from server.rules import shanten as module
+
+    module.prefill()
+    filled = []
+    real_fill = module._fill
+    monkeypatch.setattr(module, "_fill", lambda counts, melds: filled.append(counts) or real_fill(counts, melds))
+    checked = 0
+    for i, counts in enumerate(dealt(3000, 11)):
+        if max(sum(counts[0:9]), sum(counts[9:18]), sum(counts[18:27]), sum(counts[27:])) <= 8:
+            answer = shanten(counts)
+            if i % 20 == 0:  # the reference is slow on far hands
+                assert answer == brute_shanten(counts), counts
+            checked += 1
+    assert checked > 2900 and filled == []
