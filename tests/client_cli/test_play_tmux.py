@@ -57,9 +57,8 @@ class Tmux:
         self.run("kill-server")
 
 
-def answer(tmux: Tmux, name: str) -> str:
-    """Look at the screen and press what a plain player would; returns what it saw."""
-    screen = tmux.screen(name)
+def answer(tmux: Tmux, name: str, screen: str) -> str:
+    """Press what a plain player would on this screen; returns what it saw."""
     if "Final standings" in screen:
         return "final"
     if "Enter: continue" in screen:
@@ -81,15 +80,18 @@ def wait_for_first_discard(tmux: Tmux, name: str, tile: str) -> None:
     tmux.wait_for(name, rf"East\s+alice\s+\d+[^\n]*\n[^\n]*│ {tile} ")
 
 
-def play(tmux: Tmux, names: list[str], until: str, timeout: float) -> dict[str, int]:
+def play(tmux: Tmux, names: list[str], until: str, timeout: float) -> tuple[dict[str, int], str]:
+    """Play on until a screen shows `until`; returns what was seen, and that screen as it
+    was before its key was pressed (Enter on a hand's result goes on to the next hand)."""
     seen: dict[str, int] = {}
     deadline = time.monotonic() + timeout
     while True:
         for name in names:
-            what = answer(tmux, name)
+            screen = tmux.screen(name)
+            what = answer(tmux, name, screen)
             seen[what] = seen.get(what, 0) + 1
             if what == until:
-                return seen
+                return seen, screen
         assert time.monotonic() < deadline, f"no {until} in time: {seen}\n" + tmux.screen(names[0])
         time.sleep(0.15)
 
@@ -121,12 +123,10 @@ def test_riichi_play_under_tmux_plays_a_hand_against_a_real_server(tmux, server)
     drawn = hand.group(2)
     tmux.keys("host", "Enter")  # discards the drawn tile
     wait_for_first_discard(tmux, "host", drawn)
-    seen = play(tmux, ["host"], "result", timeout=60)
+    seen, screen = play(tmux, ["host"], "result", timeout=60)
     assert seen.get("discard", 0) >= 1
-    screen = tmux.screen("host")
     assert re.search(r"wins by (tsumo|ron)|Exhaustive draw|Abortive draw", screen), screen
     assert re.search(r"alice\s+[+-]\d+\s+->\s+\d+", screen)
-    tmux.keys("host", "Enter")
     tmux.keys("host", "C-q")  # the game goes on: Ctrl+Q asks again
     tmux.wait_for("host", r"Ctrl\+Q again to leave")
     tmux.keys("host", "C-q")
@@ -174,7 +174,7 @@ def test_two_players_in_two_terminals_play_a_whole_game_with_two_bots(tmux, serv
     tmux.keys("friend", "g")
     tmux.keys("host", "g")
     tmux.wait_for("friend", r"East 1")
-    seen = play(tmux, ["host", "friend"], "final", timeout=900)
+    seen, _ = play(tmux, ["host", "friend"], "final", timeout=900)
     assert seen.get("result", 0) >= 4
     for name in ("host", "friend"):
         tmux.wait_for(name, "Final standings")
