@@ -85,7 +85,7 @@ class SeatState:
     def apply(self, event: Event) -> None:
         """One game event as this seat sees it."""
         kind = event["type"]
-        if kind != "call_window" and self._deferred:
+        if self._deferred:
             deferred, self._deferred = self._deferred, []
             if not (kind == "hand_end" and _won_on_the_tile(event["result"])):
                 for step in deferred:
@@ -147,6 +147,7 @@ class SeatState:
             sp["riichi_index"] = len(sp["discards"]) - 1
         v["hand_sizes"][seat] -= 1
         v["last_discard"] = tile
+        v["phase"] = "calls"  # every discard opens a window for calls, offered or not
         if seat == self.seat:
             you = v["you"]
             you["hand"].remove(tile)
@@ -154,9 +155,6 @@ class SeatState:
             self._update_waits()
         elif self.seat is not None:
             self._deferred.append(lambda: self._let_go_by(tile))
-
-    def _on_call_window(self, e: Event) -> None:
-        self.view["phase"] = "chankan" if e.get("chankan") else "calls"
 
     def _on_riichi_accepted(self, e: Event) -> None:
         v = self.view
@@ -191,6 +189,8 @@ class SeatState:
             v["hand_sizes"][seat] -= len(own)
             v["last_discard"] = None
             v["turn"], v["phase"] = seat, "turn"
+        if meld in ("kakan", "ankan"):
+            v["phase"] = "chankan"  # the kong may be robbed, whether or not anyone can
         if mine:
             you = v["you"]
             for t in own:

@@ -84,8 +84,8 @@ def hand_end_to_mjai(result: dict[str, Any], red_fives: bool) -> list[dict[str, 
 
 
 def event_to_mjai(event: dict[str, Any], red_fives: bool, seat: int | None = None) -> list[dict[str, Any]]:
-    """One of our game events as the mjai events it makes (none for `call_window` and
-    other events mjai has no word for).  `seat`: whose view this is; it names the seat in
+    """One of our game events as the mjai events it makes (none for events mjai has no
+    word for).  `seat`: whose view this is; it names the seat in
     `start_game` (`id`) and places `hand` in `start_kyoku`; other seats' tiles are "?"."""
     kind = event["type"]
     if kind == "game_start":

@@ -357,9 +357,10 @@ class Game:
         self._offers, self._answers = offers, {}
         self._window = (discarder, tile)
         if offers:
+            # Whether anyone may call is the offered seats' business alone: they get their
+            # offers, and no event tells the others (every discard opens the window, for
+            # everyone's view; with no offers it closes at once).
             p.phase = Phase.CALLS
-            # Who may call is each seat's own business: the offers go to them alone.
-            self._emit("call_window", {"discarder": discarder, "tile": tile})
         else:
             self._resolve_calls()
 
@@ -569,8 +570,7 @@ class Game:
         p.phase = Phase.CHANKAN
         self._offers, self._answers = robbers, {}
         self._window = (seat, tile)
-        self._chankan_concealed = concealed
-        self._emit("call_window", {"discarder": seat, "tile": tile, "chankan": True})
+        self._chankan_concealed = concealed  # no event: as with a discard's window
 
     def _resolve_chankan(self) -> None:
         seat, tile = self._window

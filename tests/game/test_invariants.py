@@ -86,7 +86,6 @@ EVENT_KEYS = {
                    "hand_number", "hand"},
     "draw": {"type", "seat", "tiles_left", "replacement", "tile"},
     "discard": {"type", "seat", "tile", "tsumogiri", "riichi"},
-    "call_window": {"type", "discarder", "tile", "chankan"},
     "riichi_accepted": {"type", "seat", "scores", "sticks"},
     "call": {"type", "seat", "meld", "tiles", "called", "from"},
     "dora": {"type", "indicator", "dora_indicators"},
@@ -139,7 +138,7 @@ def _event_tiles(etype: str, v: dict) -> list[int]:
         return [*v["dora_indicators"], *v.get("hand", ())]
     if etype == "draw":
         return [v["tile"]] if "tile" in v else []
-    if etype in ("discard", "call_window"):
+    if etype == "discard":
         return [v["tile"]]
     if etype == "call":
         return [*v["tiles"], *([v["called"]] if v["called"] is not None else [])]
@@ -320,17 +319,12 @@ class Checker:
                 self.double[s] = self.first_turn_clean and not self.discarded[s]
             self.discarded[s] = True
             self.window = (s, tile)
+            self.window_opened, self.window_opened_chankan = True, False  # no event says so
             self.own_discards[s].append(tile)
             self._let_go(s, tile)
             if self.pre_hands is not None:
                 self.discard_this_apply = (s, tile)
                 self.expected_calls = self._expected_calls(s, tile)
-        elif t == "call_window":
-            self.window_opened_chankan = bool(p.get("chankan"))
-            if not p.get("chankan"):
-                self.window_opened = True
-            if p["tile"] not in self.public:
-                _fail(f"call window on {p['tile']}, not a public tile")
         elif t == "call":
             s, kind, tiles, called = p["seat"], p["meld"], p["tiles"], p["called"]
             self.first_turn_clean = False
@@ -353,12 +347,12 @@ class Checker:
                 if not set(tiles) <= self.seen[s] or len({x >> 2 for x in tiles}) != 1 or len(tiles) != 4:
                     _fail(f"seat {s} declared a concealed kong {tiles} it does not hold")
                 self.window = (s, tiles[0])  # robbed only for thirteen orphans, where the rules allow
-                self.window_concealed = True
+                self.window_concealed, self.window_opened_chankan = True, True
             elif kind == "kakan":
                 if called not in self.seen[s]:
                     _fail(f"seat {s} added {called} to a pung without holding it")
                 self.window = (s, called)
-                self.window_concealed = False
+                self.window_concealed, self.window_opened_chankan = False, True
                 self._let_go(s, called)
             else:
                 _fail(f"unknown meld kind {kind!r}")
@@ -466,7 +460,7 @@ class Checker:
         self.expected_calls, self.window_opened, self.discard_this_apply = {}, False, None
         events = g.apply(seat, action)
         self._events(events)
-        if self.expected_calls and not self.window_opened:
+        if self.expected_calls and g.public.phase is not Phase.CALLS:
             _fail(f"no call window after discard {self.discard_this_apply}, "
                   f"though seats could call: {self._names(self.expected_calls)}")
         self._state()

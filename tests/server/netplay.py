@@ -400,7 +400,6 @@ EVENTS = {
                    "scores": PLAIN, "dora_indicators": TILES, "hand_number": PLAIN, "hand": TILES},
     "draw": {"seat": PLAIN, "tiles_left": PLAIN, "replacement": PLAIN, "tile": TILE},
     "discard": {"seat": PLAIN, "tile": TILE, "tsumogiri": PLAIN, "riichi": PLAIN},
-    "call_window": {"discarder": PLAIN, "tile": TILE, "chankan": PLAIN},
     "call": {"seat": PLAIN, "meld": PLAIN, "tiles": TILES, "called": TILE_OR_NONE, "from": PLAIN},
     "riichi_accepted": {"seat": PLAIN, "scores": PLAIN, "sticks": PLAIN},
     "dora": {"indicator": TILE, "dora_indicators": TILES},
@@ -569,9 +568,6 @@ class Truth:
             self.discards[seat].append(tile)
             self.public.add(tile)
             self.last_discard = (seat, tile)
-        elif kind == "call_window":
-            if event["tile"] not in self.public:
-                raise Leak(f"call_window names tile {event['tile']}, not public")
         elif kind == "call":
             seat, meld, tiles = event["seat"], event["meld"], list(event["tiles"])
             if meld in ("chi", "pon", "kan"):
