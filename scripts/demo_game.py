@@ -87,7 +87,7 @@ async def play(url: str, rules: str, db: Path) -> int:
     client = await Client.connect(url, "you")
     await client.send({"type": "create_table", "rules": rules, "clock": {"none": True}})
     for _ in range(3):
-        await client.send({"type": "add_bot", "strategy": "shanten"})
+        await client.send({"type": "add_bot"})  # the server's built-in strategy
     await client.send({"type": "ready"})
     names: list[str] = ["you", "bot", "bot", "bot"]
     drawn: int | None = None
@@ -111,8 +111,10 @@ async def play(url: str, rules: str, db: Path) -> int:
         elif kind == "result":
             final = message["final"]
             print("final standings:")
+            width = max(len(name) for name in names)
             for place, seat in enumerate(sorted(range(4), key=lambda s: final["places"][s])):
-                print(f"  {place + 1}. {names[seat]:<10} {final['scores'][seat]:>7}  {final['results'][seat]:+.1f}")
+                print(f"  {place + 1}. {names[seat]:<{width}} {final['scores'][seat]:>7}  "
+                      f"{final['results'][seat]:+.1f}")
             print(f"game {message['game']} is stored; export it with: "
                   f".venv/bin/riichi-server export {message['game']} --db {db} --format tenhou6")
             await client.close()
