@@ -198,7 +198,9 @@ def _nagashi(game: "Game", seat: int) -> bool:
 
 
 def settle_abortive(game: "Game", reason: str, info: dict[str, Any]) -> dict[str, Any]:
-    p = game.public
-    tenpai = [s for s in range(4) if game.private[s].waits]
-    return {"type": "abortive_draw", "reason": reason, **info, "tenpai": tenpai,
-            "deltas": [0, 0, 0, 0], "scores": list(p.scores)}
+    """An abortive draw pays nothing and the dealer always repeats (flow._dealer_repeats), so
+    nothing in it depends on who is waiting: the result does not say (only EMA 'A Drawn Hand',
+    the exhaustive draw, has "the waiting players are shown").  `info` is what the draw itself
+    made public: the nine-terminals hand its player showed, the seats that called the triple ron."""
+    return {"type": "abortive_draw", "reason": reason, **info,
+            "deltas": [0, 0, 0, 0], "scores": list(game.public.scores)}

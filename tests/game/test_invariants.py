@@ -95,7 +95,7 @@ EVENT_KEYS = {
 RESULT_KEYS = {
     "win": {"type", "wins", "deltas", "scores", "ura_indicators"},
     "exhaustive_draw": {"type", "tenpai", "nagashi", "hands", "deltas", "scores"},
-    "abortive_draw": {"type", "reason", "tenpai", "deltas", "scores", "seats", "seat", "hand"},
+    "abortive_draw": {"type", "reason", "deltas", "scores", "seats", "seat", "hand"},  # no tenpai: nothing depends on it
 }
 WIN_KEYS = {"seat", "from", "tile", "tsumo", "hand", "melds", "han", "fu", "yaku", "dora", "limit", "yakuman",
             "points", "payers", "liable", "sticks"}

@@ -203,6 +203,65 @@ def test_tenhou_triple_ron_is_an_abortive_draw():
     assert game.public.dealer == 0 and game.public.honba == 1
 
 
+# ---- what an abortive draw shows ----------------------------------------------------------
+
+def _nine_terminals(rules):
+    game = make_game(rules, build_wall(hands={0: NINE, 1: TENPAI_HANDS[1]}, draws=["5z"], red_fives=True))
+    game.apply(0, NineTerminals())
+    return game
+
+
+def _four_winds(rules):
+    hands = {s: "147m147p369s2345z" for s in range(4)}
+    hands[2] = "123m456p789s6677z"  # waiting, and it discards the drawn wind
+    game = make_game(rules, build_wall(hands=hands, draws=["1z"] * 4 + ["6z"], red_fives=rules.red_fives))
+    for _ in range(4):
+        tsumogiri(game)
+    return game
+
+
+def _triple_ron(rules):
+    game = make_game(rules, build_wall(hands=TRIPLE,
+                                       draws=["9s", "1z", "2z", "3z", "5p"], dora="7z", red_fives=True))
+    _to(game, 0)
+    tsumogiri(game)
+    _pass_window(game)
+    _to(game, 0)
+    tsumogiri(game)
+    for s in (1, 2, 3):
+        game.apply(s, Ron())
+    return game
+
+
+def _four_kongs(rules):
+    from tests.game.test_rules_kongs import _two_player_four_kongs
+    return _two_player_four_kongs(rules)
+
+
+@pytest.mark.parametrize("build, reason, shown", [
+    (_nine_terminals, "nine_terminals", {"seat", "hand"}),
+    (_four_winds, "four_winds", set()),
+    (_four_riichi_game, "four_riichi", set()),
+    (_four_kongs, "four_kongs", set()),
+    (_triple_ron, "triple_ron", {"seats"}),
+], ids=["nine_terminals", "four_winds", "four_riichi", "four_kongs", "triple_ron"])
+def test_abortive_draw_does_not_reveal_who_is_tenpai(build, reason, shown):
+    """Nothing in an abortive draw depends on who is waiting: it pays nothing ("deltas" all 0) and
+    the dealer repeats whoever waits (RULINGS.md gives abortive draws no tenpai payment; the only
+    text that shows waiting players is EMA 'A Drawn Hand': "If the wall runs out and nobody wins
+    on the last discard, the waiting players are shown" - the exhaustive draw).  So the result
+    names no tenpai seats: it carries only what the draw made public itself (the nine-terminals
+    hand its player showed, the seats that called ron).  Four riichi shows no hands either: no
+    text asks for it, and the four declarations already told everyone that all four wait."""
+    game = build(TENHOU)
+    result = game.results[0]
+    assert result["type"] == "abortive_draw" and result["reason"] == reason
+    assert "tenpai" not in result
+    assert set(result) == {"type", "reason", "deltas", "scores"} | shown
+    assert result["deltas"] == [0, 0, 0, 0]
+    assert game.public.dealer == 0 and game.public.honba == 1  # repeated whoever was waiting
+
+
 # ---- nagashi mangan ------------------------------------------------------------------------
 
 def _nagashi_wall(rules):
