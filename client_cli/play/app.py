@@ -6,7 +6,8 @@
     riichi-play --watch CODE                 # watch a table
     riichi-play --resume                     # take back the seat left at that server
 
-The command line: arguments, the local server (--local), the first connection and what
+The command line: arguments, a terminal (checked before anything is started or sent),
+the local server (--local), the first connection and what
 the command asks for (so a bad code or a server that is down is one line on the terminal,
 before the screen opens), then the app (client_cli/play/game_app.py).
 """
@@ -155,9 +156,6 @@ async def run(args: argparse.Namespace, local: LocalServer | None = None) -> int
                 server = "" if url == DEFAULT_SERVER else f" --server {url}"
                 print(f"invite code {table['invite']}  (a friend: {command}{server} {option('--join', table['invite'])})"
                       f"\nwatch code  {table['watch']}", flush=True)
-        if not (sys.stdin.isatty() and sys.stdout.isatty()):
-            print("riichi-play: it needs a terminal (run it in one, or under tmux)", file=sys.stderr)
-            return 2
         app = PlayApp(conn, buffered=buffered, unicode=args.unicode, note=note, command=command, sessions=sessions)
         await app.run_async()
         if app.fatal:
@@ -170,10 +168,20 @@ async def run(args: argparse.Namespace, local: LocalServer | None = None) -> int
         await conn.close()
 
 
+def in_a_terminal() -> bool:
+    """Textual reads the keys from standard input and draws on standard error."""
+    return sys.stdin.isatty() and sys.stderr.isatty()
+
+
 def main(argv: list[str] | None = None) -> int:
     args = parser().parse_args(argv)
     if args.seat is not None and not args.join:
         parser().error("--seat goes with --join")
+    # Before anything is started or sent: joining, creating or resuming changes the server
+    # (a resume takes the seat over from the client that holds it, which the server closes).
+    if not in_a_terminal():
+        print("riichi-play: it needs a terminal (run it in one, or under tmux)", file=sys.stderr)
+        return 2
     local = None
     if args.local:  # started from the main thread: it is sent SIGTERM when this process ends
         try:

@@ -1,0 +1,85 @@
+"""riichi-play as a command: what it checks before it connects, its one-line errors and exit
+statuses, run as a process (in a pseudo-terminal where it needs one) against a real server."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import pty
+import select
+import subprocess
+import sys
+import time
+
+import pytest
+
+from client_cli.play.local import free_port
+from client_cli.play.sessions import SessionFile
+from protocol.client import Client
+from tests.client_cli.test_play_pilot import server  # noqa: F401  (the fixture)
+
+RUN = [sys.executable, "-m", "client_cli.play.app"]
+NEEDS_A_TERMINAL = "riichi-play: it needs a terminal (run it in one, or under tmux)"
+
+
+def run_in_terminal(args: list[str], env: dict[str, str] | None = None, timeout: float = 30) -> tuple[int, str]:
+    """Run `args` with a pseudo-terminal for its standard input, output and error (as in a
+    terminal window); returns its exit status and everything it wrote there."""
+    master, slave = pty.openpty()
+    process = subprocess.Popen(args, stdin=slave, stdout=slave, stderr=slave, env=env, start_new_session=True)
+    os.close(slave)
+    out = b""
+    deadline = time.monotonic() + timeout
+    try:
+        while True:
+            if time.monotonic() > deadline:
+                process.kill()
+                raise AssertionError(f"{args} did not end: {out!r}")
+            ready, _, _ = select.select([master], [], [], 0.1)
+            if ready:
+                try:
+                    chunk = os.read(master, 4096)
+                except OSError:  # EIO: every copy of the terminal's other side is closed
+                    break
+                if not chunk:
+                    break
+                out += chunk
+        return process.wait(10), out.decode(errors="replace").replace("\r\n", "\n")
+    finally:
+        os.close(master)
+        if process.poll() is None:
+            process.kill()
+
+
+def test_the_command_says_what_is_wrong_and_exits_1(server):
+    status, out = run_in_terminal([*RUN, "--server", server.url, "--join", "nope"])
+    assert status == 1 and out.strip() == "riichi-play: no open table has that invite code (no_table)"
+    status, out = run_in_terminal([*RUN, "--server", f"ws://127.0.0.1:{free_port()}"])
+    assert status == 1 and "cannot reach the server" in out
+    usage = subprocess.run([*RUN, "--help"], capture_output=True, text=True, timeout=30)
+    assert usage.returncode == 0 and "--join CODE" in usage.stdout and "ws://127.0.0.1:8765" in usage.stdout
+
+
+@pytest.mark.asyncio
+async def test_without_a_terminal_resume_says_so_before_it_takes_the_seat_over(server, tmp_path):
+    """`--resume </dev/null` used to resume first, which closed the live client's connection."""
+    player = await Client.connect(server.url, "alice")
+    await player.send({"type": "create_table", "clock": {"none": True}})
+    table = await asyncio.wait_for(player.recv(), 5)
+    assert table["type"] == "table"
+    state = tmp_path / "sessions.json"
+    SessionFile(state).save(server.url, player.resume_token, "alice", table["table"])
+    env = {**os.environ, "RIICHI_PLAY_STATE": str(state)}
+    for args in (["--resume"], ["--join", table["invite"]], ["--create"]):
+        result = await asyncio.to_thread(subprocess.run, [*RUN, "--server", server.url, *args], env=env,
+                                         stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=30)
+        assert result.returncode == 2 and result.stderr.strip() == NEEDS_A_TERMINAL, result
+        await player.send({"type": "ping", "id": args[0]})
+        while True:  # still connected, never told that another connection took the seat
+            message = await asyncio.wait_for(player.recv(), 5)
+            assert message["type"] != "bye", message
+            assert message["type"] != "table" or message["seats"][1] is None, message  # nobody joined
+            if message["type"] == "pong" and message.get("id") == args[0]:
+                break
+        assert result.stdout == ""  # nor the invite code of a table it created
+    await player.close()
