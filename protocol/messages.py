@@ -100,11 +100,29 @@ def decode(frame: bytes | str) -> dict[str, Any]:
         message = msgpack.unpackb(frame, raw=False, strict_map_key=True)
     except msgpack.ExtraData:
         raise ProtocolError("bad_frame", "trailing bytes after the message: send one msgpack map a frame") from None
-    except (ValueError, TypeError, msgpack.UnpackException) as error:
-        raise ProtocolError("bad_frame", f"not msgpack: {type(error).__name__}") from None
-    except RecursionError:
+    except (msgpack.StackError, RecursionError):
         raise ProtocolError("bad_frame", "msgpack nested too deeply") from None
+    except UnicodeDecodeError:
+        raise ProtocolError("bad_frame", "not msgpack that can be read: a string is not valid UTF-8") from None
+    except (ValueError, TypeError, msgpack.UnpackException) as error:
+        raise ProtocolError("bad_frame", _unpack_problem(error)) from None
     return check(message)
+
+
+# msgpack's names for the kinds of map key it refuses, in words.
+_KEY_KINDS = {"int": "an integer", "float": "a number with a fraction", "bool": "true or false", "NoneType": "nil",
+              "list": "a list", "dict": "a map", "bytes": "binary data"}
+
+
+def _unpack_problem(error: Exception) -> str:
+    """Why a frame could not be unpacked, in words rather than the Python exception's name."""
+    text = str(error)
+    if " is not allowed for map key" in text:
+        kind = text.split(" is not allowed for map key")[0].strip()
+        return f"map keys must be strings: this frame has a map with {_KEY_KINDS.get(kind, 'a ' + kind)} as a key"
+    if "incomplete input" in text or isinstance(error, msgpack.OutOfData):
+        return "not msgpack: the frame ends in the middle of a value"
+    return "not msgpack: these bytes are not a msgpack value"
 
 
 def check(message: Any) -> dict[str, Any]:
@@ -123,13 +141,48 @@ def check(message: Any) -> dict[str, Any]:
                 raise ProtocolError("bad_message", f"'{kind}' needs the field '{name}'")
             continue
         value = message[name]
-        if not isinstance(value, types) or (isinstance(value, bool) and bool not in types):
-            wanted = " or ".join(t.__name__ for t in types)
-            raise ProtocolError("bad_message", f"'{kind}.{name}' must be a {wanted}")
+        if not _is_a(value, types):
+            raise ProtocolError("bad_message", f"'{kind}.{name}' must be {_wanted(types)}")
+    _no_unknown_fields(message, fields, kind)
+    if kind == "act":
+        _check_action(message["action"])
+    elif kind == "create_table" and "clock" in message and "none" in message["clock"]:
+        if not isinstance(message["clock"]["none"], bool):
+            raise ProtocolError("bad_message", "'create_table.clock.none' must be true or false")
+    return message
+
+
+# The fields of each action map in `act` (server/game/actions.py `action_to_data` writes them).
+ACTION_FIELDS: dict[str, tuple[str, ...]] = {
+    "discard": ("tile", "riichi"), "tsumo": (), "ron": (), "pass": (), "chi": ("tiles",), "pon": ("tiles",),
+    "daiminkan": (), "ankan": ("kind",), "kakan": ("tile",), "nine_terminals": (),
+}
+
+# What each accepted type is called in a message to the client (the protocol's words, not Python's).
+_TYPE_WORDS = {str: "a string", int: "an integer", bool: "true or false", dict: "a map", list: "a list"}
+
+
+def _is_a(value: Any, types: tuple[type, ...]) -> bool:
+    return isinstance(value, types) and not (isinstance(value, bool) and bool not in types)
+
+
+def _wanted(types: tuple[type, ...]) -> str:
+    return " or ".join(_TYPE_WORDS[t] for t in types)
+
+
+def _no_unknown_fields(message: dict[str, Any], fields: Any, where: str) -> None:
     extra = sorted(str(k) for k in message if k != "type" and k not in fields)
     if extra:
-        raise ProtocolError("bad_message", f"'{kind}' has unknown field(s): {', '.join(extra)[:80]}")
-    return message
+        raise ProtocolError("bad_message", f"'{where}' has unknown field(s): {', '.join(extra)[:80]}")
+
+
+def _check_action(action: dict[str, Any]) -> None:
+    """Unknown fields in an action map are refused like unknown fields anywhere else; what
+    the known ones hold (and an unknown action type) is the table's to judge (illegal_action)."""
+    kind = action.get("type")
+    fields = ACTION_FIELDS.get(kind) if isinstance(kind, str) else None
+    if fields is not None:
+        _no_unknown_fields(action, fields, "act.action")
 
 
 def error(code: str, message: str, **extra: Any) -> dict[str, Any]:
