@@ -62,8 +62,10 @@ class Rules:
     chankan_concealed_kong_kokushi: bool
 
     def override(self, **fields: object) -> "Rules":
-        """A copy with single fields changed; an unknown field or a value of the wrong type
-        raises ValueError naming it."""
+        """A copy with single fields changed; an unknown field, a value of the wrong type or
+        out of range, or values that do not fit together (`_check_scores`) raise ValueError
+        in one line naming the field.  `oka` follows `start_score` and `return_score` when
+        one of them is changed and `oka` is not given."""
         known = {f.name for f in dataclasses.fields(self)}
         unknown = sorted(set(fields) - known)
         if unknown:
@@ -71,12 +73,48 @@ class Rules:
         if "name" in fields:
             raise ValueError("'name' is the preset's name: choose another preset instead of renaming this one")
         checked = {name: _checked(name, getattr(self, name), value) for name, value in fields.items()}
-        return dataclasses.replace(self, **checked)  # type: ignore[arg-type]
+        if ("start_score" in checked or "return_score" in checked) and "oka" not in checked:
+            start = checked.get("start_score", self.start_score)
+            back = checked.get("return_score", self.return_score)
+            checked["oka"] = 4 * (back - start)  # type: ignore[operator]
+        rules = dataclasses.replace(self, **checked)  # type: ignore[arg-type]
+        _check_scores(rules, set(fields))
+        return rules
 
 
-_RANGES = {"rounds": (1, 2), "max_ron_winners": (1, 3), "start_score": (1, 10**7), "return_score": (0, 10**7),
-           "riichi_min_wall": (0, 70), "riichi_min_points": (0, 10**7), "double_wind_pair_fu": (2, 4),
-           "oka": (-(10**7), 10**7)}
+# Whole-number fields: (lowest, highest); those in _HUNDREDS are points, counted in hundreds
+# as every payment is (RULINGS.md: "Each payment rounds up to the next 100").
+_RANGES = {"rounds": (1, 2), "max_ron_winners": (1, 3), "start_score": (100, 1_000_000),
+           "return_score": (100, 2_000_000), "riichi_min_wall": (0, 70), "riichi_min_points": (0, 1_000_000),
+           "double_wind_pair_fu": (2, 4), "oka": (0, 4_000_000)}
+_HUNDREDS = {"start_score", "return_score", "riichi_min_points", "oka", "uma"}
+_UMA_LIMIT = 1_000_000
+
+
+def _check_scores(rules: "Rules", given: set[str]) -> None:
+    """The score fields must fit together, as the final result (RULINGS.md 'final result',
+    'uma') needs them to: each player's result is (score - return_score + uma), thousands,
+    plus oka for first, and the four results add up to zero.
+
+    - return_score is at least start_score and at most twice it: the gap is what each
+      player pays in for the oka, and no one can pay in more than they start with;
+    - oka is what the four players pay in, 4 x (return_score - start_score) (tenhou: 4 x
+      5,000 = 20,000 "to first"; ema2016: "no oka" with 30,000 both);
+    - uma adds up to zero and goes down from first place to last."""
+    start, back = rules.start_score, rules.return_score
+    if not start <= back <= 2 * start:
+        field = "return_score" if "return_score" in given or "start_score" not in given else "start_score"
+        raise ValueError(f"rule '{field}': return_score {back} must be from start_score {start} to twice it "
+                         f"({2 * start}), as each player pays the difference in for the oka")
+    paid_in = 4 * (back - start)
+    if rules.oka != paid_in:
+        raise ValueError(f"rule 'oka' is what the four players pay in, 4 x (return_score {back} - start_score "
+                         f"{start}) = {paid_in}, not {rules.oka}")
+    if sum(rules.uma) != 0:
+        raise ValueError(f"rule 'uma' adds up to 0 (what one place gains another loses), "
+                         f"not {sum(rules.uma)}: {list(rules.uma)}")
+    if any(a < b for a, b in zip(rules.uma, rules.uma[1:])):
+        raise ValueError(f"rule 'uma' goes down from first place to last, not {list(rules.uma)}")
 
 
 def _checked(name: str, current: object, value: object) -> object:
@@ -94,12 +132,19 @@ def _checked(name: str, current: object, value: object) -> object:
     if isinstance(current, int):
         low, high = _RANGES.get(name, (-(10**7), 10**7))
         if not isinstance(value, int) or isinstance(value, bool) or not low <= value <= high:
-            raise ValueError(f"rule '{name}' is a whole number from {low} to {high}, not {value!r}")
+            raise ValueError(f"rule '{name}' is a whole number from {low:,} to {high:,}, not {value!r}")
+        if name == "double_wind_pair_fu" and value not in (2, 4):
+            raise ValueError(f"rule '{name}' is 2 or 4 (fu, as for each wind the pair is), not {value!r}")
+        if name in _HUNDREDS and value % 100:
+            raise ValueError(f"rule '{name}' is points in hundreds (a multiple of 100), not {value!r}")
         return value
     if isinstance(current, tuple):
         if (not isinstance(value, (tuple, list)) or len(value) != len(current)
                 or not all(isinstance(v, int) and not isinstance(v, bool) for v in value)):
             raise ValueError(f"rule '{name}' is a list of {len(current)} whole numbers, not {value!r}")
+        if name == "uma" and (any(abs(v) > _UMA_LIMIT for v in value) or any(v % 100 for v in value)):
+            raise ValueError(f"rule 'uma' is points in hundreds from {-_UMA_LIMIT:,} to {_UMA_LIMIT:,} "
+                             f"for each place, not {list(value)!r}")
         return tuple(value)
     return value
 

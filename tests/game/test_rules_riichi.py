@@ -96,9 +96,9 @@ def test_riichi_needs_at_least_four_tiles_left_in_the_wall(rules):
 
 
 @pytest.mark.parametrize("rules, start, allowed", [
-    (TENHOU.override(start_score=900), 900, False),
-    (TENHOU.override(start_score=1000), 1000, True),
-    (EMA2016.override(start_score=900), 900, True),
+    (TENHOU.override(start_score=900, return_score=900), 900, False),
+    (TENHOU.override(start_score=1000, return_score=1000), 1000, True),
+    (EMA2016.override(start_score=900, return_score=900), 900, True),
 ], ids=["tenhou-900", "tenhou-1000", "ema2016-900"])
 def test_riichi_needs_1000_points_under_tenhou_only(rules, start, allowed):
     """RULINGS.md 'riichi needs': ema2016 "closed tenpai, at least 4 tiles left in the wall";
