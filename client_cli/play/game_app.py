@@ -1,7 +1,8 @@
 """PlayApp, the Textual app of riichi-play: it reads server messages from `Connection`
 (which reconnects by itself), keeps the game in a `SeatState`, and draws it on one screen
 whose content switches between the start, the waiting table and the game; a hand's result
-and the final standings are modal screens over it.  Keys and clicks become `act` messages."""
+and the final standings are modal screens over it, one at a time and in order (those that
+come while one is open wait for it to be closed; the final standings come last).  Keys and clicks become `act` messages."""
 
 from __future__ import annotations
 
@@ -55,6 +56,8 @@ class PlayApp(App[int]):
         self.turn_started = time.monotonic()
         self.final: Message | None = None
         self.results: list[Message] = []  # every hand_end result seen, in order
+        self.shown: ResultScreen | FinalScreen | None = None  # the screen open over the table
+        self.held: list[ResultScreen | FinalScreen] = []  # those to open after it, oldest first
         self.event_log: deque[Text] = deque(maxlen=6)
         self.catchups: list[Message] = []
         self.fatal: str | None = None
@@ -195,8 +198,8 @@ class PlayApp(App[int]):
             self.results.append(event["result"])
             view = self.state.view
             title = f"{render.round_text(view)}, honba {view['honba']}"
-            self.push_screen(ResultScreen(render.result_text(event["result"], view["names"], render.red_fives(view),
-                                                             self.unicode), title))
+            self._over_table(ResultScreen(render.result_text(event["result"], view["names"],
+                                                             render.red_fives(view), self.unicode), title))
         self._switch("table")
 
     def _on_offer(self, message: Message) -> None:
@@ -213,8 +216,9 @@ class PlayApp(App[int]):
                 and self.choices.discard_for(early) is not None):
             self.discard(early)
             return
-        if self.choices.buttons and not self.choices.discards:
+        if (self.choices.buttons and not self.choices.discards) or self.shown is not None:
             self.bell()
+        self._result_banner()
 
     def _on_timeout(self, message: Message) -> None:
         self._clear_offer()
@@ -225,7 +229,7 @@ class PlayApp(App[int]):
         if self.sessions is not None:
             self.sessions.forget(self.conn.url)
         names = self.state.view["names"] if self.state and self.state.view else [f"seat {i}" for i in range(4)]
-        self.push_screen(FinalScreen(render.standings_text(self.final, names)))
+        self._over_table(FinalScreen(render.standings_text(self.final, names)))
 
     def _on_error(self, message: Message) -> None:
         self.notify(f"{message['message']} ({message['code']})", severity="error", timeout=8)
@@ -274,12 +278,45 @@ class PlayApp(App[int]):
     def _tick(self) -> None:
         if self.offer_deadline is not None or (self.table or {}).get("clock"):
             self.redraw()
+        self._result_banner()
+
+    # ---- results over the table ---------------------------------------------------
+
+    def _over_table(self, screen: ResultScreen | FinalScreen) -> None:
+        """Open a result (or the final standings) over the table, or hold it back until the
+        one open is closed: they are read in the order they came."""
+        if self.shown is None:
+            self.shown = screen
+            self.push_screen(screen, callback=self._closed_over_table)
+        else:
+            self.held.append(screen)
+        self._result_banner()
+
+    def _closed_over_table(self, how: str | None) -> None:
+        self.shown = None
+        if how == "skip":  # Escape: to the table; the final standings still come
+            self.held = [s for s in self.held if isinstance(s, FinalScreen)]
+        if self.held:
+            self._over_table(self.held.pop(0))
+
+    def _result_banner(self) -> None:
+        """On an open result: how many more wait behind it, and our turn with our clock (the
+        clock runs while the result is read)."""
+        if not isinstance(self.shown, ResultScreen):
+            return
+        more = sum(isinstance(s, ResultScreen) for s in self.held)
+        turn = ""
+        if self.offer is not None:
+            clock = self._clock_text()
+            turn = f" YOUR TURN{', ' + clock if clock else ''}: {'Esc' if more else 'Enter'} to the table "
+        self.shown.show(more, turn)
 
     # ---- acting ---------------------------------------------------------------
 
     def _clear_offer(self) -> None:
         if self.offer is not None:
             self.offer, self.offer_deadline, self.choices, self.riichi_mode = None, None, Choices(), False
+            self._result_banner()
 
     def act(self, action: Message) -> None:
         if action["type"] == "_riichi":
