@@ -243,9 +243,10 @@ class Connection:
             session = self.session
             if session is not None and session.connection is self:
                 session.connection, session.outbox, session.on_overflow = None, None, None
-                if session.table is not None:
-                    session.table.put(Input("disconnect", session))
-                else:
+                tables = {t for t in (session.table, session.joining) if t is not None}
+                for table in tables:  # a join still queued there is followed by the disconnect
+                    table.put(Input("disconnect", session))
+                if not tables:
                     self.app.sessions.pop(session.token_hash, None)  # nothing to resume
             if self.closing is not None:
                 await self.close_soon(*self.closing)
@@ -279,7 +280,10 @@ class Connection:
             elif kind == "watch":
                 self.app.lobby.watch(session, msg["code"])
             else:
-                table = session.table if session.table is not None else session.joining
+                # After a create_table, join or watch, what follows goes through that table's
+                # queue behind it, until the table has taken the session in (or refused it).
+                joining = session.joining
+                table = joining if joining is not None and joining.state != "closed" else session.table
                 if table is None or table.state == "closed":
                     self.send(error("not_at_table", f"'{kind}' needs a table: create one or join with a code"))
                 else:

@@ -89,14 +89,14 @@ class Lobby:
         data: dict[str, Any] = {"since": since}
         if restarted:
             data["restart"] = True
-        for table in list(self.tables.values()):
+        current = self._live(session.table)  # where the session is now (it may hold seats elsewhere too)
+        if current is not None and current._seat_for(session) is None and session.seat is None:  # a spectator
+            current.put(Input("reconnect", session, {**data, "watch": True}))
+            return current
+        for table in [current, *self.tables.values()]:
             if self._live(table) is not None and table._seat_for(session) is not None:
                 table.put(Input("reconnect", session, data))
                 return table
-        table = self._live(session.table)
-        if table is not None and session.seat is None:  # a spectator
-            table.put(Input("reconnect", session, {**data, "watch": True}))
-            return table
         return None
 
     def _live(self, table: Table | None) -> Table | None:

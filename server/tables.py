@@ -220,7 +220,10 @@ class Table:
         self.queue.put_nowait(Input("clock"))
 
     def handle(self, item: Input) -> None:
-        getattr(self, f"_on_{item.kind}")(item.session, item.data)
+        session = item.session
+        if session is not None and session.joining is self and item.kind in ("join", "watch", "reconnect"):
+            session.joining = None  # taken in (or refused): its messages go by session.table again
+        getattr(self, f"_on_{item.kind}")(session, item.data)
 
     # ---- sending ----------------------------------------------------------
 
@@ -346,7 +349,9 @@ class Table:
             if not free and not bots:
                 return session.send(error("table_full", "all four seats are taken by players"))
             seat = free[0] if free else bots[0]  # a full waiting table: a player takes a bot's seat
-        elif not 0 <= seat <= 3 or (self.seats[seat] is not None and seat not in bots):
+        elif not 0 <= seat <= 3:
+            return session.send(error("bad_seat", "seats are 0-3"))
+        elif self.seats[seat] is not None and seat not in bots:
             return session.send(error("seat_taken", f"seat {seat} is not free: free seats are {free},"
                                       f" bots' seats {bots}"))
         self._leave_current(session)
@@ -359,10 +364,15 @@ class Table:
         self._broadcast_table()
 
     def _leave_current(self, session: Session) -> None:
+        """The session moves on to this table: the table it was at lets it go (`moved`)."""
         if session.table is not None and session.table is not self:
-            session.table.put(Input("leave", session))
+            session.table.put(Input("leave", session, {"moved": True}))
 
     def _on_watch(self, session: Session, data: dict[str, Any]) -> None:
+        mine = self._seat_for(session)
+        if mine is not None:
+            return session.send(error("already_seated", f"you hold seat {mine} at this table: you cannot also"
+                                      " watch it"))
         self._leave_current(session)
         session.table, session.seat = self, None
         self.spectators.add(session)
@@ -415,18 +425,26 @@ class Table:
         self._maybe_start()
 
     def _on_leave(self, session: Session, data: dict[str, Any]) -> None:
+        """The session leaves this table: sent by the client, or (`moved`) queued by the table
+        it moved on to, which by now may hold its membership (session.table, session.seat):
+        only this table's own records say what it held here, and the membership is cleared
+        only while it still points here."""
+        if session.table is self:
+            session.table, session.seat = None, None
         if session in self.spectators:
             self.spectators.discard(session)
-        elif session.seat is not None and self._seat_for(session) == session.seat:
-            if self.state == "waiting":
-                host = self.seats[session.seat].host
-                self.seats[session.seat] = None
-                self.store.remove_seat(self.id, session.seat)
-                if host:  # the host's leaving closes a table that has not started
-                    return self.close("the host left")
-            else:
-                self._away(session.seat)
-        session.table, session.seat = None, None
+            return
+        seat = self._seat_for(session)
+        if seat is None:
+            return
+        if self.state == "waiting":
+            host = self.seats[seat].host
+            self.seats[seat] = None
+            self.store.remove_seat(self.id, seat)
+            if host:  # the host's leaving closes a table that has not started
+                return self.close("the host left")
+        elif self.state == "playing":
+            self._away(seat)
         self._broadcast_table()
 
     def _on_disconnect(self, session: Session, data: dict[str, Any]) -> None:
@@ -479,7 +497,8 @@ class Table:
         commit_pending()
         for session, _ in self._members():
             session.send({"type": "bye", "seq": self.seq, "reason": reason})
-            session.table = None
+            if session.table is self:
+                session.table = None
         if not keep or self.state != "playing":
             self.store.set_table_state(self.id, "finished" if self.state == "finished" else "closed")
         self.state = "closed"
