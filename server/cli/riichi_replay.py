@@ -7,7 +7,8 @@ records, `--verify-seed` checks a record's walls against its seed, `--export` wr
 game out in another format.
 
 Exit status: 0 all well; 1 the replay disagrees with the file, or cannot follow it, or the
-seed does not verify; 2 the file or the options are unusable.
+seed does not verify; 2 the file or the options are unusable (--check on a record that
+stores no results, which leaves nothing to check, included).
 """
 
 from __future__ import annotations
@@ -59,7 +60,8 @@ def build_parser() -> argparse.ArgumentParser:
         description="Replay a riichi game file on the engine: each hand's result and the final standings.",
         epilog="files: our game record (JSON or msgpack), an mjlog (.mjlog or .mjlog.gz, with NAME.walls.json "
                "beside it), or a tenhou.net/6 JSON log.\nexit status: 0 all well, 1 the replay disagrees with "
-               "the file (or cannot follow it, or the seed does not verify), 2 an unusable file or option.",
+               "the file (or cannot follow it, or the seed does not verify), 2 an unusable file or option (or "
+               "--check on a record that stores no results).",
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument("file", help="the game file")
@@ -296,8 +298,10 @@ def _check_record(played: Played, out: TextIO, quiet: bool) -> tuple[int, str]:
             list(final.get("scores", [])) != list(played.game.final["scores"]):
         print(f"{PROG}: final scores {played.game.final['scores']}; the record has {final.get('scores')}", file=out)
         return 1, "the final scores disagree"
-    if not stored:
-        return 0, "the record stores no results to compare; the replay ran to the end"
+    if not isinstance(results, list):
+        print(f"{PROG}: --check has nothing to compare: the record stores no hand results (records written "
+              f"by riichi-server export or the engine carry them)", file=out)
+        return 2, "nothing checked"
     return 0, "all hands and the final scores agree with the record"
 
 

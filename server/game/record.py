@@ -56,7 +56,28 @@ class GameRecord:
                 raise RecordError(f"decision {index + 1} (seat {seat}): {error}") from None
         return game, events
 
+    def with_results(self) -> "GameRecord":
+        """This record carrying each hand's result and the final standings, as a record made
+        from a played game does (`of`): its own, or where it has none (a record rebuilt from
+        stored decisions, as `riichi-server export` writes it) those its replay gives.  Left
+        without them only if the replay cannot follow its decisions."""
+        if self.results is not None:
+            return self
+        try:
+            game = self.replay()
+        except (RecordError, ValueError):
+            return self
+        return dataclasses.replace(self, results=[dict(r) for r in game.results],
+                                   final=dict(game.final) if game.final else None)
+
     def to_data(self) -> dict[str, Any]:
+        """The record as plain data, always with the results (`with_results`) so that
+        `riichi-replay --check` has something to hold the replay to."""
+        if self.results is None:
+            return self.with_results()._plain_data()
+        return self._plain_data()
+
+    def _plain_data(self) -> dict[str, Any]:
         return {
             "format": FORMAT,
             "rules": rules_to_data(self.rules),

@@ -210,7 +210,7 @@ def test_cli_replays_our_records_as_json_and_msgpack(tmp_path):
         assert result.returncode == 0, result.stdout + result.stderr
         lines = result.stdout.splitlines()
         assert lines[:-1] == from_log[:-1]
-        assert "the record stores no results" in lines[-1]
+        assert "all hands and the final scores agree with the record" in lines[-1]
 
 
 def test_cli_verifies_a_records_seed(tmp_path):
@@ -290,3 +290,59 @@ def test_cli_check_compares_a_records_stored_results(tmp_path):
     bad.write_text(json.dumps(data))
     result = run(bad, "--check")
     assert result.returncode == 1 and "hand 1 differs from the record" in result.stdout
+
+
+def _played_game(seed: bytes) -> Game:
+    import random
+
+    rng = random.Random(seed)
+    game = Game(TENHOU, seed=seed, names=["ann", "bob", "cy", "di"])
+    while not game.over:
+        seat = game.waiting_for()[0]
+        game.apply(seat, rng.choice(game.legal_actions(seat)))
+    return game
+
+
+def test_an_exported_record_carries_each_hands_result_and_the_final_standings_so_check_compares_them(tmp_path):
+    """`riichi-server export GAME --format record` rebuilds the record from the stored decisions
+    (server/store.py `record`: no results); the record it writes carries each hand's result and
+    the final standings, as the engine's own records do, and `riichi-replay --check` holds the
+    replay to them (it said "the record stores no results to compare" and exited 0)."""
+    from server.store import Store
+
+    game = _played_game(b"exported-record")
+    db = tmp_path / "games.sqlite3"
+    store = Store(db)
+    game_id = store.start_game("table", GameRecord(game.rules, game.seed, None, list(game.names)))
+    store.add_decisions(game_id, 0, game.decisions)
+    store.finish_game(game_id, game.final)
+    store.close()
+    exported = subprocess.run([str(SCRIPT.parent / "riichi-server"), "export", str(game_id), "--db", str(db),
+                               "--format", "record"], capture_output=True, text=True, cwd=REPO, timeout=120)
+    assert exported.returncode == 0, exported.stderr
+    data = json.loads(exported.stdout)
+    assert data["results"] == json.loads(json.dumps(game.results))
+    assert data["final"] == json.loads(json.dumps(game.final))
+    path = tmp_path / "exported.json"
+    path.write_text(exported.stdout)
+    result = run(path, "--check")
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "all hands and the final scores agree with the record" in result.stdout
+    data["final"]["scores"] = [s + (100 if i == 0 else -100 if i == 1 else 0) for i, s in enumerate(data["final"]["scores"])]
+    path.write_text(json.dumps(data))
+    result = run(path, "--check")
+    assert result.returncode == 1 and "final scores" in result.stdout
+
+
+def test_check_on_a_record_that_stores_no_results_fails_in_one_line_instead_of_checking_nothing(tmp_path):
+    game = _played_game(b"no-results")
+    data = GameRecord.of(game).to_data()
+    del data["results"], data["final"]
+    path = tmp_path / "bare.json"
+    path.write_text(json.dumps(data))
+    result = run(path, "--check")
+    assert result.returncode == 2, result.stdout + result.stderr
+    complaint = [line for line in result.stdout.splitlines() if "nothing to compare" in line]
+    assert complaint == ["riichi-replay: --check has nothing to compare: the record stores no hand results "
+                         "(records written by riichi-server export or the engine carry them)"]
+    assert run(path).returncode == 0  # without --check it is only a replay

@@ -55,7 +55,8 @@ class Replay:
     def record(self) -> GameRecord:
         """The game as our record: rules, walls, names, decisions, and where it began."""
         return GameRecord(self.log.rules, None, self.log.walls, list(self.log.names), list(self.game.decisions),
-                          self.game.start)
+                          self.game.start, [dict(r) for r in self.game.results],
+                          dict(self.game.final) if self.game.final else None)
 
     def compare(self) -> Comparison:
         comparison = Comparison()
