@@ -100,15 +100,54 @@ async def _gather(tasks: list[asyncio.Task]) -> list[BotResult]:
         raise
 
 
+def open_seats(table: dict[str, Any]) -> list[int]:
+    """The seats a player joining `table` may take: free ones, and before the game the
+    server's bots' (PROTOCOL.md `join`)."""
+    waiting = table.get("state") == "waiting"
+    return [i for i, s in enumerate(table.get("seats") or []) if s is None or (waiting and s.get("kind") == "bot")]
+
+
 async def join_table(args: argparse.Namespace) -> list[BotResult]:
+    """--code: the first bot joins and reads the seats the table offers; the others join only
+    if there are enough, and any seat taken is given back if a later one fails."""
     count = args.count or 1
     bots = _bots(args, count)
+    seen: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
+
+    def on_table(message: dict[str, Any]) -> None:
+        if message.get("you") is not None and not seen.done():
+            seen.set_result(message)
+
+    tasks: list[asyncio.Task] = []
     try:
-        tasks = [asyncio.create_task(play(bot, args.server, code=args.code, seat=args.seat if count == 1 else None))
-                 for bot in bots]
+        first = asyncio.create_task(play(bots[0], args.server, code=args.code,
+                                         seat=args.seat if count == 1 else None, on_table=on_table))
+        tasks.append(first)
+        if count > 1:
+            waiter = asyncio.ensure_future(seen)
+            await asyncio.wait([first, waiter], return_when=asyncio.FIRST_COMPLETED)
+            if not seen.done():
+                waiter.cancel()
+                await first  # raises the first bot's error (bad code, no seat at all)
+                raise BotError("the table closed before the first bot had a seat")
+            table = seen.result()
+            free = 1 + len(open_seats(table))  # the first bot's seat was one of them
+            if free < count:
+                await _gather([first, asyncio.create_task(_refuse(free, count))])
+            tasks += [asyncio.create_task(play(bot, args.server, code=args.code)) for bot in bots[1:]]
+            try:
+                return await _gather(tasks)
+            except BotError as e:
+                raise BotError(f"{e} (the table had {free} seat{'s' if free != 1 else ''} free for {count} bots; "
+                               f"the seats taken were given back)") from None
         return await _gather(tasks)
     finally:
         await _close(bots)
+
+
+async def _refuse(free: int, count: int) -> BotResult:
+    raise BotError(f"table_full: the table has {free} seat{'s' if free != 1 else ''} free (a seat of the server's "
+                   f"bots counts before the game) and --count asks for {count}; no seat was kept")
 
 
 async def new_table(args: argparse.Namespace) -> BotResult:

@@ -134,6 +134,7 @@ class Runner:
         self.since: int | None = None
         self.result = BotResult(self.name)
         self._joined = self._ready = self._progress = False
+        self._table_state: str | None = None  # the last table message's state
 
     async def run(self) -> BotResult:
         from websockets.exceptions import ConnectionClosed
@@ -157,6 +158,9 @@ class Runner:
                 raise BotError(f"cannot connect to {self.url}: {_reason(e)}") from None
             try:
                 done = await self._session()
+            except asyncio.CancelledError:
+                await self._give_back_seat()
+                raise
             except ConnectionClosed:
                 done = False
             except asyncio.TimeoutError:
@@ -242,6 +246,16 @@ class Runner:
                 log.warning("%s: decision %s timed out; the server played %s", self.name, message.get("decision"),
                             message.get("action"))
 
+    async def _give_back_seat(self) -> None:
+        """Stopped before the game began (another bot of the same run failed): leave, so the
+        seat is free again rather than kept for a player who is not coming back."""
+        if not self._joined or self._table_state not in (None, "waiting") or self.client is None:
+            return  # (state None: the join is sent, its answer not read yet; the leave follows it)
+        try:
+            await asyncio.wait_for(self.client.send({"type": "leave"}), 2.0)
+        except Exception:  # the connection is going anyway
+            pass
+
     def _seat_state(self, seat: int | None) -> None:
         from client_cli.seat_state import SeatState
 
@@ -251,6 +265,7 @@ class Runner:
 
     async def _on_table(self, message: dict[str, Any]) -> None:
         self.result.table = message.get("table")
+        self._table_state = message.get("state")
         if message.get("game") is not None:
             self.result.game = message["game"]
         you = message.get("you")

@@ -103,3 +103,66 @@ def test_help_and_usage_errors():
     assert out.returncode == 2 and "--count is 1-4" in out.stderr
     out = riichi_bot("--code", "x", "--count", "2", "--seat", "1", timeout=30)
     assert out.returncode == 2 and "--seat goes with --code and one bot" in out.stderr
+
+
+async def _table_message(client: Client) -> dict:
+    while True:
+        message = await asyncio.wait_for(client.recv(), 30)
+        if message["type"] == "table":
+            return message
+
+
+async def _seats_settle(host: Client, want) -> dict:
+    """The table broadcasts until `want(table)` holds."""
+    while True:
+        table = await _table_message(host)
+        if want(table):
+            return table
+
+
+@pytest.mark.asyncio
+async def test_more_bots_than_seats_left_is_one_line_and_no_seat_is_left_taken(server):
+    """riichi-bot --code CODE --count 3 at a table with one seat left took it, failed with
+    table_full and left it abandoned (shown as away); now it reads the seats the `table`
+    message offers, says how many were free, and gives back the seat it took."""
+    host = await Client.connect(server.url, "host")
+    await host.send({"type": "create_table", "rules": "ema2016"})
+    table = await _table_message(host)
+    others = []
+    for name in ("ann", "bob"):
+        other = await Client.connect(server.url, name)
+        await other.send({"type": "join", "code": table["invite"]})
+        await _table_message(other)
+        others.append(other)
+    await _seats_settle(host, lambda t: t["seats"][1] is not None and t["seats"][2] is not None)
+    proc = await asyncio.create_subprocess_exec(str(RIICHI_BOT), "--server", server.url, "--code", table["invite"],
+                                                "--count", "3", stdout=asyncio.subprocess.PIPE,
+                                                stderr=asyncio.subprocess.PIPE)
+    stdout, stderr = await asyncio.wait_for(proc.communicate(), 60)
+    assert proc.returncode == 2 and stdout == b""
+    assert stderr.decode().splitlines() == [
+        "riichi-bot: table_full: the table has 1 seat free (a seat of the server's bots counts before the game) "
+        "and --count asks for 3; no seat was kept"]
+    # the bot that took seat 3 gave it back: free again, not held for an absent player
+    table = await _seats_settle(host, lambda t: t["seats"][3] is None)
+    assert [s and s["name"] for s in table["seats"]] == ["host", "ann", "bob", None]
+    for client in (host, *others):
+        await client.close()
+
+
+@pytest.mark.asyncio
+async def test_a_bot_stopped_before_the_game_gives_its_seat_back(server):
+    """When a later bot of the same run fails, _gather cancels the ones seated: they leave."""
+    from client_cli.bot.sdk import Bot, play
+
+    host = await Client.connect(server.url, "host")
+    await host.send({"type": "create_table", "rules": "ema2016"})
+    table = await _table_message(host)
+    task = asyncio.create_task(play(Bot(), server.url, code=table["invite"]))
+    await _seats_settle(host, lambda t: t["seats"][1] is not None)
+    task.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await task
+    table = await _seats_settle(host, lambda t: t["seats"][1] is None or not t["seats"][1]["connected"])
+    assert table["seats"][1] is None, f"the seat was left taken: {table['seats'][1]}"
+    await host.close()
