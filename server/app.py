@@ -260,6 +260,17 @@ class Connection:
         self.tokens -= 1
         return True
 
+    def _lost(self, session: Session) -> str:
+        """A known session that has nothing left to resume: why, in one line (and forget it)."""
+        table = session.table
+        seat = table.seats[session.seat] if table is not None and session.seat is not None else None
+        if session.connection is None:
+            self.app.sessions.pop(session.token_hash, None)
+            session.table = session.seat = None
+        if seat is not None and seat.kind == "bot" and table.state != "closed":
+            return "your seat was handed to a bot while you were away: the table goes on without you"
+        return "nothing to resume: your game ended, or your seat was handed to a bot"
+
     # ---- messages ---------------------------------------------------------
 
     def handle(self, msg: dict[str, Any]) -> None:
@@ -305,6 +316,15 @@ class Connection:
         if session is None and resume and self.app.lobby.store.seat_of_token(token_hash(resume)):
             session = Session(name, token=resume)  # a seat kept across a restart
             restarted = True
+        lost = None  # why a resume token resumes nothing
+        stopping = session is not None and self.app.lobby.closing  # its seat stays stored for the restart
+        if session is not None and not stopping:
+            # the table catches the session up in its own task, after this welcome has gone
+            if self.app.lobby.resume(session, since=msg.get("since"), restarted=restarted) is None:
+                lost = self._lost(session)
+                session = None
+        elif resume:
+            lost = "nothing to resume with that token: its game ended, or its seat was handed to a bot"
         resumed = session is not None
         if session is None:
             session = Session(name)
@@ -319,8 +339,10 @@ class Connection:
         self.session = session
         self.send({"type": "welcome", "version": VERSION, "session": session.id, "resume": session.token,
                    "resumed": resumed})
-        if resumed:
-            self.app.lobby.resume(session, since=msg.get("since"), restarted=restarted)
+        if lost is not None:
+            self.send(error("seat_lost", lost))
+        if stopping:
+            self.send({"type": "bye", "reason": "the server is stopping"})
         self.log = self.log.bind(session=session.id)
         self.log.info("hello", name=name, resumed=resumed)
 

@@ -1,0 +1,47 @@
+"""A resume token whose seat is gone (handed to a bot, or its game over) gets `welcome` with
+`resumed: false` and a `seat_lost` error, through real sockets against a real server."""
+
+import asyncio
+
+import pytest
+
+from protocol.client import Client
+from tests.server.test_end_to_end import recv, server  # noqa: F401  (a fixture)
+
+
+@pytest.mark.asyncio
+async def test_resuming_a_seat_the_host_handed_to_a_bot_says_seat_lost(server):  # noqa: F811
+    host = await Client.connect(server.url, "host")
+    await host.send({"type": "create_table", "rules": "tenhou",
+                     "clock": {"per_decision": 0.05, "bank": 0, "absence": 0.2, "between_hands": 0}})
+    table = await recv(host, "table")
+    guest = await Client.connect(server.url, "guest")
+    await guest.send({"type": "join", "code": table["invite"]})
+    await recv(guest, "table")
+    for _ in range(2):
+        await host.send({"type": "add_bot"})
+    await host.send({"type": "ready"})
+    await guest.send({"type": "ready"})
+    await recv(guest, "offer")
+    token = guest.resume_token
+    await guest.close()
+    await asyncio.sleep(0.5)
+    await host.send({"type": "add_bot", "seat": 1})
+    while True:
+        m = await recv(host, "table")
+        if m["seats"][1]["kind"] == "bot":
+            break
+    back = await Client.connect(server.url, "guest", resume=token, since=5)
+    assert back.welcome["resumed"] is False and back.welcome["resume"] != token
+    lost = await recv(back, "error", timeout=5)
+    assert lost["code"] == "seat_lost" and "bot" in lost["message"] and "\n" not in lost["message"]
+    for c in (host, back):
+        await c.close()
+
+
+@pytest.mark.asyncio
+async def test_resuming_with_a_token_that_holds_nothing_says_seat_lost(server):  # noqa: F811
+    client = await Client.connect(server.url, "someone", resume="no-such-token-at-all")
+    assert client.welcome["resumed"] is False
+    assert (await recv(client, "error", timeout=5))["code"] == "seat_lost"
+    await client.close()
