@@ -91,8 +91,8 @@ class PlayApp(App[int]):
         self.exit()
 
     def on_resize(self, event: events.Resize) -> None:
-        if self.query_one("#table", TablePane).fit(event.size.width, event.size.height):
-            self.redraw()
+        self.query_one("#table", TablePane).fit(event.size.width, event.size.height)
+        self.redraw()  # the layout, or the room for the seats' headers, changed
 
     @property
     def pane(self) -> str:
@@ -261,8 +261,13 @@ class PlayApp(App[int]):
         return f"{max(0.0, self.offer_deadline - time.monotonic()):.0f}s left"
 
     def _turn_clock(self) -> str:
+        """Another seat's clock, estimated from when its turn began (the server sends each seat
+        only its own deadline): only while it is known to be deciding, its turn after a draw or
+        a call; never during a call window (who may call is not told)."""
         clock = (self.table or {}).get("clock")
-        if not clock or self.turn_seat is None:
+        view = self.state.view if self.state is not None else None
+        if (not clock or self.turn_seat is None or view is None or not render.to_play(view, self.turn_seat)
+                or self.turn_seat == render.me(view)):
             return ""
         left = clock["per_decision"] - (time.monotonic() - self.turn_started)
         return f"{left:.0f}s" if left >= 0 else "on bank"

@@ -182,6 +182,7 @@ class TablePane(Vertical):
         self.show_waits = False
         self.choices = Choices()
         self.generation = 0
+        self.width = 0  # the terminal's, as `fit` was last told
 
     def compose(self) -> ComposeResult:
         with Grid(id="board"):
@@ -204,18 +205,29 @@ class TablePane(Vertical):
 
     def show(self, view: dict[str, Any], choices: Choices, riichi_mode: bool, clock: str,
              turn_clock: str = "", log: Sequence[Text] = ()) -> None:
-        """Draw the view; `clock` is our time left on an open offer, `turn_clock` the seat to play's."""
+        """Draw the view; `clock` is our time left on an open offer, `turn_clock` the estimated
+        time of another seat to play (shown only while it is that seat's turn: during a call
+        window nobody but us is known to be deciding)."""
         me = render.me(view)
         base = 0 if me is None else me
         compact = self.has_class("compact")
+        deciding = bool(choices.discards or choices.riichi or choices.buttons)  # an offer is open
+        width = self.header_width()
         for name, offset in (("me", 0), ("right", 1), ("across", 2), ("left", 3)):
             seat = (base + offset) % 4
-            text = render.seat_panel(view, seat, self.unicode, clock if seat == me else turn_clock, compact)
+            text = render.seat_panel(view, seat, self.unicode, clock if seat == me else turn_clock, compact,
+                                     deciding=deciding and seat == me, width=width)
             self.query_one(f"#c-{name}" if compact else f"#seat-{name}", Static).update(text)
-        if compact:
-            self.query_one("#c-info", Static).update(render.info_line(view, self.unicode, clock or turn_clock))
+        if deciding:
+            info_clock = clock
+        elif view["phase"] == "turn" and view["turn"] != me:
+            info_clock = turn_clock
         else:
-            self.query_one("#info", Static).update(render.info_text(view, self.unicode, clock or turn_clock))
+            info_clock = ""
+        if compact:
+            self.query_one("#c-info", Static).update(render.info_line(view, self.unicode, info_clock))
+        else:
+            self.query_one("#info", Static).update(render.info_text(view, self.unicode, info_clock))
         hand = self.query_one("#hand", HandView)
         waits = self.query_one("#waits", Static)
         if me is None:
@@ -235,8 +247,17 @@ class TablePane(Vertical):
         if not compact:
             self.query_one("#log", Static).update(Text("\n").join(list(log)[-6:]))
 
+    def header_width(self) -> int | None:
+        """The cells a seat's header line has: a third of the screen in the full layout, all
+        of it in the compact one, less the borders and padding (None before `fit` was told a size)."""
+        width = self.width
+        if not width:
+            return None
+        return width - 2 if self.has_class("compact") else width // 3 - 4
+
     def fit(self, width: int, height: int) -> bool:
         """Choose the layout for a terminal of this size; True if it changed."""
+        self.width = width
         compact = width < self.COMPACT_BELOW[0] or height < self.COMPACT_BELOW[1]
         if compact == self.has_class("compact"):
             return False

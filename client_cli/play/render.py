@@ -34,17 +34,41 @@ def round_text(view: View) -> str:
     return f"{ROUND_WINDS.get(name[:1], name[:1])} {name[1:]}"
 
 
-def seat_header(view: View, seat: int, clock: str = "") -> Text:
-    """`East  alice  25000  RIICHI  <- turn 8s`."""
-    names = view["names"]
+def to_play(view: View, seat: int) -> bool:
+    """The seat is known to be deciding: its turn after a draw or a call.  (During a call
+    window, after a discard or a kong, nobody is: the server tells no seat who may call.)"""
+    return view["phase"] == "turn" and view["turn"] == seat and not view.get("final")
+
+
+def seat_header(view: View, seat: int, clock: str = "", deciding: bool = False, width: int | None = None) -> Text:
+    """`East  alice 25000 RIICHI <- 8s`: the arrow and `clock` on the seat to play, or on ours
+    when we are `deciding` (a call); within `width` cells (the name shortened first), never
+    wrapping onto a second line."""
+    mark = ""
+    if deciding or to_play(view, seat):
+        mark = " <- " + (clock or ("turn" if to_play(view, seat) else "call"))
+    riichi = " RIICHI" if view["seats"][seat]["riichi"] else ""
+    score = f" {view['scores'][seat]}"
+    wind = f"{seat_wind(view, seat):<5} "
+    name = view["names"][seat][:16]
+    if width is not None:
+        rest = len(score) + len(riichi) + len(mark)
+        if width - len(wind) - rest < min(len(name), 8):  # the name shortened to 8 first, then the wind
+            wind = wind[0] + " "
+        room = width - len(wind) - rest
+        if len(name) > room:
+            name = name[:room - 1] + "~" if room >= 3 else name[:max(room, 1)]
     out = Text()
-    out.append(f"{seat_wind(view, seat):<5} ", style="bold yellow" if seat == view["dealer"] else "bold")
-    out.append(f"{names[seat][:16]}", style="bold underline" if seat == me(view) else "bold")
-    out.append(f" {view['scores'][seat]}")
-    if view["seats"][seat]["riichi"]:
-        out.append(" RIICHI", style="bold white on dark_red")
-    if view["phase"] in ("turn", "calls", "chankan") and view["turn"] == seat:
-        out.append(" <- " + (clock or "turn"), style="bold reverse")
+    out.append(wind, style="bold yellow" if seat == view["dealer"] else "bold")
+    out.append(name, style="bold underline" if seat == me(view) else "bold")
+    out.append(score)
+    if riichi:
+        out.append(riichi, style="bold white on dark_red")
+    if mark:
+        out.append(mark, style="bold reverse")
+    if width is not None:
+        out.truncate(width, overflow="ellipsis")
+    out.no_wrap = True
     return out
 
 
@@ -100,10 +124,12 @@ def melds_text(view: View, seat: int, unicode: bool = False) -> Text:
     return out
 
 
-def seat_panel(view: View, seat: int, unicode: bool = False, clock: str = "", compact: bool = False) -> Text:
-    """A seat's header, pond and melds; `compact`: the melds on the header's line and the
-    pond in rows of 20 (for small terminals)."""
-    out = seat_header(view, seat, clock)
+def seat_panel(view: View, seat: int, unicode: bool = False, clock: str = "", compact: bool = False,
+               deciding: bool = False, width: int | None = None) -> Text:
+    """A seat's header (see seat_header), pond and melds; `compact`: the melds on the
+    header's line and the pond in rows of 20 (for small terminals)."""
+    out = seat_header(view, seat, clock, deciding, width)
+    out.no_wrap = False
     melds = melds_text(view, seat, unicode)
     if compact and melds.plain:
         out.append("  ")
@@ -122,11 +148,14 @@ def info_line(view: View, unicode: bool = False, clock: str = "") -> Text:
     out.append(f"  honba {view['honba']}  sticks {view['sticks']}  dora ")
     out.append_text(tiles_text(view["dora_indicators"], red_fives(view), unicode))
     out.append(f"  {view['tiles_left']} left")
-    if view["phase"] in ("turn", "calls", "chankan") and not view.get("final"):
+    if view["phase"] == "turn" and not view.get("final"):
         turn = view["turn"]
         out.append(f"  turn: {'you' if turn == me(view) else view['names'][turn][:14]}")
         if clock:
             out.append(f" {clock}", style="bold")
+    elif view["phase"] in ("calls", "chankan") and not view.get("final"):
+        if clock:  # ours: we are offered a call
+            out.append(f"  your call: {clock}", style="bold")
     return out
 
 
@@ -152,13 +181,18 @@ def info_text(view: View, unicode: bool = False, clock: str = "") -> Text:
     out.append(f")\ntiles left {view['tiles_left']}\n")
     if view.get("final"):
         out.append("the game is over", style="bold")
-    elif view["phase"] in ("turn", "calls", "chankan"):
+    elif view["phase"] == "turn":
         turn = view["turn"]
         who = "you" if turn == me(view) else view["names"][turn]
-        what = "to play" if view["phase"] == "turn" else "discarded: calls"
-        out.append(f"turn: {who} ({seat_wind(view, turn)}) {what}")
+        out.append(f"turn: {who} ({seat_wind(view, turn)}) to play")
         if clock:
             out.append(f"  {clock}", style="bold")
+    elif view["phase"] in ("calls", "chankan"):
+        turn = view["turn"]
+        who = "you" if turn == me(view) else view["names"][turn]
+        out.append(f"{who} ({seat_wind(view, turn)}) discarded: calls")
+        if clock:  # ours: we are offered a call
+            out.append(f"  your call: {clock}", style="bold")
     return out
 
 
