@@ -313,8 +313,10 @@ class Connection:
         resume = msg.get("resume")
         session = self.app.sessions.get(token_hash(resume)) if resume else None
         restarted = False
-        if session is None and resume and self.app.lobby.store.seat_of_token(token_hash(resume)):
-            session = Session(name, token=resume)  # a seat kept across a restart
+        store = self.app.lobby.store
+        if session is None and resume and (store.seat_of_token(token_hash(resume))
+                                           or store.watch_of_token(token_hash(resume))):
+            session = Session(name, token=resume)  # a seat (or a spectator's place) kept across a restart
             restarted = True
         lost = None  # why a resume token resumes nothing
         stopping = session is not None and self.app.lobby.closing  # its seat stays stored for the restart

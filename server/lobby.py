@@ -97,6 +97,11 @@ class Lobby:
             if self._live(table) is not None and table._seat_for(session) is not None:
                 table.put(Input("reconnect", session, data))
                 return table
+        if current is None:  # after a restart: a spectator of a restored table
+            for table in list(self.tables.values()):
+                if self._live(table) is not None and session.token_hash in table.watcher_hashes:
+                    table.put(Input("reconnect", session, {**data, "watch": True}))
+                    return table
         return None
 
     def _live(self, table: Table | None) -> Table | None:

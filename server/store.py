@@ -30,6 +30,9 @@ CREATE TABLE IF NOT EXISTS seats (
     strategy TEXT, token_hash TEXT, host INTEGER NOT NULL DEFAULT 0,
     PRIMARY KEY (table_id, seat));
 CREATE INDEX IF NOT EXISTS seats_token ON seats (token_hash);
+CREATE TABLE IF NOT EXISTS watchers (
+    table_id TEXT NOT NULL, token_hash TEXT NOT NULL, PRIMARY KEY (table_id, token_hash));
+CREATE INDEX IF NOT EXISTS watchers_token ON watchers (token_hash);
 CREATE TABLE IF NOT EXISTS games (
     id INTEGER PRIMARY KEY AUTOINCREMENT, table_id TEXT NOT NULL, seed TEXT NOT NULL,
     rules TEXT NOT NULL, names TEXT NOT NULL, started REAL NOT NULL, finished REAL,
@@ -38,6 +41,11 @@ CREATE TABLE IF NOT EXISTS decisions (
     game_id INTEGER NOT NULL, idx INTEGER NOT NULL, seat INTEGER NOT NULL, action TEXT NOT NULL,
     PRIMARY KEY (game_id, idx));
 """
+# Columns added after the first schema: (table, column, declaration), added to older files on open.
+_COLUMNS = [
+    # table broadcasts sent so far: with the replayed game's events, where seq goes on after a restart
+    ("tables", "broadcasts", "INTEGER NOT NULL DEFAULT 0"),
+]
 
 
 def token_hash(token: str) -> str:
@@ -65,6 +73,8 @@ class TableRow:
     state: str
     seats: list[SeatRow]
     game_id: int | None
+    watchers: list[str] = ()  # spectators' resume token hashes
+    broadcasts: int = 0  # table broadcasts (not events or results) sent so far
 
 
 @dataclass(frozen=True)
@@ -87,6 +97,9 @@ class Store:
         # only an OS crash or power cut could lose the last commits.
         self.db.execute("PRAGMA synchronous=NORMAL")
         self.db.executescript(_SCHEMA)
+        for table, column, declaration in _COLUMNS:
+            if column not in {row[1] for row in self.db.execute(f"PRAGMA table_info({table})")}:
+                self.db.execute(f"ALTER TABLE {table} ADD COLUMN {column} {declaration}")
 
     def close(self) -> None:
         self.db.close()
@@ -104,12 +117,33 @@ class Store:
     def save_table(self, table_id: str, invite: str, watch: str, rules: Any, clock: dict | None, state: str) -> None:
         now = time.time()
         self.db.execute(
-            "INSERT INTO tables VALUES (?,?,?,?,?,?,?,?) ON CONFLICT(id) DO UPDATE SET state=excluded.state,"
+            "INSERT INTO tables (id, invite_code, watch_code, rules, clock, state, created, updated)"
+            " VALUES (?,?,?,?,?,?,?,?) ON CONFLICT(id) DO UPDATE SET state=excluded.state,"
             " updated=excluded.updated, rules=excluded.rules, clock=excluded.clock",
             (table_id, invite, watch, json.dumps(rules_to_data(rules)), json.dumps(clock), state, now, now))
 
     def set_table_state(self, table_id: str, state: str) -> None:
         self.db.execute("UPDATE tables SET state=?, updated=? WHERE id=?", (state, time.time(), table_id))
+        if state not in ("waiting", "playing"):
+            self.db.execute("DELETE FROM watchers WHERE table_id=?", (table_id,))
+
+    def set_table_broadcasts(self, table_id: str, count: int) -> None:
+        """How many table broadcasts the table has sent (stored before the latest is sent)."""
+        self.db.execute("UPDATE tables SET broadcasts=? WHERE id=?", (count, table_id))
+
+    def save_watcher(self, table_id: str, token_hash: str) -> None:
+        self.db.execute("INSERT OR IGNORE INTO watchers VALUES (?,?)", (table_id, token_hash))
+
+    def remove_watcher(self, table_id: str, token_hash: str) -> None:
+        self.db.execute("DELETE FROM watchers WHERE table_id=? AND token_hash=?", (table_id, token_hash))
+
+    def watch_of_token(self, token_hash: str) -> str | None:
+        """The id of the table in play that a spectator's resume token watches, if any."""
+        row = self.db.execute(
+            "SELECT w.table_id FROM watchers w JOIN tables t ON t.id = w.table_id"
+            " WHERE w.token_hash=? AND t.state IN ('waiting', 'playing') ORDER BY t.updated DESC LIMIT 1",
+            (token_hash,)).fetchone()
+        return row[0] if row else None
 
     def save_seat(self, table_id: str, seat: int, name: str, kind: str, strategy: str | None,
                   token_hash: str | None, host: bool) -> None:
@@ -129,17 +163,18 @@ class Store:
 
     def open_tables(self) -> list[TableRow]:
         """Tables in play (state 'playing'): the ones a restart rebuilds."""
-        rows = self.db.execute("SELECT id, invite_code, watch_code, rules, clock, state FROM tables"
+        rows = self.db.execute("SELECT id, invite_code, watch_code, rules, clock, state, broadcasts FROM tables"
                                " WHERE state='playing'").fetchall()
         out = []
-        for tid, invite, watch, rules, clock, state in rows:
+        for tid, invite, watch, rules, clock, state, broadcasts in rows:
             seats = [SeatRow(s, n, k, st, th, bool(h)) for s, n, k, st, th, h in self.db.execute(
                 "SELECT seat, name, kind, strategy, token_hash, host FROM seats WHERE table_id=? ORDER BY seat",
                 (tid,))]
             game = self.db.execute("SELECT id FROM games WHERE table_id=? AND finished IS NULL ORDER BY id DESC"
                                    " LIMIT 1", (tid,)).fetchone()
+            watchers = [h for (h,) in self.db.execute("SELECT token_hash FROM watchers WHERE table_id=?", (tid,))]
             out.append(TableRow(tid, invite, watch, json.loads(rules), json.loads(clock), state, seats,
-                                game[0] if game else None))
+                                game[0] if game else None, watchers, broadcasts))
         return out
 
     # ---- games and decisions ----------------------------------------------

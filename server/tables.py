@@ -158,6 +158,8 @@ class Table:
         self.game_id: int | None = None
         self.saved = 0  # decisions already in the store
         self.seq = 0
+        self.table_broadcasts = 0  # of self.seq: the table broadcasts (stored, so seq goes on after a restart)
+        self.watcher_hashes: set[str] = set()  # after a restart: the spectators that may come back
         # The last broadcasts, one entry each and in order (the last one is self.seq): an
         # event's or result's frame as everyone sees it (bytes); for an event with private
         # parts, (that frame, the private parts packed as {seat: fields}); for a table
@@ -263,6 +265,11 @@ class Table:
 
     def _broadcast_table(self) -> None:
         self.seq += 1
+        # Stored before it is sent: after a restart, seq goes on from (these + the replayed
+        # game's events), never below a number a client has seen.  (Events need no count:
+        # they are replayed from the decisions, which are stored before they are sent too.)
+        self.table_broadcasts += 1
+        self.store.set_table_broadcasts(self.id, self.table_broadcasts)
         self.history.append(self.table_message(None))
         for session, _ in self._members():
             session.send({**self.table_message(session), "seq": self.seq})
@@ -376,6 +383,7 @@ class Table:
         self._leave_current(session)
         session.table, session.seat = self, None
         self.spectators.add(session)
+        self.store.save_watcher(self.id, session.token_hash)
         session.send(self.table_message(session))
         self._snapshot(session, None)
 
@@ -433,6 +441,7 @@ class Table:
             session.table, session.seat = None, None
         if session in self.spectators:
             self.spectators.discard(session)
+            self.store.remove_watcher(self.id, session.token_hash)
             return
         seat = self._seat_for(session)
         if seat is None:
@@ -481,6 +490,9 @@ class Table:
 
     def _rewatch(self, session: Session, data: dict[str, Any]) -> None:
         """A spectator back on a new connection: the public broadcasts it missed, or a snapshot."""
+        if session.token_hash in self.watcher_hashes and session.table is None:  # back after a restart
+            self.watcher_hashes.discard(session.token_hash)
+            session.table, session.seat = self, None
         if session.table is not self or session.seat is not None:
             return session.send(error("no_table", "that resume token watches no open table"))
         self.spectators.add(session)
@@ -616,7 +628,10 @@ class Table:
         table.state = "playing"
         table.game_id = row.game_id
         game, events = store.record(row.game_id).replay_events()
-        table.game, table.saved, table.seq = game, len(game.decisions), len(events)
+        table.game, table.saved = game, len(game.decisions)
+        table.table_broadcasts = row.broadcasts
+        table.seq = len(events) + row.broadcasts  # where the numbering had got to (the result ends a table)
+        table.watcher_hashes = set(row.watchers)
         table.history_floor = table.seq + 1  # what clients saw before the restart is not kept
         for seat, _ in game.decisions:  # go on counting each seat's decisions from its answered ones
             table.decisions_offered[seat] += 1

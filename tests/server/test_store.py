@@ -33,3 +33,23 @@ def test_a_resume_token_is_found_by_its_hash_only_while_the_table_is_open(store)
     assert store.open_tables()[0].seats[0].name == "bob"
     store.set_table_state("t1", "finished")
     assert store.seat_of_token(token_hash("secret")) is None
+
+
+def test_a_store_file_from_before_the_broadcasts_column_gets_it_on_open(tmp_path):
+    import sqlite3
+
+    path = tmp_path / "old.sqlite3"
+    old = sqlite3.connect(path)
+    old.execute("CREATE TABLE tables (id TEXT PRIMARY KEY, invite_code TEXT NOT NULL, watch_code TEXT NOT NULL,"
+                " rules TEXT NOT NULL, clock TEXT NOT NULL, state TEXT NOT NULL, created REAL NOT NULL,"
+                " updated REAL NOT NULL)")
+    old.execute("INSERT INTO tables VALUES ('t', 'i', 'w', '{\"preset\": \"tenhou\"}', 'null', 'playing', 0, 0)")
+    old.commit()
+    old.close()
+    from server.store import Store
+
+    store = Store(path)
+    assert [row.broadcasts for row in store.open_tables()] == [0]
+    store.set_table_broadcasts("t", 5)
+    assert [row.broadcasts for row in store.open_tables()] == [5]
+    store.close()
