@@ -143,11 +143,14 @@ def seat_panel(view: View, seat: int, unicode: bool = False, clock: str = "", co
 
 
 def info_line(view: View, unicode: bool = False, clock: str = "") -> Text:
-    """The round's information on one line (for small terminals)."""
+    """The round's information on one line (for small terminals): `dora 1m (ind. 9m)` names
+    the dora, then the indicators that give them."""
     out = Text(f"{round_text(view)}", style="bold")
     out.append(f"  honba {view['honba']}  sticks {view['sticks']}  dora ")
+    out.append_text(kinds_text([dora_kind(t) for t in view["dora_indicators"]], unicode))
+    out.append(" (ind. ")
     out.append_text(tiles_text(view["dora_indicators"], red_fives(view), unicode))
-    out.append(f"  {view['tiles_left']} left")
+    out.append(f")  {view['tiles_left']} left")
     if view["phase"] == "turn" and not view.get("final"):
         turn = view["turn"]
         out.append(f"  turn: {'you' if turn == me(view) else view['names'][turn][:14]}")

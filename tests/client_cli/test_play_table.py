@@ -129,3 +129,13 @@ async def test_a_seat_header_never_wraps_onto_the_pond(size):
         first = [tile_plain(t, True) for t in view["seats"][turn]["discards"][:2]]
         assert pond.strip("│ ").split()[:2] == first, lines  # the pond right under it
 
+
+
+def test_the_compact_info_line_names_the_indicator_and_the_dora_it_gives():
+    game = Game(TENHOU, seed=b"dora" * 8, names=["a", "b", "c", "d"])
+    view = seat_view(game, 0)
+    indicator = view["dora_indicators"][0]
+    line = render.info_line(view).plain
+    dora = kind_text(render.dora_kind(indicator))
+    assert f"dora {dora} (ind. {tile_plain(indicator, True)})" in line, line
+    assert f"dora {tile_plain(indicator, True)}" not in line  # the indicator is not the dora
