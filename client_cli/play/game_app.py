@@ -396,6 +396,12 @@ class PlayApp(App[int]):
             action = {"g": "ready", "b": "add_bot", "escape": "leave"}.get(event.key)
             if action:
                 event.stop()
+                if action == "ready" and (self.table or {}).get("you") is None:
+                    self.notify("you are watching: the seated players get ready", severity="warning", timeout=3)
+                    return
+                if action == "add_bot" and not WaitingPane.is_host(self.table or {}):
+                    self.notify("only the host adds bots", severity="warning", timeout=3)
+                    return
                 self.run_worker(self._send({"type": action}), group="send")
                 if action == "leave":
                     self._switch("start")

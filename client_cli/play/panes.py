@@ -118,11 +118,12 @@ class WaitingPane(Vertical):
 
     def show(self, table: dict[str, Any]) -> None:
         you = table.get("you")
+        watching = you is None  # a spectator (the watch code): no seat, so no Ready
         clock = table.get("clock")
         clock_text = "no clock" if not clock else f"{clock['per_decision']:.0f} s a decision + {clock['bank']:.0f} s bank"
         self.query_one("#table-title", Static).update(Text.assemble(
-            ("Table ", "bold"), (table["table"], "bold"), f"   rules {table['rules']}   {clock_text}   ",
-            ("waiting for four ready seats", "italic")))
+            ("Watching table " if watching else "Table ", "bold"), (table["table"], "bold"),
+            f"   rules {table['rules']}   {clock_text}   ", ("waiting for four ready seats", "italic")))
         lines = Text()
         for seat, s in enumerate(table["seats"]):
             lines.append(f"  {WINDS[seat]:<6}", style="bold")
@@ -147,11 +148,20 @@ class WaitingPane(Vertical):
             codes.append(f"{self.command}{server} {option('--join', table['invite'])}\n", style="bold")
             codes.append("and anyone may watch with:\n  ")
             codes.append(f"{self.command}{server} {option('--watch', table['watch'])}", style="bold")
+        elif watching:
+            codes.append("You are watching this table: the game shows here when all four seats are ready"
+                          " (public events only). Esc stops watching.", style="dim")
         else:
             codes.append("The host has the codes; the game starts when all four seats are ready.", style="dim")
         self.query_one("#codes", Static).update(codes)
-        host = you is not None and table["seats"][you] is not None and table["seats"][you]["host"]
-        self.query_one("#add-bot", Button).display = bool(host)
+        self.query_one("#ready", Button).display = not watching
+        self.query_one("#add-bot", Button).display = self.is_host(table)
+        self.query_one("#leave", Button).label = Text("[Esc] Stop watching" if watching else "[Esc] Leave")
+
+    @staticmethod
+    def is_host(table: dict[str, Any]) -> bool:
+        you = table.get("you")
+        return you is not None and table["seats"][you] is not None and bool(table["seats"][you]["host"])
 
 
 class TablePane(Vertical):

@@ -1,0 +1,63 @@
+"""riichi-play's waiting table (before the game): what a spectator, a player and the host are
+offered.  The app is fed `table` messages through test_play_keys' stand-in connection."""
+
+from __future__ import annotations
+
+import pytest
+
+from client_cli.play.game_app import PlayApp
+from tests.client_cli.test_play_keys import StandIn
+from tests.client_cli.test_play_results import until
+
+SIZE = (120, 40)
+
+
+def waiting(you, seats, host_codes: bool = False) -> dict:
+    message = {"type": "table", "seq": 1, "table": "t1", "state": "waiting", "rules": "tenhou", "clock": None,
+               "you": you, "game": None, "seats": seats}
+    if host_codes:
+        message.update(invite="INVITE", watch="WATCH")
+    return message
+
+
+def seat(name, kind="human", host=False, ready=False, connected=True) -> dict:
+    return {"name": name, "kind": kind, "ready": ready, "host": host, "connected": connected}
+
+
+@pytest.mark.asyncio
+async def test_a_spectator_is_told_it_is_watching_and_not_offered_ready():
+    conn = StandIn()
+    app = PlayApp(conn)
+    async with app.run_test(size=SIZE, notifications=True) as pilot:
+        conn.queue.put_nowait(waiting(None, [seat("host", host=True), seat("bot-1", "bot", ready=True), None, None]))
+        await until(pilot, lambda: app.pane == "waiting", "the waiting table")
+        assert not app.query_one("#ready").display and not app.query_one("#add-bot").display
+        assert "watching" in str(app.query_one("#table-title").render()).lower()
+        assert "You are watching" in str(app.query_one("#codes").render())
+        await pilot.press("g", "b")
+        await pilot.pause()
+        assert conn.sent == []  # neither ready (not_seated) nor add_bot (not_host) goes out
+        assert any("watching" in n.message for n in app._notifications)
+        await pilot.press("escape")
+        await pilot.pause()
+        assert conn.sent == [{"type": "leave"}] and app.pane == "start"
+
+
+@pytest.mark.asyncio
+async def test_a_seated_player_is_offered_ready_and_the_host_bots_too():
+    conn = StandIn()
+    app = PlayApp(conn)
+    async with app.run_test(size=SIZE) as pilot:
+        conn.queue.put_nowait(waiting(1, [seat("host", host=True), seat("bob"), None, None]))
+        await until(pilot, lambda: app.pane == "waiting", "the waiting table")
+        assert app.query_one("#ready").display and not app.query_one("#add-bot").display
+        assert "watching" not in str(app.query_one("#codes").render())
+        await pilot.press("g")
+        await pilot.pause()
+        assert conn.sent == [{"type": "ready"}]
+        conn.queue.put_nowait(waiting(0, [seat("host", host=True), None, None, None], host_codes=True))
+        await until(pilot, lambda: app.table["you"] == 0, "the host's table")
+        assert app.query_one("#ready").display and app.query_one("#add-bot").display
+        await pilot.press("b")
+        await pilot.pause()
+        assert conn.sent[-1] == {"type": "add_bot"}
