@@ -272,11 +272,18 @@ class PlayApp(App[int]):
         left = clock["per_decision"] - (time.monotonic() - self.turn_started)
         return f"{left:.0f}s" if left >= 0 else "on bank"
 
+    def _away(self) -> frozenset[int]:
+        """The seats whose players are away (disconnected or quit; the server plays for them),
+        as the last `table` message said: it is sent again whenever a seat's connection changes."""
+        seats = (self.table or {}).get("seats") or []
+        return frozenset(i for i, s in enumerate(seats) if s and s["kind"] == "human" and not s["connected"])
+
     def redraw(self) -> None:
         if self.pane == "table" and self.state is not None and self.state.view is not None:
             try:
                 self.query_one("#table", TablePane).show(self.state.view, self.choices, self.riichi_mode,
-                                                         self._clock_text(), self._turn_clock(), self.event_log)
+                                                         self._clock_text(), self._turn_clock(), self.event_log,
+                                                         self._away())
             except NoMatches:  # the panes are still being mounted: draw once they are
                 self.call_after_refresh(self.redraw)
 

@@ -214,10 +214,10 @@ class TablePane(Vertical):
         yield Horizontal(id="actions")
 
     def show(self, view: dict[str, Any], choices: Choices, riichi_mode: bool, clock: str,
-             turn_clock: str = "", log: Sequence[Text] = ()) -> None:
+             turn_clock: str = "", log: Sequence[Text] = (), away: frozenset[int] = frozenset()) -> None:
         """Draw the view; `clock` is our time left on an open offer, `turn_clock` the estimated
         time of another seat to play (shown only while it is that seat's turn: during a call
-        window nobody but us is known to be deciding)."""
+        window nobody but us is known to be deciding); `away`: the seats whose players are away."""
         me = render.me(view)
         base = 0 if me is None else me
         compact = self.has_class("compact")
@@ -226,7 +226,7 @@ class TablePane(Vertical):
         for name, offset in (("me", 0), ("right", 1), ("across", 2), ("left", 3)):
             seat = (base + offset) % 4
             text = render.seat_panel(view, seat, self.unicode, clock if seat == me else turn_clock, compact,
-                                     deciding=deciding and seat == me, width=width)
+                                     deciding=deciding and seat == me, width=width, away=seat in away)
             self.query_one(f"#c-{name}" if compact else f"#seat-{name}", Static).update(text)
         if deciding:
             info_clock = clock

@@ -40,19 +40,22 @@ def to_play(view: View, seat: int) -> bool:
     return view["phase"] == "turn" and view["turn"] == seat and not view.get("final")
 
 
-def seat_header(view: View, seat: int, clock: str = "", deciding: bool = False, width: int | None = None) -> Text:
+def seat_header(view: View, seat: int, clock: str = "", deciding: bool = False, width: int | None = None,
+                away: bool = False) -> Text:
     """`East  alice 25000 RIICHI <- 8s`: the arrow and `clock` on the seat to play, or on ours
-    when we are `deciding` (a call); within `width` cells (the name shortened first), never
-    wrapping onto a second line."""
+    when we are `deciding` (a call); `(away)` after the name of a player who is disconnected
+    or quit (played for by the server); within `width` cells (the name shortened first),
+    never wrapping onto a second line."""
     mark = ""
     if deciding or to_play(view, seat):
         mark = " <- " + (clock or ("turn" if to_play(view, seat) else "call"))
     riichi = " RIICHI" if view["seats"][seat]["riichi"] else ""
     score = f" {view['scores'][seat]}"
+    gone = " (away)" if away else ""
     wind = f"{seat_wind(view, seat):<5} "
     name = view["names"][seat][:16]
     if width is not None:
-        rest = len(score) + len(riichi) + len(mark)
+        rest = len(gone) + len(score) + len(riichi) + len(mark)
         if width - len(wind) - rest < min(len(name), 8):  # the name shortened to 8 first, then the wind
             wind = wind[0] + " "
         room = width - len(wind) - rest
@@ -61,6 +64,8 @@ def seat_header(view: View, seat: int, clock: str = "", deciding: bool = False, 
     out = Text()
     out.append(wind, style="bold yellow" if seat == view["dealer"] else "bold")
     out.append(name, style="bold underline" if seat == me(view) else "bold")
+    if gone:
+        out.append(gone, style="bold red")
     out.append(score)
     if riichi:
         out.append(riichi, style="bold white on dark_red")
@@ -125,10 +130,10 @@ def melds_text(view: View, seat: int, unicode: bool = False) -> Text:
 
 
 def seat_panel(view: View, seat: int, unicode: bool = False, clock: str = "", compact: bool = False,
-               deciding: bool = False, width: int | None = None) -> Text:
+               deciding: bool = False, width: int | None = None, away: bool = False) -> Text:
     """A seat's header (see seat_header), pond and melds; `compact`: the melds on the
     header's line and the pond in rows of 20 (for small terminals)."""
-    out = seat_header(view, seat, clock, deciding, width)
+    out = seat_header(view, seat, clock, deciding, width, away)
     out.no_wrap = False
     melds = melds_text(view, seat, unicode)
     if compact and melds.plain:

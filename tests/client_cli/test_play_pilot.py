@@ -348,6 +348,7 @@ async def test_the_host_gives_an_away_players_seat_to_a_bot_with_shift_b(server)
         await until(pilot, lambda: any("no player is away" in n.message for n in app._notifications), what="none")
         await friend.close()
         await until(pilot, lambda: not app.table["seats"][1]["connected"], what="bob away")
+        await until(pilot, lambda: "bob (away)" in text_of(app, "#seat-right"), what="bob marked away")
         await pilot.press("B")
         await until(pilot, lambda: app.table["seats"][1]["kind"] == "bot", what="a bot in bob's seat")
         assert app.table["seats"][1]["name"] == "bob"

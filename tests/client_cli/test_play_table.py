@@ -139,3 +139,32 @@ def test_the_compact_info_line_names_the_indicator_and_the_dora_it_gives():
     dora = kind_text(render.dora_kind(indicator))
     assert f"dora {dora} (ind. {tile_plain(indicator, True)})" in line, line
     assert f"dora {tile_plain(indicator, True)}" not in line  # the indicator is not the dora
+
+
+@pytest.mark.asyncio
+async def test_a_player_who_is_away_is_marked_in_the_games_seat_headers():
+    game = a_game_with(lambda g: g.public.phase.value == "turn")
+    view = seat_view(game, 0)
+    conn = StandIn()
+    app = PlayApp(conn)
+    async with app.run_test(size=(120, 40)) as pilot:
+        table = table_message(0, view["names"])
+        conn.queue.put_nowait(table)
+        conn.queue.put_nowait({"type": "snapshot", "seq": 1, "game": 1, "view": view})
+        await until(pilot, lambda: app.state is not None and app.state.view is not None, "the table")
+        assert "(away)" not in str(app.query_one("#seat-across").render())
+        gone = {**table, "seq": 2, "seats": [dict(s) for s in table["seats"]]}
+        gone["seats"][2]["connected"] = False  # carol's connection dropped (or she quit)
+        conn.queue.put_nowait(gone)
+        await until(pilot, lambda: app.table is gone, "the table message")
+        lines = screen_lines(app, "#seat-across")
+        assert re.search(r"carol \(away\) \d+", lines[1]), lines
+        assert all("(away)" not in str(app.query_one(f"#seat-{p}").render()) for p in ("me", "left", "right"))
+        conn.queue.put_nowait({**table, "seq": 3})  # back
+        await until(pilot, lambda: app.table["seq"] == 3, "her return")
+        assert "(away)" not in str(app.query_one("#seat-across").render())
+        app.query_one(TablePane).fit(80, 24)  # the compact layout too
+        bot = {**gone, "seq": 4, "seats": [dict(s) for s in gone["seats"]]}
+        conn.queue.put_nowait(bot)
+        await until(pilot, lambda: app.table["seq"] == 4, "away again")
+        assert "carol (away)" in str(app.query_one("#c-across").render())
