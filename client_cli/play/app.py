@@ -23,7 +23,7 @@ import time
 from typing import Any
 
 from client_cli.play import render
-from client_cli.play.connection import DEFAULT_SERVER, Connection, ConnectError
+from client_cli.play.connection import DEFAULT_SERVER, Connection, ConnectError, address_problem
 from client_cli.play.game_app import PlayApp
 from client_cli.play.local import LocalServer
 from client_cli.play.panes import create_messages, option
@@ -168,6 +168,18 @@ async def run(args: argparse.Namespace, local: LocalServer | None = None) -> int
         await conn.close()
 
 
+def argument_problem(args: argparse.Namespace) -> str | None:
+    """A value argparse lets through that cannot work, in one line (None: none)."""
+    if args.local:
+        if not 0 <= args.port <= 65535:
+            return f"--port {args.port}: a port is 1-65535 (or 0: 8765 if free, else any free one)"
+    else:
+        problem = address_problem(args.server)
+        if problem:
+            return f"--server {args.server}: {problem}"
+    return None
+
+
 def in_a_terminal() -> bool:
     """Textual reads the keys from standard input and draws on standard error."""
     return sys.stdin.isatty() and sys.stderr.isatty()
@@ -177,6 +189,10 @@ def main(argv: list[str] | None = None) -> int:
     args = parser().parse_args(argv)
     if args.seat is not None and not args.join:
         parser().error("--seat goes with --join")
+    problem = argument_problem(args)
+    if problem:
+        print(f"riichi-play: {problem}", file=sys.stderr)
+        return 2
     # Before anything is started or sent: joining, creating or resuming changes the server
     # (a resume takes the seat over from the client that holds it, which the server closes).
     if not in_a_terminal():
@@ -186,7 +202,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.local:  # started from the main thread: it is sent SIGTERM when this process ends
         try:
             local = LocalServer(args.port).start()
-        except RuntimeError as problem:
+        except (RuntimeError, OSError, OverflowError) as problem:
             print(f"riichi-play: {problem}", file=sys.stderr)
             return 1
     try:

@@ -16,6 +16,7 @@ import asyncio
 from typing import Any
 
 from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidURI
+from websockets.uri import parse_uri
 
 from protocol.client import Client
 from protocol.messages import VERSION
@@ -25,6 +26,18 @@ DEFAULT_SERVER = "ws://127.0.0.1:8765"
 COUNTED = ("table", "event", "result")
 RESTARTING = "the server is stopping"  # a bye after which the game stays stored: come back when it is up
 BACKOFF = (0.2, 0.5, 1.0, 2.0, 3.0, 5.0)
+
+
+def address_problem(url: str) -> str | None:
+    """What is wrong with a server address, in a few words (None: nothing)."""
+    try:
+        parse_uri(url)
+    except InvalidURI:
+        return "not a websocket address (use ws://HOST:PORT)"
+    except ValueError as problem:  # a port out of range, or not a number
+        said = (str(problem).splitlines() or ["a bad port"])[0]
+        return f"{said[:1].lower()}{said[1:]} (use ws://HOST:PORT)"
+    return None
 
 
 class ConnectError(Exception):
@@ -57,6 +70,9 @@ class Connection:
         self.reconnects = 0
 
     async def _hello(self) -> Client:
+        problem = address_problem(self.url)
+        if problem:
+            raise ConnectError(f"cannot reach the server at {self.url}: {problem}")
         try:
             client = await Client.connect(self.url, self.name, resume=self.resume, version=self.version,
                                           since=self.since if self.resume else None)

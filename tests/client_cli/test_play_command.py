@@ -83,3 +83,23 @@ async def test_without_a_terminal_resume_says_so_before_it_takes_the_seat_over(s
                 break
         assert result.stdout == ""  # nor the invite code of a table it created
     await player.close()
+
+
+@pytest.mark.parametrize("args, said", [
+    (["--server", "ws://127.0.0.1:99999", "--join", "x"],
+     "--server ws://127.0.0.1:99999: port out of range 0-65535 (use ws://HOST:PORT)"),
+    (["--server", "http://127.0.0.1:8765"], "--server http://127.0.0.1:8765: not a websocket address (use ws://HOST:PORT)"),
+    (["--local", "--port", "99999"], "--port 99999: a port is 1-65535 (or 0: 8765 if free, else any free one)"),
+    (["--local", "--port", "-1", "--bots", "3"], "--port -1: a port is 1-65535 (or 0: 8765 if free, else any free one)"),
+])
+def test_a_port_out_of_range_is_one_line_not_a_traceback(args, said):
+    status, out = run_in_terminal([*RUN, *args])
+    assert status == 2 and out.strip() == f"riichi-play: {said}", out
+
+
+@pytest.mark.asyncio
+async def test_the_connection_says_what_is_wrong_with_an_address():
+    from client_cli.play.connection import Connection, ConnectError
+
+    with pytest.raises(ConnectError, match=r"^cannot reach the server at ws://h:70000: port out of range"):
+        await Connection("ws://h:70000", "alice").open()
