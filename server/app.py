@@ -39,6 +39,8 @@ log = structlog.get_logger("riichi.app")
 OUTBOX_BYTES = 256 * 1024  # bytes waiting to be sent to one client before it counts as too slow
 RATE = 500.0  # messages a second a client may send on average (a bot at full speed sends ~400) ...
 BURST = 1000.0  # ... and in one burst
+ABANDON = 1800.0  # seconds a game in play may have no player connected before it is ended as abandoned
+TABLES_PER_ADDRESS = 20  # open tables (waiting or playing) that one client address may have created
 PING_INTERVAL = 20.0  # seconds between keepalive pings ...
 PING_TIMEOUT = 20.0  # ... and how long a pong may take before the connection is closed
 # The cyclic garbage collector.  With Python's (700, 10, 10), the objects a table and a
@@ -142,7 +144,7 @@ class App:
 
     def status(self) -> dict[str, Any]:
         """`GET /status`: what the server is doing, for operators."""
-        tables = self.lobby.tables.values()
+        tables = [t for t in self.lobby.tables.values() if t.state != "closed"]
         return {"ok": self.problem() is None, "version": VERSION, "tables": len(tables),
                 "playing": sum(1 for t in tables if t.state == "playing"),
                 "connections": len(self.connections)}
@@ -186,7 +188,8 @@ class Connection:
         self.tokens, self.stamp = app.burst, time.monotonic()
         self.closing: tuple[int, str] | None = None
         self.dropped = False
-        self.log = log.bind(peer=str(ws.remote_address[0]) if ws.remote_address else "?")
+        self.address = str(ws.remote_address[0]) if ws.remote_address else None
+        self.log = log.bind(peer=self.address or "?")
 
     def send(self, message: Any) -> None:
         try:
@@ -285,7 +288,7 @@ class Connection:
         try:
             if kind == "create_table":
                 self.app.lobby.create_table(session, msg.get("rules", "ema2016"), msg.get("overrides"),
-                                            msg.get("clock"))
+                                            msg.get("clock"), address=self.address)
             elif kind == "join":
                 self.app.lobby.join(session, msg["code"], msg.get("seat"))
             elif kind == "watch":
@@ -372,7 +375,8 @@ async def serve_until_stopped(args: argparse.Namespace) -> None:
     prefill_shanten()  # 0.2 s of memo, before any table waits on it
     store = Store(args.db)
     Table.history_size = args.history
-    lobby = Lobby(store, idle_seconds=args.idle)
+    lobby = Lobby(store, idle_seconds=args.idle, abandon_seconds=args.abandon,
+                  tables_per_address=args.tables_per_address)
     app = App(lobby, outbox_bytes=args.outbox_bytes, sndbuf=args.sndbuf)
     restored = lobby.restore()
     stop = asyncio.Event()
@@ -389,7 +393,7 @@ async def serve_until_stopped(args: argparse.Namespace) -> None:
                      process_request=app.process_request) as server:
         port = server.sockets[0].getsockname()[1] if server.sockets else args.port
         log.info("listening", host=args.host, port=port, db=args.db, restored_tables=restored)
-        janitor = asyncio.create_task(lobby.janitor())
+        janitor = asyncio.create_task(lobby.janitor(every=min(10.0, max(0.2, (args.abandon or 40) / 4))))
         sweeper = asyncio.create_task(app.sweeper())
         await stop.wait()
         log.info("stopping")
@@ -408,6 +412,8 @@ async def serve_until_stopped(args: argparse.Namespace) -> None:
 def _list_games(store: Store) -> None:
     for g in store.games(finished=True):
         scores = (g.final or {}).get("scores")
+        if (g.final or {}).get("abandoned"):
+            scores = f"abandoned {scores}"
         print(f"{g.id}\t{g.rules}\t{time.strftime('%Y-%m-%d %H:%M', time.localtime(g.started))}\t"
               f"{', '.join(g.names)}\t{scores}")
 
@@ -439,6 +445,11 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--port", type=int, default=8765)
     p.add_argument("--log-json", action="store_true", help="log one JSON object a line")
     p.add_argument("--idle", type=float, default=600.0, help="seconds before a table that has not started expires")
+    p.add_argument("--abandon", type=float, default=ABANDON,
+                   help=f"seconds a game in play may go with no player connected before it is ended and stored as"
+                        f" abandoned, 0 for never (default {ABANDON:g})")
+    p.add_argument("--tables-per-address", type=int, default=TABLES_PER_ADDRESS,
+                   help=f"open tables one client address may have created, 0 for no cap (default {TABLES_PER_ADDRESS})")
     p.add_argument("--ping-interval", type=float, default=PING_INTERVAL,
                    help=f"seconds between keepalive pings, 0 for none (default {PING_INTERVAL:g})")
     p.add_argument("--ping-timeout", type=float, default=PING_TIMEOUT,

@@ -29,9 +29,12 @@ class LobbyError(Exception):
 
 
 class Lobby:
-    def __init__(self, store: Store, idle_seconds: float = 600.0):
+    def __init__(self, store: Store, idle_seconds: float = 600.0, abandon_seconds: float = 1800.0,
+                 tables_per_address: int = 20):
         self.store = store
         self.idle_seconds = idle_seconds
+        self.abandon_seconds = abandon_seconds  # a game with no player connected this long is ended (0: never)
+        self.tables_per_address = tables_per_address  # open tables one client address may create (0: no cap)
         self.tables: dict[str, Table] = {}
         self.by_invite: dict[str, Table] = {}
         self.by_watch: dict[str, Table] = {}
@@ -49,10 +52,16 @@ class Lobby:
         self.by_watch.pop(table.watch, None)
 
     def create_table(self, host: Session, rules: str = "ema2016", overrides: dict[str, Any] | None = None,
-                     clock: dict[str, Any] | None = None) -> Table:
-        """A new table with the host in seat 0; raises LobbyError on bad rules or clock."""
+                     clock: dict[str, Any] | None = None, address: str | None = None) -> Table:
+        """A new table with the host in seat 0; raises LobbyError on bad rules or clock, or
+        when `address` (the client's) already created tables_per_address open tables."""
         if self.closing:
             raise LobbyError("closing", "the server is stopping: no new tables")
+        if address is not None and self.tables_per_address:
+            mine = sum(1 for t in list(self.tables.values()) if t.creator == address and self._live(t) is not None)
+            if mine >= self.tables_per_address:
+                raise LobbyError("too_many_tables", f"your address already has {mine} open tables (the most"
+                                 f" allowed): finish or leave one first")
         try:
             game_rules = rules_from_data({"preset": rules, "overrides": overrides or {}})
             table_clock = Clock.from_data(clock)
@@ -60,6 +69,7 @@ class Lobby:
             raise LobbyError("bad_rules", str(problem).splitlines()[0][:200]) from None
         table = Table(secrets.token_hex(6), secrets.token_urlsafe(12), secrets.token_urlsafe(12), game_rules,
                       table_clock, self.store)
+        table.creator = address
         self.store.save_table(table.id, table.invite, table.watch, game_rules,
                               table_clock.to_data() if table_clock else None, "waiting")
         self._open(table)
@@ -124,11 +134,22 @@ class Lobby:
         return count
 
     def expire_idle(self) -> list[str]:
-        """Close tables that have not started and saw no input for idle_seconds; drop closed ones."""
+        """Close tables that have not started and saw no input for idle_seconds, end games in
+        play with no player connected for abandon_seconds; drop closed ones."""
         now, expired = time.monotonic(), []
         for table in list(self.tables.values()):
             if self._live(table) is None:
                 continue
+            if table.state == "playing" and self.abandon_seconds:
+                if table.humans_connected():
+                    table.unattended_since = None
+                elif table.unattended_since is None:
+                    table.unattended_since = now
+                elif now - table.unattended_since > self.abandon_seconds:
+                    table.put(Input("abandon", None, {"reason": f"the game was abandoned: no player connected"
+                                                      f" for {self.abandon_seconds:.0f} s"}))
+                    table.unattended_since = now  # asked once per period
+                    expired.append(table.id)
             if table.state == "waiting" and now - table.last_activity > self.idle_seconds:
                 table.put(Input("stop", None, {"reason": "the table was idle too long"}))
                 table.last_activity = now  # asked once per idle period

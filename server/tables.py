@@ -173,6 +173,8 @@ class Table:
         self.banks = [clock.bank if clock else 0.0] * 4
         self.rngs = [random.Random(i) for i in range(4)]
         self.last_activity = time.monotonic()
+        self.unattended_since: float | None = None  # playing with no player connected since (the lobby's janitor)
+        self.creator: str | None = None  # the client address that created it (per-address cap)
         self.log = log.bind(table=table_id)
         self.task: asyncio.Task | None = None
         self._timer: asyncio.TimerHandle | None = None
@@ -500,6 +502,20 @@ class Table:
             session.send(self.table_message(session))
             self._snapshot(session, None)
         self.log.info("spectator_resumed", seq=self.seq, since=data.get("since"))
+
+    def humans_connected(self) -> bool:
+        return any(s is not None and s.kind == "human" and s.session is not None for s in self.seats)
+
+    def _on_abandon(self, session: Session | None, data: dict[str, Any]) -> None:
+        """No player connected for too long: the game ends unfinished, stored as abandoned."""
+        if self.state != "playing" or self.game is None or self.humans_connected():
+            return
+        reason = data.get("reason", "the game was abandoned")
+        commit_pending()  # every decision before the game is marked finished
+        self.store.finish_game(self.game_id, {"abandoned": True, "reason": reason,
+                                              "scores": list(self.game.public.scores)})
+        self.log.info("game_abandoned", game=self.game_id, seq=self.seq, decisions=len(self.game.decisions))
+        self.close(reason)
 
     def _on_stop(self, session: Session | None, data: dict[str, Any]) -> None:
         self.close(data.get("reason", "the server is stopping"), keep=True)

@@ -1,0 +1,68 @@
+"""Limits on what one client can leave behind, through real sockets against a real server:
+games with no player connected end as abandoned, and one address has a cap on open tables."""
+
+import asyncio
+import json
+import time
+import urllib.request
+
+import pytest
+
+from protocol.client import Client
+from server.store import Store
+from tests.server.test_end_to_end import Server, recv
+
+
+@pytest.fixture
+def strict_server(tmp_path):
+    srv = Server(tmp_path / "riichi.sqlite3", "--abandon", "1", "--tables-per-address", "2").start()
+    yield srv
+    if srv.proc.poll() is None:
+        srv.stop()
+
+
+def status(port: int) -> dict:
+    with urllib.request.urlopen(f"http://127.0.0.1:{port}/status", timeout=2) as r:
+        return json.loads(r.read())
+
+
+@pytest.mark.asyncio
+async def test_a_game_with_no_player_connected_past_the_limit_ends_and_is_stored_as_abandoned(strict_server):
+    host = await Client.connect(strict_server.url, "host")
+    await host.send({"type": "create_table", "rules": "tenhou", "clock": {"none": True}})
+    await recv(host, "table")
+    for _ in range(3):
+        await host.send({"type": "add_bot"})
+    await host.send({"type": "ready"})
+    await recv(host, "offer")
+    watcher = await Client.connect(strict_server.url, "watcher")  # a spectator does not keep it alive
+    await host.send({"type": "ping"})
+    await host.close()
+    store = Store(strict_server.db)
+    deadline = time.monotonic() + 10
+    while not store.games(finished=True) and time.monotonic() < deadline:
+        await asyncio.sleep(0.2)
+    [game] = store.games(finished=True)
+    assert game.final["abandoned"] is True and "no player connected" in game.final["reason"]
+    assert len(game.final["scores"]) == 4
+    assert store.open_tables() == []  # not restored at the next start
+    assert (await asyncio.to_thread(status, strict_server.port))["tables"] == 0
+    store.close()
+    await watcher.close()
+
+
+@pytest.mark.asyncio
+async def test_one_address_may_have_only_so_many_open_tables(strict_server):
+    hosts = [await Client.connect(strict_server.url, f"host{i}") for i in range(3)]
+    for host in hosts[:2]:
+        await host.send({"type": "create_table"})
+        await recv(host, "table")
+    await hosts[2].send({"type": "create_table"})
+    refused = await recv(hosts[2], "error")
+    assert refused["code"] == "too_many_tables"
+    await hosts[0].send({"type": "leave"})  # the host's leaving closes its table: room for one more
+    await asyncio.sleep(0.2)
+    await hosts[2].send({"type": "create_table"})
+    assert (await recv(hosts[2], "table"))["you"] == 0
+    for host in hosts:
+        await host.close()
