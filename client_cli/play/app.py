@@ -18,6 +18,7 @@ import argparse
 import asyncio
 import getpass
 import os
+import signal
 import sys
 import time
 from typing import Any
@@ -64,6 +65,9 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--local", action="store_true",
                    help="start a riichi-server on 127.0.0.1 for this session (port 8765 if free) and play there")
     p.add_argument("--port", type=int, default=0, help="with --local: the port (default 8765, else a free one)")
+    p.add_argument("--keep-data", action="store_true",
+                   help="with --local: keep the server's temporary folder (database, server.log) when you quit,"
+                        " and print where it is (by default it is removed)")
     p.add_argument("--unicode", action="store_true", help="draw the Unicode mahjong tiles instead of 5p-style text")
     return p
 
@@ -170,6 +174,8 @@ async def run(args: argparse.Namespace, local: LocalServer | None = None) -> int
 
 def argument_problem(args: argparse.Namespace) -> str | None:
     """A value argparse lets through that cannot work, in one line (None: none)."""
+    if args.keep_data and not args.local:
+        return "--keep-data goes with --local"
     if args.local:
         if not 0 <= args.port <= 65535:
             return f"--port {args.port}: a port is 1-65535 (or 0: 8765 if free, else any free one)"
@@ -183,6 +189,18 @@ def argument_problem(args: argparse.Namespace) -> str | None:
 def in_a_terminal() -> bool:
     """Textual reads the keys from standard input and draws on standard error."""
     return sys.stdin.isatty() and sys.stderr.isatty()
+
+
+def remove_on_signals(local: LocalServer) -> None:
+    """Killed by SIGTERM or SIGHUP (its terminal closed), riichi-play ends as before, but
+    stops the local server and removes its folder first."""
+    def ending(signum: int, frame: object) -> None:
+        local.remove()
+        signal.signal(signum, signal.SIG_DFL)
+        os.kill(os.getpid(), signum)
+
+    for signum in (signal.SIGTERM, signal.SIGHUP):
+        signal.signal(signum, ending)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -205,13 +223,20 @@ def main(argv: list[str] | None = None) -> int:
         except (RuntimeError, OSError, OverflowError) as problem:
             print(f"riichi-play: {problem}", file=sys.stderr)
             return 1
+        if not args.keep_data:
+            remove_on_signals(local)
     try:
         return asyncio.run(run(args, local))
     except KeyboardInterrupt:
         return 130
     finally:
         if local is not None:
-            local.stop()
+            if args.keep_data:
+                local.stop()
+                print(f"riichi-play: the local server's folder is kept (database, server.log): {local.folder}",
+                      file=sys.stderr)
+            else:
+                local.remove()
 
 
 if __name__ == "__main__":

@@ -1,9 +1,11 @@
 """`riichi-play --local`: a riichi-server process on 127.0.0.1 for this session, with its
-database in a temporary folder; stopped when riichi-play ends."""
+database and log in a temporary folder; stopped when riichi-play ends, and the folder
+removed (`remove`) unless the player keeps it (`--keep-data`)."""
 
 from __future__ import annotations
 
 import ctypes
+import shutil
 import signal
 import socket
 import subprocess
@@ -54,20 +56,32 @@ class LocalServer:
 
     def __init__(self, port: int = 0):
         self.port = port or (DEFAULT_PORT if port_free(DEFAULT_PORT) else free_port())
-        self.folder = Path(tempfile.mkdtemp(prefix="riichi-play-"))
-        self.db = self.folder / "riichi.sqlite3"
-        self.log = self.folder / "server.log"
+        self.folder: Path | None = None  # made by the first start
         self.process: subprocess.Popen | None = None
+
+    @property
+    def db(self) -> Path:
+        assert self.folder is not None
+        return self.folder / "riichi.sqlite3"
+
+    @property
+    def log(self) -> Path:
+        assert self.folder is not None
+        return self.folder / "server.log"
 
     @property
     def url(self) -> str:
         return f"ws://127.0.0.1:{self.port}"
 
     def start(self, timeout: float = 15.0) -> LocalServer:
-        """Start it and wait for /healthz; raises RuntimeError saying why it did not start."""
+        """Start it and wait for /healthz; raises RuntimeError saying why it did not start
+        (its folder is kept then when the message names its log).  Started again after a
+        `stop`, it goes on with the same database."""
         if not port_free(self.port):
             raise RuntimeError(f"port {self.port} on 127.0.0.1 is taken: choose another with --port,"
                                f" or play on that server with --server ws://127.0.0.1:{self.port}")
+        if self.folder is None:
+            self.folder = Path(tempfile.mkdtemp(prefix="riichi-play-"))
         with open(self.log, "wb") as log:
             self.process = subprocess.Popen([*server_command(), "--host", "127.0.0.1", "--port", str(self.port),
                                              "--db", str(self.db)], stdout=log, stderr=subprocess.STDOUT,
@@ -94,3 +108,10 @@ class LocalServer:
             except subprocess.TimeoutExpired:
                 self.process.kill()
                 self.process.wait(5)
+
+    def remove(self) -> None:
+        """Stop it and remove its folder (database, log)."""
+        self.stop()
+        if self.folder is not None:
+            shutil.rmtree(self.folder, ignore_errors=True)
+            self.folder = None

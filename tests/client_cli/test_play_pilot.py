@@ -26,7 +26,7 @@ SIZE = (120, 40)
 def server():
     srv = LocalServer(free_port()).start()
     yield srv
-    srv.stop()
+    srv.remove()  # its temporary folder too
 
 
 async def until(pilot, condition, timeout: float = 20.0, what: str = "") -> None:

@@ -7,6 +7,7 @@ from __future__ import annotations
 import os
 import re
 import shlex
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -15,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from client_cli.play.local import LocalServer, free_port
+from client_cli.play.local import LocalServer, free_port, port_free
 
 ROOT = Path(__file__).resolve().parents[2]
 PLAY = Path(sys.executable).parent / "riichi-play"
@@ -55,6 +56,7 @@ class Tmux:
 
     def close(self) -> None:
         self.run("kill-server")
+        shutil.rmtree(self.state.parent, ignore_errors=True)
 
 
 def answer(tmux: Tmux, name: str, screen: str) -> str:
@@ -107,7 +109,7 @@ def tmux():
 def server():
     srv = LocalServer(free_port()).start()
     yield srv
-    srv.stop()
+    srv.remove()  # its temporary folder too
 
 
 def test_riichi_play_under_tmux_plays_a_hand_against_a_real_server(tmux, server):
@@ -182,3 +184,37 @@ def test_two_players_in_two_terminals_play_a_whole_game_with_two_bots(tmux, serv
         tmux.wait_for(name, r"EXITED 0")
         screen = tmux.screen(name)
         assert re.search(r"1\. \S+\s+-?\d+\s+[+-]\d+\.\d", screen), screen  # printed again on leaving
+
+
+def test_local_removes_its_servers_folder_on_quitting_unless_it_is_kept(tmux, tmp_path):
+    """--local keeps the database and server.log in a temporary folder: removed when riichi-play
+    ends (quitting, or its terminal closed), kept and its path printed with --keep-data."""
+    def folders() -> list[Path]:
+        return sorted(tmp_path.glob("riichi-play-*"))
+
+    for name, extra in (("quits", ""), ("keeps", " --keep-data"), ("hangs-up", "")):
+        port = free_port()
+        tmux.open(name, f"env TMPDIR={tmp_path} {PLAY} --local --port {port} --bots 3 --no-clock{extra}")
+        tmux.wait_for(name, r"Invite code: \S+")
+        [folder] = folders()
+        assert (folder / "server.log").exists() and (folder / "riichi.sqlite3").exists()
+        if name == "hangs-up":
+            tmux.run("kill-session", "-t", name)  # the terminal closes: SIGHUP
+            deadline = time.monotonic() + 15
+            while folders() and time.monotonic() < deadline:
+                time.sleep(0.1)
+        else:
+            tmux.keys(name, "C-q")
+            tmux.wait_for(name, r"EXITED 0")
+        if name == "keeps":
+            said = f"riichi-play: the local server's folder is kept (database, server.log): {folder}EXITED 0"
+            assert said in tmux.screen(name).replace("\n", ""), tmux.screen(name)  # the line may wrap
+            assert folder.exists()
+            shutil.rmtree(folder)
+        elif name == "quits":
+            assert "folder is kept" not in tmux.screen(name)
+        assert folders() == [], name
+        deadline = time.monotonic() + 10
+        while not port_free(port):  # and the server stopped
+            assert time.monotonic() < deadline, f"the local server of {name} still listens"
+            time.sleep(0.1)
