@@ -46,7 +46,8 @@ def parser() -> argparse.ArgumentParser:
                    help="the bots' strategy (default builtin: tile efficiency, riichi, value pungs, folds "
                         "against riichi)")
     p.add_argument("--mjai", metavar="COMMAND", help="seat mjai bots instead: each runs COMMAND and talks mjai with it"
-                   " ({seat} in COMMAND becomes the seat)")
+                   " ({seat} in COMMAND becomes the seat, {python} this Python: "
+                   "\"{python} -m client_cli.mjai.example_bot\" runs the example bot from any folder)")
     p.add_argument("--mjai-batch", action="store_true",
                    help="with --mjai: send all events since the bot's last answer as one JSON array a line "
                         "(as bot competitions do) instead of one event a line")
@@ -77,6 +78,15 @@ def _bots(args: argparse.Namespace, count: int) -> list[Bot]:
             raise BotError(f"--mjai needs the mjai bridge (client_cli/mjai/bridge.py), which is not available: {e}")
         return [MjaiBot(args.mjai, name=n, batch=args.mjai_batch, timeout=args.mjai_timeout) for n in names]
     return [make_bot(args.strategy, n, None if args.seed is None else f"{args.seed}:{i}") for i, n in enumerate(names)]
+
+
+def _start_failures(bots: list[Bot]) -> None:
+    """An mjai bot that died before its first answer (a wrong command, a missing module) was
+    played for all game: say so in one line and fail, rather than report a game it never played."""
+    failures = [f for f in (getattr(bot, "start_failure", None) for bot in bots) if f]
+    if failures:
+        more = f" (and {len(failures) - 1} more)" if len(failures) > 1 else ""
+        raise BotError(f"{failures[0]}{more}; its seat was played for")
 
 
 async def _close(bots: list[Bot]) -> None:
@@ -136,13 +146,16 @@ async def join_table(args: argparse.Namespace) -> list[BotResult]:
                 await _gather([first, asyncio.create_task(_refuse(free, count))])
             tasks += [asyncio.create_task(play(bot, args.server, code=args.code)) for bot in bots[1:]]
             try:
-                return await _gather(tasks)
+                results = await _gather(tasks)
             except BotError as e:
                 raise BotError(f"{e} (the table had {free} seat{'s' if free != 1 else ''} free for {count} bots; "
                                f"the seats taken were given back)") from None
-        return await _gather(tasks)
+        else:
+            results = await _gather(tasks)
     finally:
         await _close(bots)
+    _start_failures(bots)
+    return results
 
 
 async def _refuse(free: int, count: int) -> BotResult:
@@ -176,6 +189,7 @@ async def new_table(args: argparse.Namespace) -> BotResult:
         results = await _gather(tasks)
     finally:
         await _close(bots)
+    _start_failures(bots)
     return results[0]
 
 

@@ -21,7 +21,10 @@ dropped before the next one, so the bot stays in step; a bot silent for `give_up
 decisions in a row is ended, and a dead bot is played for to the end of the game.
 
 `{seat}` in the command is replaced by the seat (0-3) when the bot is started, at the
-seat's first decision (competition bots take it as an argument: `python bot.py {seat}`).
+seat's first decision (competition bots take it as an argument: `python bot.py {seat}`);
+`{python}` by this Python interpreter's path (`{python} -m client_cli.mjai.example_bot`
+runs the example bot from any folder, whatever `python` on PATH is).  A bot that dies
+before its first answer is played for like any dead bot, and `start_failure` says why.
 """
 
 from __future__ import annotations
@@ -29,6 +32,8 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import shlex
+import sys
 from typing import Any
 
 from client_cli.mjai.convert import (
@@ -61,6 +66,7 @@ class MjaiBridge:
                  first_timeout: float = FIRST_TIMEOUT, give_up_after: int = GIVE_UP_AFTER,
                  red_fives: bool | None = None, stderr: Any = None, cwd: str | None = None,
                  env: dict[str, str] | None = None, close_grace: float = 2.0):
+        command = command.replace("{python}", shlex.quote(sys.executable))
         self.command, self.batch, self.timeout = command, batch, timeout
         self.first_timeout = max(timeout, first_timeout)
         self.give_up_after = give_up_after
@@ -77,6 +83,7 @@ class MjaiBridge:
         self._lock = asyncio.Lock()
         self._read_any = False
         self._last: tuple[list[dict[str, Any]], dict[str, Any]] | None = None  # the last offer and answer
+        self.start_failure: str | None = None  # one line, if the bot died before its first answer
 
     # ---- the seat's events -------------------------------------------------------
 
@@ -164,6 +171,9 @@ class MjaiBridge:
             self._silent = 0
             return self._played_for(actions, stream, str(problem), "illegal")
         except BotDied as problem:
+            if self.stats["answered"] == 0 and self.start_failure is None:
+                self.start_failure = (f"mjai bot in seat {stream.seat} ({self.process.command}) died at start-up, "
+                                      f"before its first answer: {problem}")
             return self._played_for(actions, stream, f"the bot is gone: {problem}", "dead")
         self._silent = 0
         self.stats["answered"] += 1
@@ -252,6 +262,11 @@ class MjaiBot(Bot):
 
     async def close(self) -> int | None:
         return await self.bridge.close()
+
+    @property
+    def start_failure(self) -> str | None:
+        """One line if the bot's process died before its first answer (a wrong command)."""
+        return self.bridge.start_failure
 
     @property
     def stats(self) -> dict[str, int]:

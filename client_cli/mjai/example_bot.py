@@ -1,8 +1,12 @@
 """A small mjai bot: reads mjai events on standard input, answers on standard output.
 
-    python -m client_cli.mjai.example_bot            # one event a line, each answered
-    python -m client_cli.mjai.example_bot --batch    # one JSON array of events a line, one answer each
-    python -m client_cli.mjai.example_bot --batch 2  # and its seat, as competitions start bots
+    .venv/bin/python -m client_cli.mjai.example_bot            # one event a line, each answered
+    .venv/bin/python -m client_cli.mjai.example_bot --batch    # one JSON array of events a line, one answer each
+    .venv/bin/python -m client_cli.mjai.example_bot --batch 2  # and its seat, as competitions start bots
+    riichi-bot --new-table --mjai "{python} -m client_cli.mjai.example_bot"   # {python}: riichi-bot's own
+
+(Any Python with this project installed runs it from any folder; a `python` on PATH
+without it fails with "No module named 'client_cli'".)
 
 It keeps its hand closed: it never calls, discards the tile that leaves the fewest
 shanten (then the most tiles that would lower it), declares riichi as soon as it is

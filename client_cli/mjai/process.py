@@ -58,6 +58,8 @@ class BotProcess:
             timeout = deadline - asyncio.get_running_loop().time()
             await asyncio.wait_for(self.proc.stdin.drain(), max(timeout, 0.001))
         except (BrokenPipeError, ConnectionResetError, RuntimeError) as problem:
+            with contextlib.suppress(asyncio.TimeoutError, ProcessLookupError):
+                await asyncio.wait_for(self.proc.wait(), 1.0)  # its exit status, for the line that says so
             self.dead = f"its input is closed ({type(problem).__name__}), exit status {self.proc.returncode}"
             raise BotDied(self.dead) from None
 

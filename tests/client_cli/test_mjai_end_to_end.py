@@ -170,3 +170,49 @@ async def test_after_a_resume_from_a_snapshot_the_bot_sits_out_the_hand_and_play
     starts = [i for i, m in enumerate(bot.bridge.sent) if m["type"] == "start_kyoku"]
     ends = [i for i, m in enumerate(bot.bridge.sent) if m["type"] == "end_kyoku"]
     assert len(ends) >= len(starts) - 1  # each hand the bot was given was closed, the cut ones too
+
+
+def _path_with_a_python_that_lacks_the_project(tmp_path) -> dict:
+    """An environment whose `python` is another interpreter, without this project (the report:
+    from another folder, `python -m client_cli.mjai.example_bot` failed with No module named
+    'client_cli')."""
+    import os
+
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir()
+    fake = bin_dir / "python"
+    fake.write_text("#!/bin/sh\necho \"$0: No module named 'client_cli'\" >&2\nexit 1\n")
+    fake.chmod(0o755)
+    return {**os.environ, "PATH": f"{bin_dir}:{os.environ.get('PATH', '')}"}
+
+
+def test_the_example_bot_command_with_python_placeholder_runs_from_any_folder(server, tmp_path):
+    """README: `--mjai "{python} -m client_cli.mjai.example_bot"`: {python} is riichi-bot's own
+    interpreter, so the example runs from any folder, whatever `python` on PATH is."""
+    folder = tmp_path / "elsewhere"
+    folder.mkdir()
+    done = subprocess.run([str(RIICHI_BOT), "--server", server.url, "--new-table", "--rules", "tenhou", "--count", "1",
+                           "--mjai", "{python} -m client_cli.mjai.example_bot"], cwd=folder,
+                          env=_path_with_a_python_that_lacks_the_project(tmp_path), check=False, capture_output=True,
+                          text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    assert "played" not in done.stderr and "No module" not in done.stderr, done.stderr
+    assert stored(server, int(done.stdout.split()[0]))[0].replay().final is not None
+
+
+def test_a_bot_that_dies_at_start_up_is_one_line_and_a_non_zero_exit(server, tmp_path):
+    """The bot could not start (here: the report's `python` without the project): riichi-bot
+    played its seat for it and exited 0; now its own report is one line, exit status 2."""
+    folder = tmp_path / "elsewhere"
+    folder.mkdir()
+    done = subprocess.run([str(RIICHI_BOT), "--server", server.url, "--new-table", "--rules", "tenhou", "--count", "1",
+                           "--mjai", "python -m client_cli.mjai.example_bot"], cwd=folder,
+                          env=_path_with_a_python_that_lacks_the_project(tmp_path), check=False, capture_output=True,
+                          text=True, timeout=300)
+    assert done.returncode == 2, done.stderr
+    assert done.stdout == ""
+    ours = [line for line in done.stderr.splitlines() if line.startswith("riichi-bot:")]
+    assert len(ours) == 1, done.stderr
+    assert ours[0].startswith("riichi-bot: mjai bot in seat 0 (python -m client_cli.mjai.example_bot) died at "
+                              "start-up, before its first answer: ")
+    assert "exit status 1" in ours[0] and ours[0].endswith("; its seat was played for")
