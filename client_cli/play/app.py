@@ -121,6 +121,22 @@ async def first_answer(conn: Connection, intent: list[Message], timeout: float =
             return read, message.get("text") or message.get("reason") or "the connection closed"
 
 
+async def seat_lost(conn: Connection, timeout: float = 1.0) -> str | None:
+    """After a `welcome` with `resumed: false`: the message of the `seat_lost` error that says
+    why (the seat was handed to a bot, the game ended), if the server sends one."""
+    deadline = time.monotonic() + timeout
+    while (left := deadline - time.monotonic()) > 0:
+        try:
+            message = await asyncio.wait_for(conn.recv(), left)
+        except asyncio.TimeoutError:
+            return None
+        if message.get("type") == "error" and message.get("code") == "seat_lost":
+            return str(message.get("message") or "")
+        if message.get("type") in ("_closed", "_fatal", "bye"):
+            return None
+    return None
+
+
 async def run(args: argparse.Namespace, local: LocalServer | None = None) -> int:
     url, note = args.server, ""
     if local is not None:
@@ -145,7 +161,9 @@ async def run(args: argparse.Namespace, local: LocalServer | None = None) -> int
             return 1
         if args.resume and not welcome.get("resumed"):
             sessions.forget(url)
-            print("riichi-play: the server no longer holds that seat (its game is over, or the table closed)",
+            why = await seat_lost(conn)
+            print(f"riichi-play: the server no longer holds that seat: {why}" if why else
+                  "riichi-play: the server no longer holds that seat (its game is over, or the table closed)",
                   file=sys.stderr)
             return 1
         intent = intent_of(args)

@@ -143,6 +143,7 @@ class PlayApp(App[int]):
             self._clear_offer()  # the server sends the open offer again when we are back
         welcome = message.get("welcome") or {}
         if message.get("up") and welcome and not welcome.get("resumed"):
+            self._forget_seat()
             self.notify("the server no longer knows this session: the seat is lost", severity="error")
 
     def _on_fatal(self, message: Message) -> None:
@@ -232,11 +233,22 @@ class PlayApp(App[int]):
         self._over_table(FinalScreen(render.standings_text(self.final, names)))
 
     def _on_error(self, message: Message) -> None:
+        if message.get("code") == "seat_lost":  # after a resume that resumed nothing: it says why
+            self._forget_seat()
+            self.notify(f"the server no longer holds your seat: {message['message']}", severity="error",
+                        timeout=15)
+            self.status(f"seat lost: {message['message']}", "bold red")
+            return
         self.notify(f"{message['message']} ({message['code']})", severity="error", timeout=8)
         answered = self.answered
         if (message.get("code") == "illegal_action" and answered is not None and self.offer is None
                 and message.get("decision") == answered["decision"]):
             self._on_offer(answered)  # the server refused the answer and keeps the offer open: so do we
+
+    def _forget_seat(self) -> None:
+        """The saved token resumes nothing any more: `--resume` must not offer it again."""
+        if self.sessions is not None:
+            self.sessions.forget(self.conn.url)
 
     def _on_bye(self, message: Message) -> None:
         if not self.conn.ended:  # the server is stopping: the connection waits for it to be back

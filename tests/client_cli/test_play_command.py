@@ -12,6 +12,7 @@ import sys
 import time
 
 import pytest
+import pytest_asyncio
 
 from client_cli.play.local import free_port
 from client_cli.play.sessions import SessionFile
@@ -103,3 +104,59 @@ async def test_the_connection_says_what_is_wrong_with_an_address():
 
     with pytest.raises(ConnectError, match=r"^cannot reach the server at ws://h:70000: port out of range"):
         await Connection("ws://h:70000", "alice").open()
+
+
+SEAT_LOST = "the host gave your seat to a bot while you were away"
+
+
+@pytest_asyncio.fixture
+async def seat_lost_server():
+    """A server that answers every hello as one whose resume token holds nothing any more:
+    `welcome {resumed: false}`, then `error seat_lost` (PROTOCOL.md, Reconnecting)."""
+    from websockets.asyncio.server import serve
+
+    from protocol.messages import encode
+
+    async def answer(ws):
+        await ws.recv()
+        await ws.send(encode({"type": "welcome", "version": 1, "session": "s", "resume": "new", "resumed": False}))
+        await ws.send(encode({"type": "error", "code": "seat_lost", "message": SEAT_LOST}))
+        await ws.wait_closed()
+
+    async with serve(answer, "127.0.0.1", 0) as listening:
+        yield f"ws://127.0.0.1:{listening.sockets[0].getsockname()[1]}"
+
+
+@pytest.mark.asyncio
+async def test_resume_of_a_lost_seat_says_why_and_forgets_it(seat_lost_server, tmp_path, monkeypatch, capsys):
+    from client_cli.play.app import parser, run
+
+    state = tmp_path / "sessions.json"
+    monkeypatch.setenv("RIICHI_PLAY_STATE", str(state))
+    SessionFile(state).save(seat_lost_server, "old-token", "alice", "t1")
+    SessionFile(state).save("ws://elsewhere:1", "other-token", "alice", "t2")
+    status = await run(parser().parse_args(["--server", seat_lost_server, "--resume"]))
+    assert status == 1
+    assert capsys.readouterr().err.strip() == f"riichi-play: the server no longer holds that seat: {SEAT_LOST}"
+    assert SessionFile(state).load(seat_lost_server) is None  # the stale entry is dropped
+    assert SessionFile(state).load("ws://elsewhere:1") is not None  # and only it
+
+
+@pytest.mark.asyncio
+async def test_a_seat_lost_on_reconnecting_is_shown_and_forgotten(tmp_path):
+    from client_cli.play.game_app import PlayApp
+    from tests.client_cli.test_play_keys import StandIn
+    from tests.client_cli.test_play_results import until
+
+    state = SessionFile(tmp_path / "sessions.json")
+    conn = StandIn()
+    state.save(conn.url, "token", "alice", "t1")
+    app = PlayApp(conn, sessions=state)
+    async with app.run_test(size=(120, 40), notifications=True) as pilot:
+        conn.queue.put_nowait({"type": "_status", "up": True, "text": "reconnected",
+                               "welcome": {"type": "welcome", "resumed": False}})
+        conn.queue.put_nowait({"type": "error", "code": "seat_lost", "message": SEAT_LOST})
+        await until(pilot, lambda: app.handled == 2, "the messages")
+        assert any(SEAT_LOST in n.message for n in app._notifications)
+        assert SEAT_LOST in str(app.query_one("#status").render())
+        assert state.load(conn.url) is None
