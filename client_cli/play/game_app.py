@@ -14,7 +14,7 @@ from rich.text import Text
 from textual import events
 from textual.app import App, ComposeResult
 from textual.css.query import NoMatches
-from textual.widgets import Button, ContentSwitcher, Static
+from textual.widgets import Button, ContentSwitcher, Input, Static
 
 from client_cli.play import render
 from client_cli.play.connection import DEFAULT_SERVER, Connection, ConnectError
@@ -387,6 +387,21 @@ class PlayApp(App[int]):
     def on_hand_view_discard(self, message: HandView.Discard) -> None:
         self.discard(message.tile)
 
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        """Enter in the start pane's code field joins (as the Join button)."""
+        if event.input.id == "code":
+            event.stop()
+            self.from_start_pane("join")
+
+    def from_start_pane(self, which: str) -> None:
+        """Create, join or watch from the start pane."""
+        intent = self.query_one("#start", StartPane).intent(which)
+        if isinstance(intent, str):
+            self.notify(intent, severity="error")
+        else:
+            for message in intent:
+                self.run_worker(self._send(message), group="send")
+
     def on_button_pressed(self, event: Button.Pressed) -> None:
         button = event.button.id or ""
         if button.startswith("act-"):
@@ -394,12 +409,7 @@ class PlayApp(App[int]):
             if generation == self.query_one("#table", TablePane).generation and index < len(self.choices.buttons):
                 self.act(self.choices.buttons[index][2])
         elif button in ("create", "join", "watch"):
-            intent = self.query_one("#start", StartPane).intent(button)
-            if isinstance(intent, str):
-                self.notify(intent, severity="error")
-            else:
-                for message in intent:
-                    self.run_worker(self._send(message), group="send")
+            self.from_start_pane(button)
         elif button == "ready":
             self.run_worker(self._send({"type": "ready"}), group="send")
         elif button == "add-bot":

@@ -60,7 +60,7 @@ class StartPane(Vertical):
 
     def on_mount(self) -> None:
         self.query_one("#start-help", Static).update(Text(
-            "Tab moves between fields. Ctrl+Q quits.", style="dim"))
+            "Tab moves between fields; Enter in the code field joins. Ctrl+Q quits.", style="dim"))
 
     def intent(self, which: str) -> list[dict[str, Any]] | str:
         """The messages that create, join or watch; a string says what is wrong."""
@@ -144,7 +144,13 @@ class WaitingPane(Vertical):
             codes.append("   watch code: ", style="bold")
             codes.append(f"{table['watch']}\n")
             server = "" if self.server_url == DEFAULT_SERVER else f" --server {self.server_url}"
-            codes.append("A friend takes a bot's seat (before you press g) with:\n  ")
+            seats = table["seats"]
+            if any(s is None for s in seats):
+                codes.append("A friend takes a free seat with:\n  ")
+            elif any(s["kind"] == "bot" for s in seats):
+                codes.append("A friend takes a bot's seat (before you press g) with:\n  ")
+            else:
+                codes.append("Every seat has a player; a friend could join with:\n  ")
             codes.append(f"{self.command}{server} {option('--join', table['invite'])}\n", style="bold")
             codes.append("and anyone may watch with:\n  ")
             codes.append(f"{self.command}{server} {option('--watch', table['watch'])}", style="bold")

@@ -198,7 +198,11 @@ def info_text(view: View, unicode: bool = False, clock: str = "") -> Text:
     elif view["phase"] in ("calls", "chankan"):
         turn = view["turn"]
         who = "you" if turn == me(view) else view["names"][turn]
-        out.append(f"{who} ({seat_wind(view, turn)}) discarded: calls")
+        if view["phase"] == "calls" and view.get("last_discard") is not None:
+            out.append(f"{who} ({seat_wind(view, turn)}) discarded ")
+            out.append_text(tile_text(view["last_discard"], red_fives(view), unicode))
+        else:
+            out.append(f"{who} ({seat_wind(view, turn)}) declared a kong")
         if clock:  # ours: we are offered a call
             out.append(f"  your call: {clock}", style="bold")
     return out

@@ -168,3 +168,12 @@ async def test_a_player_who_is_away_is_marked_in_the_games_seat_headers():
         conn.queue.put_nowait(bot)
         await until(pilot, lambda: app.table["seq"] == 4, "away again")
         assert "carol (away)" in str(app.query_one("#c-across").render())
+
+
+def test_the_info_says_who_discarded_what_while_calls_are_open():
+    game = a_game_with(lambda g: g.public.phase.value == "calls")
+    view = seat_view(game, (game.public.turn + 1) % 4)
+    tile = tile_plain(view["last_discard"], True)
+    name, wind = view["names"][view["turn"]], render.seat_wind(view, view["turn"])
+    assert f"{name} ({wind}) discarded {tile}" in render.info_text(view).plain
+    assert "calls" not in render.info_text(view).plain

@@ -61,3 +61,31 @@ async def test_a_seated_player_is_offered_ready_and_the_host_bots_too():
         await pilot.press("b")
         await pilot.pause()
         assert conn.sent[-1] == {"type": "add_bot"}
+
+
+@pytest.mark.asyncio
+async def test_enter_in_the_code_field_joins():
+    conn = StandIn()
+    app = PlayApp(conn)
+    async with app.run_test(size=SIZE) as pilot:
+        await until(pilot, lambda: app.pane == "start", "the start pane")
+        await pilot.click("#code")
+        await pilot.press(*"Abc-123", "enter")
+        await until(pilot, lambda: conn.sent, "the join")
+        assert conn.sent == [{"type": "join", "code": "Abc-123"}]
+
+
+@pytest.mark.asyncio
+async def test_the_host_is_told_a_friend_takes_a_free_seat_or_a_bots():
+    conn = StandIn()
+    app = PlayApp(conn)
+    async with app.run_test(size=SIZE) as pilot:
+        conn.queue.put_nowait(waiting(0, [seat("host", host=True), seat("bot-1", "bot", ready=True), None, None],
+                                      host_codes=True))
+        await until(pilot, lambda: app.pane == "waiting", "the waiting table")
+        codes = str(app.query_one("#codes").render())
+        assert "takes a free seat with:" in codes and "bot's seat" not in codes and "--join INVITE" in codes
+        conn.queue.put_nowait(waiting(0, [seat("host", host=True)] + [seat(f"bot-{i}", "bot", ready=True)
+                                                                      for i in (1, 2, 3)], host_codes=True))
+        await until(pilot, lambda: app.table["seats"][3] is not None, "the bots")
+        assert "takes a bot's seat (before you press g) with:" in str(app.query_one("#codes").render())
