@@ -17,8 +17,12 @@ import json
 import logging
 import signal
 import socket
+import sqlite3
 import sys
 import time
+import unicodedata
+from pathlib import Path
+from urllib.parse import urlsplit
 from http import HTTPStatus
 from typing import Any
 
@@ -122,12 +126,13 @@ class App:
         self.connections: set[Connection] = set()
 
     def process_request(self, connection: ServerConnection, request: Any) -> Any:
-        if request.path == "/healthz":
+        path = urlsplit(request.path).path  # a query string is ignored
+        if path == "/healthz":
             problem = self.problem()
             if problem:
                 return connection.respond(HTTPStatus.SERVICE_UNAVAILABLE, problem + "\n")
             return connection.respond(HTTPStatus.OK, "ok\n")
-        if request.path == "/status":
+        if path == "/status":
             response = connection.respond(HTTPStatus.OK, json.dumps(self.status()) + "\n")
             del response.headers["Content-Type"]
             response.headers["Content-Type"] = "application/json"
@@ -173,6 +178,13 @@ class App:
         while True:
             await asyncio.sleep(every)
             self.forget_idle_sessions()
+
+
+def clean_name(name: str) -> str:
+    """A player's name as others see it: control, format and other invisible characters
+    (Unicode categories C*, line and paragraph separators) removed, at most 32 characters."""
+    kept = "".join(c for c in name if unicodedata.category(c)[0] != "C" and unicodedata.category(c) not in ("Zl", "Zp"))
+    return kept.strip()[:32] or "player"
 
 
 class Connection:
@@ -312,7 +324,7 @@ class Connection:
             self.send(error("version", f"this server speaks protocol version {VERSION}, the client sent "
                             f"{msg['version']}: use a client for version {VERSION}", version=VERSION))
             return self.close_after(1002, "protocol version mismatch")
-        name = msg["name"].strip()[:32] or "player"
+        name = clean_name(msg["name"])
         resume = msg.get("resume")
         session = self.app.sessions.get(token_hash(resume)) if resume else None
         restarted = False
@@ -470,8 +482,15 @@ def parser() -> argparse.ArgumentParser:
     return p
 
 
+def fail(message: str) -> int:
+    print(f"riichi-server: {message}", file=sys.stderr)
+    return 1
+
+
 def main(argv: list[str] | None = None) -> int:
     args = parser().parse_args(argv)
+    if args.command in ("games", "export") and not Path(args.db).is_file():
+        return fail(f"{args.db}: no such database file")
     if args.command == "games":
         _list_games(Store(args.db))
         return 0
@@ -480,8 +499,17 @@ def main(argv: list[str] | None = None) -> int:
             return _export(Store(args.db), args.game, args.format)
         except BrokenPipeError:  # e.g. piped into head
             return 0
+    if not 0 <= args.port <= 65535:
+        return fail(f"port {args.port} is out of range (0-65535)")
+    if not Path(args.db).resolve().parent.is_dir():
+        return fail(f"{args.db}: the folder {Path(args.db).resolve().parent} does not exist")
     configure_logging(args.log_json)
-    asyncio.run(serve_until_stopped(args))
+    try:
+        asyncio.run(serve_until_stopped(args))
+    except sqlite3.Error as problem:
+        return fail(f"{args.db}: {problem}")
+    except OSError as problem:  # the port is taken, the address is not this machine's, ...
+        return fail(f"cannot listen on {args.host}:{args.port}: {problem.strerror or problem}")
     return 0
 
 
