@@ -85,6 +85,7 @@ class Seat:
     host: bool = False
     session: Session | None = None
     away_since: float | None = None
+    left: bool = False  # left the game on purpose: played for at once until it comes back
 
 
 @dataclass
@@ -456,7 +457,25 @@ class Table:
                 return self.close("the host left")
         elif self.state == "playing":
             self._away(seat)
+            self.seats[seat].left = True
+            self._play_for_left()
         self._broadcast_table()
+
+    def _someone_waits(self) -> bool:
+        """Whether a player is connected: only then are seats that left played for at once
+        (with nobody there the game waits, for a resume or the abandon limit)."""
+        return any(s is not None and s.kind == "human" and s.session is not None for s in self.seats)
+
+    def _play_for_left(self) -> None:
+        """Seats left on purpose: their open offers are answered now as on a timeout, while
+        someone waits for them (and _advance answers their later ones the same way)."""
+        if self.game is None or not self._someone_waits():
+            return
+        for seat in sorted(self.offers):
+            if self.seats[seat].left and seat in self.offers and not self.game.over:
+                offer = self.offers.pop(seat)
+                self.log.info("played_for", seat=seat, decision=offer.decision, seq=self.seq, left=True)
+                self._advance(self.game.apply(seat, auto_action(self.game, seat, offer.actions)))
 
     def _on_disconnect(self, session: Session, data: dict[str, Any]) -> None:
         if session in self.spectators:
@@ -481,7 +500,7 @@ class Table:
         if old is not None and old is not session:
             old.send({"type": "bye", "reason": "the seat was resumed from another connection"})
             old.table = None
-        self.seats[seat].session, self.seats[seat].away_since = session, None
+        self.seats[seat].session, self.seats[seat].away_since, self.seats[seat].left = session, None, False
         session.table, session.seat = self, seat
         caught_up = self._catch_up(session, seat, data)
         self.log.info("seat_resumed", seat=seat, seq=self.seq, since=data.get("since"), replayed=caught_up)
@@ -489,6 +508,7 @@ class Table:
         if not caught_up:
             self._snapshot(session, seat)
         self._send_offer(seat)
+        self._play_for_left()  # someone is here again: seats that left no longer hold the game
 
     def _rewatch(self, session: Session, data: dict[str, Any]) -> None:
         """A spectator back on a new connection: the public broadcasts it missed, or a snapshot."""
@@ -588,12 +608,16 @@ class Table:
         """Let bots answer, store the new decisions, then send the events and the new offers."""
         game = self.game
         while not game.over:
-            bots = [s for s in game.waiting_for() if self.seats[s].kind == "bot"]
-            if not bots:
+            hurry = self._someone_waits()
+            auto = [s for s in game.waiting_for() if self.seats[s].kind == "bot" or (hurry and self.seats[s].left)]
+            if not auto:
                 break
-            for seat in bots:
-                choose = PLAYERS[self.seats[seat].strategy]
-                events.extend(game.apply(seat, choose(game, seat, game.legal_actions(seat), self.rngs[seat])))
+            for seat in auto:
+                if self.seats[seat].left:
+                    action = auto_action(game, seat, game.legal_actions(seat))
+                else:
+                    action = PLAYERS[self.seats[seat].strategy](game, seat, game.legal_actions(seat), self.rngs[seat])
+                events.extend(game.apply(seat, action))
         _store_decisions(self.store, self.game_id, self.saved, game.decisions[self.saved:])
         self.saved = len(game.decisions)
         self._broadcast_events(events)

@@ -6,6 +6,7 @@ come while one is open wait for it to be closed; the final standings come last).
 
 from __future__ import annotations
 
+import asyncio
 import time
 from collections import deque
 from typing import Any
@@ -88,6 +89,13 @@ class PlayApp(App[int]):
             self.notify(f"Ctrl+Q again to leave the game: your seat is kept and played for; come back with: {back}",
                         severity="warning", timeout=5, markup=False)
             return
+        if playing and self.final is None:
+            # a `leave`, not just a closed connection: the server plays for the seat at once
+            # instead of waiting out its clock (or for ever, with no clock) each turn
+            try:
+                await asyncio.wait_for(self.conn.send({"type": "leave"}), 2.0)
+            except (TimeoutError, OSError):
+                pass
         self.exit()
 
     def on_resize(self, event: events.Resize) -> None:

@@ -391,7 +391,7 @@ RESULTS = {
     "exhaustive_draw": {"type": PLAIN, "tenpai": PLAIN, "nagashi": PLAIN, "hands": ("map", TILES),
                         "deltas": PLAIN, "scores": PLAIN},
     "abortive_draw": {"type": PLAIN, "reason": PLAIN, "seat": PLAIN, "hand": TILES, "seats": PLAIN,
-                      "tenpai": PLAIN, "deltas": PLAIN, "scores": PLAIN},
+                      "deltas": PLAIN, "scores": PLAIN},
 }
 FINAL = {"scores": PLAIN, "places": PLAIN, "results": PLAIN, "seed": PLAIN}
 EVENTS = {

@@ -147,3 +147,57 @@ async def test_a_spectator_who_joins_another_table_stops_watching_the_first(serv
     assert all(m.get("table") != a["table"] for m in later)  # no longer watching A
     for c in (host_a, host_b, watcher):
         await c.close()
+
+
+@pytest.mark.asyncio
+async def test_a_player_who_leaves_during_a_game_is_played_for_at_once_until_it_comes_back(server):  # noqa: F811
+    """With no clock, a seat left on purpose used to hold the table up for ever: it is now
+    answered at once (as on a timeout), and a `join` with the invite code takes it back."""
+    host = await Client.connect(server.url, "host")
+    table = await new_table(host)
+    guest = await Client.connect(server.url, "guest")
+    await guest.send({"type": "join", "code": table["invite"]})
+    await recv(guest, "table")
+    for _ in range(2):
+        await host.send({"type": "add_bot"})
+    await guest.send({"type": "ready"})
+    await host.send({"type": "ready"})
+    await messages_until(guest, lambda m: m["type"] == "event")  # the game is on
+    await guest.send({"type": "leave"})
+    guest_discards = 0
+    back = asyncio.Event()
+
+    async def host_plays() -> None:
+        nonlocal guest_discards
+        while True:
+            m = await host.recv()
+            if m["type"] == "offer":
+                if guest_discards >= 3:
+                    await back.wait()  # the game must not end before the guest is back
+                actions = m["actions"]
+                answer = next((a for a in actions if a["type"] == "discard" and not a.get("riichi")), None) or next(
+                    a for a in actions if a["type"] in ("pass", "tsumo", "ron"))
+                await host.send({"type": "act", "decision": m["decision"], "action": answer})
+            elif m["type"] == "event" and m["event"]["type"] == "discard" and m["event"]["seat"] == 1:
+                guest_discards += 1
+            elif m["type"] == "result":
+                return
+
+    playing = asyncio.create_task(host_plays())
+    try:
+        # the host answers its own offers only; the guest's seat never holds the game up
+        for _ in range(100):
+            if guest_discards >= 3 or playing.done():
+                break
+            await asyncio.sleep(0.1)
+        assert guest_discards >= 3 or playing.done(), guest_discards
+        # and the guest takes its seat back: offers come to it again
+        await guest.send({"type": "join", "code": table["invite"]})
+        await messages_until(guest, lambda m: m["type"] == "table" and m["seats"][1]["connected"])
+        back.set()
+        seen = await messages_until(guest, lambda m: m["type"] in ("offer", "result"), timeout=20)
+        assert not [m for m in seen if m["type"] == "error"], seen
+    finally:
+        playing.cancel()
+    await host.close()
+    await guest.close()
