@@ -127,8 +127,14 @@ class Lobby:
             if row.game_id is None:
                 self.store.set_table_state(row.id, "closed")
                 continue
-            table = self._open(Table.restore(row, self.store))
-            table.resume()
+            try:
+                table = Table.restore(row, self.store)
+            except Exception as problem:  # noqa: BLE001 - one bad row must not stop the server
+                # left as stored, not closed: nothing is thrown away, and the log says why
+                log.error("table_not_restored", table=row.id, game=row.game_id, error=f"{type(problem).__name__}: "
+                          f"{problem}")
+                continue
+            self._open(table).resume()
             count += 1
             log.info("table_restored", table=table.id, game=table.game_id, decisions=table.saved)
         return count

@@ -88,3 +88,32 @@ async def test_after_a_restart_seq_goes_on_from_the_highest_number_sent_and_sinc
     assert not any(m["type"] == "snapshot" for m in rest)
     await again.close()
     del pending
+
+
+@pytest.mark.asyncio
+async def test_a_stored_table_that_cannot_be_rebuilt_does_not_stop_the_server_or_the_others(server):  # noqa: F811
+    """One table whose stored rules no longer load (say, overrides refused by a newer
+    version) is left in the store as it was and logged; the server starts and every other
+    table comes back."""
+    import sqlite3
+
+    good, _ = await create_with_bots(server, "tenhou", name="good")
+    bad, bad_table = await create_with_bots(server, "tenhou", name="bad")
+    await recv(good, "offer")
+    await recv(bad, "offer")
+    good_token = good.resume_token
+    await server.stop_async(signal.SIGKILL)
+    with sqlite3.connect(server.db) as db:
+        db.execute("UPDATE tables SET rules = ? WHERE id = ?",
+                   ('{"preset": "tenhou", "overrides": {"oka": 123456789}}', bad_table["table"]))
+    server.start()
+    good = await Client.connect(server.url, "good", resume=good_token)
+    assert good.welcome["resumed"] is True
+    assert (await recv(good, "offer"))["seat"] == 0
+    with sqlite3.connect(server.db) as db:
+        state = db.execute("SELECT state FROM tables WHERE id = ?", (bad_table["table"],)).fetchone()[0]
+    assert state == "playing"  # kept as stored, for a version that can read it
+    await good.close()
+    server.stop()
+    log = server.proc.stderr.read().decode()
+    assert "table_not_restored" in log and bad_table["table"] in log
