@@ -82,6 +82,32 @@ async def recv(client, kind, timeout=10.0):
             return message
 
 
+async def until_quiet(client, seconds=0.5) -> list[dict]:
+    """What arrives until nothing has for `seconds`."""
+    seen = []
+    while True:
+        try:
+            seen.append(await asyncio.wait_for(client.recv(), seconds))
+        except TimeoutError:
+            return seen
+
+
+async def host_guest_and_two_bots(server, clock: dict) -> tuple[Client, Client, dict]:
+    """A tenhou table with the host in seat 0, a guest in seat 1 and two bots, started:
+    (host, guest, the host's first `table` message)."""
+    host = await Client.connect(server.url, "host")
+    await host.send({"type": "create_table", "rules": "tenhou", "clock": clock})
+    table = await recv(host, "table")
+    guest = await Client.connect(server.url, "guest")
+    await guest.send({"type": "join", "code": table["invite"]})
+    await recv(guest, "table")
+    for _ in range(2):
+        await host.send({"type": "add_bot"})
+    await host.send({"type": "ready"})
+    await guest.send({"type": "ready"})
+    return host, guest, table
+
+
 async def create_with_bots(server, rules, name="host"):
     host = await Client.connect(server.url, name)
     assert host.welcome["type"] == "welcome" and host.welcome["version"] == VERSION

@@ -7,7 +7,7 @@ import asyncio
 import pytest
 
 from protocol.client import Client
-from tests.server.test_end_to_end import recv, server  # noqa: F401  (a fixture)
+from tests.server.test_end_to_end import host_guest_and_two_bots, recv, server, until_quiet  # noqa: F401
 
 
 async def messages_until(client, predicate, timeout=10.0) -> list[dict]:
@@ -16,16 +16,6 @@ async def messages_until(client, predicate, timeout=10.0) -> list[dict]:
         m = await asyncio.wait_for(client.recv(), timeout)
         seen.append(m)
         if predicate(m):
-            return seen
-
-
-async def quiet(client, seconds=0.5) -> list[dict]:
-    """What arrives until nothing has for `seconds`."""
-    seen = []
-    while True:
-        try:
-            seen.append(await asyncio.wait_for(client.recv(), seconds))
-        except TimeoutError:
             return seen
 
 
@@ -86,15 +76,8 @@ async def test_a_player_who_joins_a_second_table_frees_the_first_seat_and_plays_
 
 @pytest.mark.asyncio
 async def test_a_player_who_moves_on_during_a_game_leaves_an_away_seat_that_is_played_for(server):  # noqa: F811
-    host = await Client.connect(server.url, "host")
-    a = await new_table(host, clock={"per_decision": 0.05, "bank": 0, "absence": 600, "between_hands": 0})
-    guest = await Client.connect(server.url, "guest")
-    await guest.send({"type": "join", "code": a["invite"]})
-    await recv(guest, "table")
-    for _ in range(2):
-        await host.send({"type": "add_bot"})
-    await host.send({"type": "ready"})
-    await guest.send({"type": "ready"})
+    host, guest, _ = await host_guest_and_two_bots(
+        server, {"per_decision": 0.05, "bank": 0, "absence": 600, "between_hands": 0})
     await recv(guest, "offer")
     other = await Client.connect(server.url, "other")
     b = await new_table(other)
@@ -124,7 +107,7 @@ async def test_a_seated_player_cannot_watch_its_own_table_and_gets_each_broadcas
         await host.send({"type": "add_bot"})
     await host.send({"type": "ready"})
     await recv(host, "offer")
-    seen = await quiet(host)
+    seen = await until_quiet(host)
     seqs = [m["seq"] for m in seen if m["type"] in ("table", "event")]
     assert len(seqs) == len(set(seqs))
     await host.close()
@@ -143,7 +126,7 @@ async def test_a_spectator_who_joins_another_table_stops_watching_the_first(serv
     assert not [m for m in seen if m["type"] == "error"]
     await host_a.send({"type": "add_bot"})
     await recv(host_a, "table")
-    later = await quiet(watcher)
+    later = await until_quiet(watcher)
     assert all(m.get("table") != a["table"] for m in later)  # no longer watching A
     for c in (host_a, host_b, watcher):
         await c.close()
@@ -153,15 +136,7 @@ async def test_a_spectator_who_joins_another_table_stops_watching_the_first(serv
 async def test_a_player_who_leaves_during_a_game_is_played_for_at_once_until_it_comes_back(server):  # noqa: F811
     """With no clock, a seat left on purpose used to hold the table up for ever: it is now
     answered at once (as on a timeout), and a `join` with the invite code takes it back."""
-    host = await Client.connect(server.url, "host")
-    table = await new_table(host)
-    guest = await Client.connect(server.url, "guest")
-    await guest.send({"type": "join", "code": table["invite"]})
-    await recv(guest, "table")
-    for _ in range(2):
-        await host.send({"type": "add_bot"})
-    await guest.send({"type": "ready"})
-    await host.send({"type": "ready"})
+    host, guest, table = await host_guest_and_two_bots(server, {"none": True})
     await messages_until(guest, lambda m: m["type"] == "event")  # the game is on
     await guest.send({"type": "leave"})
     guest_discards = 0

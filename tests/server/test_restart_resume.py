@@ -9,21 +9,12 @@ import signal
 import pytest
 
 from protocol.client import Client
-from tests.server.test_end_to_end import create_with_bots, recv, server  # noqa: F401  (a fixture)
+from tests.server.test_end_to_end import create_with_bots, recv, server, until_quiet  # noqa: F401
 from tests.server.test_resume import play_counting
 
 
 def last_seq(messages: list[dict]) -> int:
     return max(m["seq"] for m in messages if m["type"] in ("event", "table", "result"))
-
-
-async def until_quiet(client, seconds=0.5) -> list[dict]:
-    seen = []
-    while True:
-        try:
-            seen.append(await asyncio.wait_for(client.recv(), seconds))
-        except TimeoutError:
-            return seen
 
 
 @pytest.mark.asyncio

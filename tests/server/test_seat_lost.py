@@ -6,22 +6,13 @@ import asyncio
 import pytest
 
 from protocol.client import Client
-from tests.server.test_end_to_end import recv, server  # noqa: F401  (a fixture)
+from tests.server.test_end_to_end import host_guest_and_two_bots, recv, server  # noqa: F401
 
 
 @pytest.mark.asyncio
 async def test_resuming_a_seat_the_host_handed_to_a_bot_says_seat_lost(server):  # noqa: F811
-    host = await Client.connect(server.url, "host")
-    await host.send({"type": "create_table", "rules": "tenhou",
-                     "clock": {"per_decision": 0.05, "bank": 0, "absence": 0.2, "between_hands": 0}})
-    table = await recv(host, "table")
-    guest = await Client.connect(server.url, "guest")
-    await guest.send({"type": "join", "code": table["invite"]})
-    await recv(guest, "table")
-    for _ in range(2):
-        await host.send({"type": "add_bot"})
-    await host.send({"type": "ready"})
-    await guest.send({"type": "ready"})
+    host, guest, _ = await host_guest_and_two_bots(
+        server, {"per_decision": 0.05, "bank": 0, "absence": 0.2, "between_hands": 0})
     await recv(guest, "offer")
     token = guest.resume_token
     await guest.close()
