@@ -249,6 +249,7 @@ class TablePane(Vertical):
         if me is None:
             hand.display = False
             waits.update(Text("watching: public events only", style="dim"))
+            self.query_one("#keys", Static).update(Text(self.WATCHER_KEYS))  # no keys to play with
         else:
             you = view["you"]
             tiles = render.hand_order(view)
@@ -280,10 +281,12 @@ class TablePane(Vertical):
         self.set_class(compact, "compact")
         return True
 
+    PLAYER_KEYS = ("<- -> or 1-9 0 - = [ ]: choose a tile\nEnter, its key again or a click:\n   discard it\n"
+                   "i riichi  t tsumo  r ron\np pon  k j l kong  c v b m z chi\nx or Esc pass   w waits\nCtrl+Q quit")
+    WATCHER_KEYS = "You are watching: the public\nevents only.\n\nCtrl+Q quit"
+
     def on_mount(self) -> None:
-        self.query_one("#keys", Static).update(Text(
-            "<- -> or 1-9 0 - = [ ]: choose a tile\nEnter, its key again or a click:\n   discard it\n"
-            "i riichi  t tsumo  r ron\np pon  k j l kong  c v b m z chi\nx or Esc pass   w waits\nCtrl+Q quit"))
+        self.query_one("#keys", Static).update(Text(self.PLAYER_KEYS))
 
     def button_id(self, index: int) -> str:
         """The id of the button of the offer's action `index` (`act-GENERATION-INDEX`)."""

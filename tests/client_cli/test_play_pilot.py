@@ -197,6 +197,7 @@ async def test_a_spectator_watches_a_table_with_its_watch_code(server):
         assert app.pane == "table" and app.state.seat is None
         assert not app.query_one("#hand", HandView).display
         assert "watching" in text_of(app, "#waits")
+        assert "You are watching" in text_of(app, "#keys") and "discard" not in text_of(app, "#keys")
         await pilot.pause(0.1)
         across = text_of(app, "#seat-me")  # a spectator sits where seat 0 is
         assert "host" in across and len(across.splitlines()[1].split()) == 3
