@@ -55,6 +55,7 @@ class PlayApp(App[int]):
         self.riichi_mode = False
         self.turn_seat: int | None = None
         self.turn_started = time.monotonic()
+        self.hand_ended = False  # a new hand's first decision gets the clock's between_hands more
         self.final: Message | None = None
         self.results: list[Message] = []  # every hand_end result seen, in order
         self.shown: ResultScreen | FinalScreen | None = None  # the screen open over the table
@@ -202,7 +203,13 @@ class PlayApp(App[int]):
             if line is not None:
                 self.event_log.append(line)
         if event["type"] in ("draw", "call", "hand_start") and self.state.view is not None:
-            self.turn_seat, self.turn_started = self.state.view["turn"], time.monotonic()
+            started = time.monotonic()
+            if event["type"] == "draw" and self.hand_ended:  # as the server starts that clock later
+                started += ((self.table or {}).get("clock") or {}).get("between_hands", 0.0)
+                self.hand_ended = False
+            self.turn_seat, self.turn_started = self.state.view["turn"], started
+        if event["type"] == "hand_end":
+            self.hand_ended = True
         if event["type"] == "hand_end" and self.state.view is not None:
             self.results.append(event["result"])
             view = self.state.view
@@ -289,7 +296,7 @@ class PlayApp(App[int]):
         if (not clock or self.turn_seat is None or view is None or not render.to_play(view, self.turn_seat)
                 or self.turn_seat == render.me(view)):
             return ""
-        left = clock["per_decision"] - (time.monotonic() - self.turn_started)
+        left = clock["per_decision"] - max(0.0, time.monotonic() - self.turn_started)
         return f"{left:.0f}s" if left >= 0 else "on bank"
 
     def _away(self) -> frozenset[int]:

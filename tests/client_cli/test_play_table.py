@@ -5,6 +5,7 @@ the engine; the app is fed the server's messages through test_play_keys' stand-i
 from __future__ import annotations
 
 import re
+import time
 
 import pytest
 from textual.geometry import Region
@@ -177,3 +178,38 @@ def test_the_info_says_who_discarded_what_while_calls_are_open():
     name, wind = view["names"][view["turn"]], render.seat_wind(view, view["turn"])
     assert f"{name} ({wind}) discarded {tile}" in render.info_text(view).plain
     assert "calls" not in render.info_text(view).plain
+
+
+@pytest.mark.asyncio
+async def test_another_seats_clock_on_a_new_hands_first_turn_waits_the_between_hands_pause():
+    """The server starts a new hand's first decision `between_hands` seconds later, time to
+    read the last result: the estimate of another seat's clock does the same."""
+    game = Game(TENHOU, seed=b"play-table:between-hands" * 2, names=["alice", "bob", "carol", "dave"])
+    events = list(game.start_events)
+    starts = 0
+    while starts < 2 or events[-1].type != "draw":
+        mover = game.waiting_for()[0]
+        legal = game.legal_actions(mover)
+        action = next((a for a in legal if isinstance(a, Pass)), None) or next(
+            (a for a in legal if isinstance(a, Discard) and not a.riichi), legal[0])
+        for event in game.apply(mover, action):
+            events.append(event)
+            starts += event.type == "hand_start"
+            if starts == 2 and event.type == "draw":
+                break
+    dealer = game.public.dealer
+    seat = (dealer + 2) % 4
+    conn = StandIn()
+    app = PlayApp(conn)
+    async with app.run_test(size=(120, 40)) as pilot:
+        conn.queue.put_nowait(table_message(seat, ["alice", "bob", "carol", "dave"],
+                                            {"per_decision": 10, "bank": 20, "absence": 60, "between_hands": 5}))
+        before = time.monotonic()
+        for seq, event in enumerate(events, 2):
+            conn.queue.put_nowait({"type": "event", "seq": seq, "event": event.for_seat(seat)})
+        await until(pilot, lambda: app.handled == len(events) + 1, "the game so far")
+        assert app.turn_seat == dealer and app.turn_started >= before + 5  # its clock starts 5 s later
+        if app.turn_started > time.monotonic() + 0.5:
+            assert app._turn_clock() == "10s"  # all of it, while the pause lasts
+        app.turn_started = time.monotonic() - 2.2  # the pause over, two seconds of its time gone
+        assert app._turn_clock() == "8s"
