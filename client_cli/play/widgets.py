@@ -31,6 +31,7 @@ class HandView(Widget, can_focus=True):
         self.tiles: list[int] = []
         self.drawn_apart = False
         self.cursor = 0
+        self.chosen = False  # the cursor was put there by the player, not moved to a new draw
         self.allowed: set[int] = set()
         self.red = False
         self.note = ""
@@ -40,7 +41,7 @@ class HandView(Widget, can_focus=True):
         changed = tiles != self.tiles
         self.tiles, self.drawn_apart, self.allowed, self.red, self.note = tiles, drawn_apart, allowed, red, note
         if changed and drawn_apart:
-            self.cursor = len(tiles) - 1
+            self.cursor, self.chosen = len(tiles) - 1, False
         self.cursor = max(0, min(self.cursor, len(tiles) - 1))
         self.refresh()
 
@@ -77,17 +78,18 @@ class HandView(Widget, can_focus=True):
 
     def move(self, step: int) -> None:
         if self.tiles:
-            self.cursor = (self.cursor + step) % len(self.tiles)
+            self.cursor, self.chosen = (self.cursor + step) % len(self.tiles), True
             self.refresh()
 
     def choose(self, index: int) -> None:
-        """Select tile `index`; choosing the selected tile again discards it."""
+        """Select tile `index`; choosing the tile the player selected again discards it (the
+        drawn tile, selected when it comes, needs its key twice too: Enter discards it once)."""
         if not 0 <= index < len(self.tiles):
             return
-        if index == self.cursor:
+        if index == self.cursor and self.chosen:
             self.post_message(self.Discard(self.tiles[index]))
         else:
-            self.cursor = index
+            self.cursor, self.chosen = index, True
             self.refresh()
 
     def key_index(self, character: str | None) -> int | None:

@@ -220,3 +220,26 @@ async def test_a_discard_chosen_when_the_turn_shows_before_its_offer_goes_when_t
                 break
             await pilot.pause(0.01)
         assert conn.sent == [{"type": "act", "decision": 7, "action": {"type": "discard", "tile": drawn}}]
+
+
+@pytest.mark.asyncio
+async def test_the_drawn_tiles_key_selects_it_first_and_discards_it_pressed_again():
+    """The drawn tile comes selected, but its key (like any tile's) only selects it the first
+    time: a player who presses it to look does not throw it away."""
+    game = a_game_with(lambda g: g.public.phase.value == "turn" and g.private[g.waiting_for()[0]].drawn is not None)
+    seat = game.waiting_for()[0]
+    conn = StandIn()
+    app = PlayApp(conn)
+    async with app.run_test(size=(120, 40)) as pilot:
+        feed(conn, game, seat)
+        await offered(pilot, app)
+        hand = app.query_one(HandView)
+        last = len(hand.tiles) - 1
+        drawn = hand.tiles[last]
+        assert hand.cursor == last
+        await pilot.press(HAND_KEYS[last])
+        await pilot.pause()
+        assert conn.sent == [] and hand.cursor == last
+        await pilot.press(HAND_KEYS[last])
+        await pilot.pause()
+        assert conn.sent == [{"type": "act", "decision": 7, "action": {"type": "discard", "tile": drawn}}]
