@@ -453,10 +453,11 @@ def parser() -> argparse.ArgumentParser:
     db.add_argument("--db", default="riichi.sqlite3", help="the SQLite file (default riichi.sqlite3)")
     p = argparse.ArgumentParser(prog="riichi-server", parents=[db],
                                 description="A riichi mahjong game server (msgpack over websockets).")
-    p.add_argument("--host", default="127.0.0.1")
-    p.add_argument("--port", type=int, default=8765)
+    p.add_argument("--host", default="127.0.0.1",
+                   help="the address to listen on (default 127.0.0.1, this machine only; 0.0.0.0 for every interface)")
+    p.add_argument("--port", type=int, default=8765, help="the port to listen on (default 8765)")
     p.add_argument("--log-json", action="store_true", help="log one JSON object a line")
-    p.add_argument("--idle", type=float, default=600.0, help="seconds before a table that has not started expires")
+    p.add_argument("--idle", type=float, default=600.0, help="seconds without input before a table that has not started expires (default 600)")
     p.add_argument("--abandon", type=float, default=ABANDON,
                    help=f"seconds a game in play may go with no player connected before it is ended and stored as"
                         f" abandoned, 0 for never (default {ABANDON:g})")
