@@ -461,15 +461,11 @@ class Table:
             self._play_for_left()
         self._broadcast_table()
 
-    def _someone_waits(self) -> bool:
-        """Whether a player is connected: only then are seats that left played for at once
-        (with nobody there the game waits, for a resume or the abandon limit)."""
-        return any(s is not None and s.kind == "human" and s.session is not None for s in self.seats)
-
     def _play_for_left(self) -> None:
         """Seats left on purpose: their open offers are answered now as on a timeout, while
-        someone waits for them (and _advance answers their later ones the same way)."""
-        if self.game is None or not self._someone_waits():
+        someone waits for them (and _advance answers their later ones the same way); with
+        nobody connected the game waits, for a resume or the abandon limit."""
+        if self.game is None or not self.humans_connected():
             return
         for seat in sorted(self.offers):
             if self.seats[seat].left and seat in self.offers and not self.game.over:
@@ -524,6 +520,7 @@ class Table:
         self.log.info("spectator_resumed", seq=self.seq, since=data.get("since"))
 
     def humans_connected(self) -> bool:
+        """Whether a player is connected (spectators do not count)."""
         return any(s is not None and s.kind == "human" and s.session is not None for s in self.seats)
 
     def _on_abandon(self, session: Session | None, data: dict[str, Any]) -> None:
@@ -608,7 +605,7 @@ class Table:
         """Let bots answer, store the new decisions, then send the events and the new offers."""
         game = self.game
         while not game.over:
-            hurry = self._someone_waits()
+            hurry = self.humans_connected()
             auto = [s for s in game.waiting_for() if self.seats[s].kind == "bot" or (hurry and self.seats[s].left)]
             if not auto:
                 break
