@@ -22,12 +22,15 @@ class Client:
 
     @classmethod
     async def connect(cls, url: str, name: str, resume: str | None = None, version: int = VERSION,
-                      since: int | None = None) -> Client:
+                      since: int | None = None, bot: bool = False) -> Client:
         """Connect and say hello; `welcome` holds the server's answer (or its error).  With
         `resume`, `since` is the last table seq this client saw: what came after it is sent
-        again (after a `catchup` message), or a snapshot if it cannot be."""
+        again (after a `catchup` message), or a snapshot if it cannot be.  `bot`: this client
+        is a program (its seats show as one)."""
         client = cls(await connect(url, max_size=None, open_timeout=10))
         hello: dict[str, Any] = {"type": "hello", "name": name, "version": version}
+        if bot:
+            hello["bot"] = True
         if resume is not None:
             hello["resume"] = resume
             if since is not None:

@@ -18,7 +18,8 @@ MAX_FRAME = 64 * 1024  # bytes; larger frames are refused
 # Client to server: field -> (accepted types, required).
 _STR, _INT, _BOOL, _MAP, _LIST = (str,), (int,), (bool,), (dict,), (list,)
 CLIENT_MESSAGES: dict[str, dict[str, tuple[tuple[type, ...], bool]]] = {
-    "hello": {"name": (_STR, True), "version": (_INT, True), "resume": (_STR, False), "since": (_INT, False)},
+    "hello": {"name": (_STR, True), "version": (_INT, True), "resume": (_STR, False), "since": (_INT, False),
+              "bot": (_BOOL, False)},
     "create_table": {"rules": (_STR, False), "overrides": (_MAP, False), "clock": (_MAP, False)},
     "join": {"code": (_STR, True), "seat": (_INT, False)},
     "watch": {"code": (_STR, True)},

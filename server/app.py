@@ -353,6 +353,7 @@ class Connection:
             asyncio.get_running_loop().create_task(old.close_soon(1000, "resumed from another connection"))
         self.app.sessions[session.token_hash] = session
         session.connection, session.outbox, session.on_overflow = self, self.outbox, self.too_slow
+        session.program = bool(msg.get("bot"))
         self.session = session
         self.send({"type": "welcome", "version": VERSION, "session": session.id, "resume": session.token,
                    "resumed": resumed})

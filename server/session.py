@@ -33,6 +33,7 @@ class Session:
         # The table a join or watch was queued at: messages sent before the table has taken
         # the client in follow the join through that table's queue, in order.
         self.joining: Table | None = None
+        self.program = False  # the client said it is a bot (hello's `bot`): its seats say so
 
     def send(self, message: dict[str, Any]) -> None:
         if self.outbox is None:

@@ -86,6 +86,7 @@ class Seat:
     session: Session | None = None
     away_since: float | None = None
     left: bool = False  # left the game on purpose: played for at once until it comes back
+    program: bool = False  # a player whose client said it is a bot (not one the server runs)
 
 
 @dataclass
@@ -260,7 +261,8 @@ class Table:
                "rules": self.rules.name, "clock": self.clock.to_data() if self.clock else None,
                "you": seat_of, "game": self.game_id,
                "seats": [None if s is None else {"name": s.name, "kind": s.kind, "ready": s.ready, "host": s.host,
-                                                 "connected": s.kind == "bot" or s.session is not None}
+                                                 "connected": s.kind == "bot" or s.session is not None,
+                                                 "program": s.program}
                          for s in self.seats]}
         if seat_of is not None and self.seats[seat_of] is not None and self.seats[seat_of].host:
             msg["invite"], msg["watch"] = self.invite, self.watch
@@ -366,7 +368,7 @@ class Table:
                                       f" bots' seats {bots}"))
         self._leave_current(session)
         self.seats[seat] = Seat(session.name, "human", session.token_hash, host=bool(data.get("host")),
-                                session=session)
+                                session=session, program=session.program)
         session.table, session.seat = self, seat
         self.spectators.discard(session)
         self.store.save_seat(self.id, seat, session.name, "human", None, session.token_hash, bool(data.get("host")))
@@ -497,6 +499,7 @@ class Table:
             old.send({"type": "bye", "reason": "the seat was resumed from another connection"})
             old.table = None
         self.seats[seat].session, self.seats[seat].away_since, self.seats[seat].left = session, None, False
+        self.seats[seat].program = session.program
         session.table, session.seat = self, seat
         caught_up = self._catch_up(session, seat, data)
         self.log.info("seat_resumed", seat=seat, seq=self.seq, since=data.get("since"), replayed=caught_up)

@@ -145,7 +145,7 @@ class Runner:
         while True:
             try:
                 self.client = await Client.connect(self.url, self.name, resume=self.token,
-                                                   since=self.since if self.token else None)
+                                                   since=self.since if self.token else None, bot=True)
             except (OSError, asyncio.TimeoutError) as e:
                 if self.token is None:
                     raise BotError(f"cannot connect to {self.url}: {_reason(e)} (is riichi-server running there?)")

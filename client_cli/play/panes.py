@@ -131,7 +131,8 @@ class WaitingPane(Vertical):
                 lines.append("(free)\n", style="dim")
                 continue
             lines.append(f"{s['name']:<20}", style="bold underline" if seat == you else "")
-            lines.append(f"{s['kind']:<6}{'host' if s['host'] else '':<6}")
+            kind = "program" if s.get("program") else s["kind"]  # a bot of its own, over the protocol
+            lines.append(f"{kind:<8}{'host' if s['host'] else '':<6}")
             lines.append("ready" if s["ready"] else "not ready", style="green" if s["ready"] else "yellow")
             if not s["connected"]:
                 lines.append("  (away)", style="red")

@@ -191,3 +191,15 @@ def test_the_readme_example_bot_plays_a_whole_game(server):
     out = subprocess.run([sys.executable, str(example), server.url], capture_output=True, text=True, timeout=120)
     assert out.returncode == 0, out.stderr
     assert out.stdout.startswith("game ") and "scores [" in out.stdout
+
+
+@pytest.mark.asyncio
+async def test_an_sdk_bot_says_it_is_a_bot_and_its_seat_shows_as_a_program(server):
+    tables: list[dict] = []
+    runner = Runner(Recording("sdk"), server.url, server_bots=3, clock={"none": True}, timeout=30,
+                    on_table=tables.append)
+    result = await asyncio.wait_for(runner.run(), 120)
+    assert result.final is not None and tables
+    seat = tables[-1]["seats"][result.seat]
+    assert seat["kind"] == "human" and seat["program"] is True
+    assert not any(s["program"] for i, s in enumerate(tables[-1]["seats"]) if i != result.seat)

@@ -89,3 +89,15 @@ async def test_the_host_is_told_a_friend_takes_a_free_seat_or_a_bots():
                                                                       for i in (1, 2, 3)], host_codes=True))
         await until(pilot, lambda: app.table["seats"][3] is not None, "the bots")
         assert "takes a bot's seat (before you press g) with:" in str(app.query_one("#codes").render())
+
+
+@pytest.mark.asyncio
+async def test_a_seat_whose_client_said_it_is_a_bot_is_listed_as_a_program():
+    conn = StandIn()
+    app = PlayApp(conn)
+    async with app.run_test(size=SIZE) as pilot:
+        mine = {**seat("sdk-bot"), "program": True}
+        conn.queue.put_nowait(waiting(0, [seat("host", host=True), mine, seat("bot-1", "bot", ready=True), None]))
+        await until(pilot, lambda: app.pane == "waiting", "the waiting table")
+        lines = str(app.query_one("#seats").render()).splitlines()
+        assert "program" in lines[1] and "human" in lines[0] and "bot" in lines[2] and "program" not in lines[2]

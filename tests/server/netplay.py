@@ -417,7 +417,7 @@ PUBLIC_VIEW = {"rules": PLAIN, "overrides": PLAIN, "names": PLAIN, "seed_hash": 
 SEAT_VIEW = {**PUBLIC_VIEW, "you": {"seat": PLAIN, "hand": TILES, "drawn": TILE_OR_NONE, "waits": PLAIN,
                                     "furiten": PLAIN},
              "actions": [ACTION]}
-SEAT_TABLE = {"name": PLAIN, "kind": PLAIN, "ready": PLAIN, "host": PLAIN, "connected": PLAIN}
+SEAT_TABLE = {"name": PLAIN, "kind": PLAIN, "ready": PLAIN, "host": PLAIN, "connected": PLAIN, "program": PLAIN}
 MESSAGES = {
     "welcome": {"version": PLAIN, "session": PLAIN, "resume": PLAIN, "resumed": PLAIN},
     "catchup": {"seq": PLAIN, "since": PLAIN, "replay": PLAIN, "reason": PLAIN},

@@ -1,5 +1,6 @@
 """Small things, through a real server process: seat numbers out of range, /status with a
-query string, names with control characters, and the command line's one-line errors."""
+query string, names with control characters, the command line's one-line errors, and a
+client that says it is a bot."""
 
 import json
 import socket
@@ -74,3 +75,27 @@ def test_read_only_commands_refuse_a_database_file_that_does_not_exist(tmp_path)
     one_line_error(run("games", "--db", str(missing)), "no such database file")
     one_line_error(run("export", "1", "--db", str(missing)), "no such database file")
     assert not missing.exists()
+
+
+@pytest.mark.asyncio
+async def test_a_client_that_says_it_is_a_bot_shows_as_a_program_in_its_seat(server):  # noqa: F811
+    """hello's `bot`: a seat played by a program over the protocol is `human` to the server
+    (it answers its own offers) but everyone sees `program`, also after it resumes."""
+    host = await Client.connect(server.url, "host")
+    await host.send({"type": "create_table", "rules": "tenhou", "clock": {"none": True}})
+    table = await recv(host, "table")
+    bot = await Client.connect(server.url, "my-bot", bot=True)
+    await bot.send({"type": "join", "code": table["invite"]})
+    seats = (await recv(bot, "table"))["seats"]
+    assert seats[0]["program"] is False and seats[1]["program"] is True and seats[1]["kind"] == "human"
+    seen = await recv(host, "table")
+    while seen["seats"][1] is None:
+        seen = await recv(host, "table")
+    assert seen["seats"][1]["program"] is True
+    token = bot.resume_token
+    await bot.close()
+    bot = await Client.connect(server.url, "my-bot", resume=token, bot=True)
+    assert bot.welcome["resumed"] is True
+    assert (await recv(bot, "table"))["seats"][1]["program"] is True
+    await host.close()
+    await bot.close()
