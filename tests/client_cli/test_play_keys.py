@@ -6,6 +6,8 @@ position (table, snapshot, offer) through a stand-in connection, and the test re
 from __future__ import annotations
 
 import asyncio
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from typing import Any
 
 import pytest
@@ -54,6 +56,18 @@ async def offered(pilot, app: PlayApp) -> None:
     raise AssertionError("no offer")
 
 
+@asynccontextmanager
+async def at_the_offer(game, seat: int) -> AsyncIterator[tuple[StandIn, PlayApp, Any]]:
+    """PlayApp on a 120x40 screen, fed `seat`'s position in `game` until its offer shows:
+    (the stand-in connection, the app, the pilot)."""
+    conn = StandIn()
+    app = PlayApp(conn)
+    async with app.run_test(size=(120, 40)) as pilot:
+        feed(conn, game, seat)
+        await offered(pilot, app)
+        yield conn, app, pilot
+
+
 def seat_offered(game, kind) -> int:
     return next(s for s in game.waiting_for() if any(isinstance(a, kind) and (kind is not Discard or a.riichi)
                                                      for a in game.legal_actions(s)))
@@ -65,11 +79,7 @@ async def test_i_then_a_tiles_key_twice_declares_riichi_with_that_tile():
         isinstance(a, Discard) and a.riichi for a in g.legal_actions(g.waiting_for()[0])))
     seat = seat_offered(game, Discard)
     riichi_faces = {a.tile >> 2 for a in game.legal_actions(seat) if isinstance(a, Discard) and a.riichi}
-    conn = StandIn()
-    app = PlayApp(conn)
-    async with app.run_test(size=(120, 40)) as pilot:
-        feed(conn, game, seat)
-        await offered(pilot, app)
+    async with at_the_offer(game, seat) as (conn, app, pilot):
         hand = app.query_one(HandView)
         assert "[i] Riichi" in str(app.query_one("#actions").children[0].label)
         await pilot.press("i")
@@ -90,11 +100,7 @@ async def test_i_twice_cancels_riichi_and_a_plain_discard_goes():
     game = a_game_with(lambda g: g.public.phase.value == "turn" and any(
         isinstance(a, Discard) and a.riichi for a in g.legal_actions(g.waiting_for()[0])))
     seat = seat_offered(game, Discard)
-    conn = StandIn()
-    app = PlayApp(conn)
-    async with app.run_test(size=(120, 40)) as pilot:
-        feed(conn, game, seat)
-        await offered(pilot, app)
+    async with at_the_offer(game, seat) as (conn, app, pilot):
         await pilot.press("i", "i")
         assert not app.riichi_mode
         hand = app.query_one(HandView)
@@ -111,20 +117,12 @@ async def test_each_chi_variant_has_its_key_and_x_passes():
     seat = next(s for s in game.waiting_for() if sum(isinstance(a, Chi) for a in game.legal_actions(s)) >= 2)
     chis = [a for a in seat_view(game, seat)["actions"] if a["type"] == "chi"]
     for key, chi in zip("cvbmz", chis):
-        conn = StandIn()
-        app = PlayApp(conn)
-        async with app.run_test(size=(120, 40)) as pilot:
-            feed(conn, game, seat)
-            await offered(pilot, app)
+        async with at_the_offer(game, seat) as (conn, app, pilot):
             await pilot.press("enter")  # no discard is offered: nothing is sent
             await pilot.press(key)
             await pilot.pause()
             assert conn.sent == [{"type": "act", "decision": 7, "action": chi}]
-    conn = StandIn()
-    app = PlayApp(conn)
-    async with app.run_test(size=(120, 40)) as pilot:
-        feed(conn, game, seat)
-        await offered(pilot, app)
+    async with at_the_offer(game, seat) as (conn, app, pilot):
         await pilot.press("x")
         await pilot.pause()
         assert conn.sent == [{"type": "act", "decision": 7, "action": {"type": "pass"}}]
@@ -135,11 +133,7 @@ async def test_t_wins_by_tsumo_when_it_is_offered():
     game = a_game_with(lambda g: g.public.phase.value == "turn" and any(
         isinstance(a, Tsumo) for a in g.legal_actions(g.waiting_for()[0])))
     seat = game.waiting_for()[0]
-    conn = StandIn()
-    app = PlayApp(conn)
-    async with app.run_test(size=(120, 40)) as pilot:
-        feed(conn, game, seat)
-        await offered(pilot, app)
+    async with at_the_offer(game, seat) as (conn, app, pilot):
         await pilot.press("w")
         waits = str(app.query_one("#waits").render())
         assert waits.startswith("waits: ")
@@ -154,11 +148,7 @@ async def test_an_answer_the_server_refuses_leaves_the_offer_open_to_answer_agai
     client keeps it open too, instead of waiting for an offer that will not come again."""
     game = a_game_with(lambda g: g.public.phase.value == "turn")
     seat = game.waiting_for()[0]
-    conn = StandIn()
-    app = PlayApp(conn)
-    async with app.run_test(size=(120, 40)) as pilot:
-        feed(conn, game, seat)
-        await offered(pilot, app)
+    async with at_the_offer(game, seat) as (conn, app, pilot):
         drawn = app.query_one(HandView).tiles[-1]
         await pilot.press("enter")
         await pilot.pause()
@@ -180,11 +170,7 @@ async def test_a_tile_chosen_on_an_older_picture_of_the_hand_is_not_sent():
     """Keys typed ahead of the screen: a tile no longer in the hand is never sent as a discard."""
     game = a_game_with(lambda g: g.public.phase.value == "turn")
     seat = game.waiting_for()[0]
-    conn = StandIn()
-    app = PlayApp(conn)
-    async with app.run_test(size=(120, 40)) as pilot:
-        feed(conn, game, seat)
-        await offered(pilot, app)
+    async with at_the_offer(game, seat) as (conn, app, pilot):
         gone = app.state.view["you"]["hand"][0]
         app.state.view["you"]["hand"].remove(gone)  # the game moved on; the hand on screen did not
         app.discard(gone)
@@ -228,11 +214,7 @@ async def test_the_drawn_tiles_key_selects_it_first_and_discards_it_pressed_agai
     time: a player who presses it to look does not throw it away."""
     game = a_game_with(lambda g: g.public.phase.value == "turn" and g.private[g.waiting_for()[0]].drawn is not None)
     seat = game.waiting_for()[0]
-    conn = StandIn()
-    app = PlayApp(conn)
-    async with app.run_test(size=(120, 40)) as pilot:
-        feed(conn, game, seat)
-        await offered(pilot, app)
+    async with at_the_offer(game, seat) as (conn, app, pilot):
         hand = app.query_one(HandView)
         last = len(hand.tiles) - 1
         drawn = hand.tiles[last]
