@@ -186,15 +186,21 @@ def _path_with_a_python_that_lacks_the_project(tmp_path) -> dict:
     return {**os.environ, "PATH": f"{bin_dir}:{os.environ.get('PATH', '')}"}
 
 
+def riichi_bot_elsewhere(server, tmp_path, mjai_command: str) -> subprocess.CompletedProcess:
+    """riichi-bot with one mjai bot at a new table, run from a folder outside the repository
+    with a `python` on PATH that lacks the project."""
+    folder = tmp_path / "elsewhere"
+    folder.mkdir()
+    return subprocess.run([str(RIICHI_BOT), "--server", server.url, "--new-table", "--rules", "tenhou", "--count", "1",
+                           "--mjai", mjai_command], cwd=folder,
+                          env=_path_with_a_python_that_lacks_the_project(tmp_path), check=False, capture_output=True,
+                          text=True, timeout=300)
+
+
 def test_the_example_bot_command_with_python_placeholder_runs_from_any_folder(server, tmp_path):
     """README: `--mjai "{python} -m client_cli.mjai.example_bot"`: {python} is riichi-bot's own
     interpreter, so the example runs from any folder, whatever `python` on PATH is."""
-    folder = tmp_path / "elsewhere"
-    folder.mkdir()
-    done = subprocess.run([str(RIICHI_BOT), "--server", server.url, "--new-table", "--rules", "tenhou", "--count", "1",
-                           "--mjai", "{python} -m client_cli.mjai.example_bot"], cwd=folder,
-                          env=_path_with_a_python_that_lacks_the_project(tmp_path), check=False, capture_output=True,
-                          text=True, timeout=300)
+    done = riichi_bot_elsewhere(server, tmp_path, "{python} -m client_cli.mjai.example_bot")
     assert done.returncode == 0, done.stderr
     assert "played" not in done.stderr and "No module" not in done.stderr, done.stderr
     assert stored(server, int(done.stdout.split()[0]))[0].replay().final is not None
@@ -203,12 +209,7 @@ def test_the_example_bot_command_with_python_placeholder_runs_from_any_folder(se
 def test_a_bot_that_dies_at_start_up_is_one_line_and_a_non_zero_exit(server, tmp_path):
     """The bot could not start (here: the report's `python` without the project): riichi-bot
     played its seat for it and exited 0; now its own report is one line, exit status 2."""
-    folder = tmp_path / "elsewhere"
-    folder.mkdir()
-    done = subprocess.run([str(RIICHI_BOT), "--server", server.url, "--new-table", "--rules", "tenhou", "--count", "1",
-                           "--mjai", "python -m client_cli.mjai.example_bot"], cwd=folder,
-                          env=_path_with_a_python_that_lacks_the_project(tmp_path), check=False, capture_output=True,
-                          text=True, timeout=300)
+    done = riichi_bot_elsewhere(server, tmp_path, "python -m client_cli.mjai.example_bot")
     assert done.returncode == 2, done.stderr
     assert done.stdout == ""
     ours = [line for line in done.stderr.splitlines() if line.startswith("riichi-bot:")]
