@@ -69,7 +69,12 @@ class Server:
 
 @pytest.fixture
 def server(tmp_path):
-    srv = Server(tmp_path / "riichi.sqlite3").start()
+    yield from serving(tmp_path)
+
+
+def serving(tmp_path, *extra: str):
+    """For a fixture: a started Server with these arguments, stopped afterwards if it still runs."""
+    srv = Server(tmp_path / "riichi.sqlite3", *extra).start()
     yield srv
     if srv.proc.poll() is None:
         srv.stop()

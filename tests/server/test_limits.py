@@ -10,15 +10,12 @@ import pytest
 
 from protocol.client import Client
 from server.store import Store
-from tests.server.test_end_to_end import Server, recv
+from tests.server.test_end_to_end import recv, serving
 
 
 @pytest.fixture
 def strict_server(tmp_path):
-    srv = Server(tmp_path / "riichi.sqlite3", "--abandon", "1", "--tables-per-address", "2").start()
-    yield srv
-    if srv.proc.poll() is None:
-        srv.stop()
+    yield from serving(tmp_path, "--abandon", "1", "--tables-per-address", "2")
 
 
 def status(port: int) -> dict:

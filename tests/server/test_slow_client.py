@@ -13,24 +13,18 @@ from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed
 
 from protocol.client import Client
-from tests.server.test_end_to_end import Server, recv
+from tests.server.test_end_to_end import recv, serving
 
 
 @pytest.fixture
 def small_buffers(tmp_path):
     # 4 KiB of outbox and a 4 KiB kernel send buffer, so a game's worth of events overflows them
-    srv = Server(tmp_path / "riichi.sqlite3", "--outbox-bytes", "4096", "--sndbuf", "4096").start()
-    yield srv
-    if srv.proc.poll() is None:
-        srv.stop()
+    yield from serving(tmp_path, "--outbox-bytes", "4096", "--sndbuf", "4096")
 
 
 @pytest.fixture
 def quick_pings(tmp_path):
-    srv = Server(tmp_path / "riichi.sqlite3", "--ping-interval", "0.3", "--ping-timeout", "0.3").start()
-    yield srv
-    if srv.proc.poll() is None:
-        srv.stop()
+    yield from serving(tmp_path, "--ping-interval", "0.3", "--ping-timeout", "0.3")
 
 
 async def never_reading(url: str, port: int):
