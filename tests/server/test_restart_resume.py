@@ -10,7 +10,7 @@ import pytest
 
 from protocol.client import Client
 from tests.server.test_end_to_end import create_with_bots, recv, server, until_quiet  # noqa: F401
-from tests.server.test_resume import play_counting
+from tests.server.test_resume import play_counting, resumed_after_a_restart
 
 
 def last_seq(messages: list[dict]) -> int:
@@ -48,17 +48,7 @@ async def test_a_spectator_resumes_its_view_after_a_restart(server):  # noqa: F8
 
 @pytest.mark.asyncio
 async def test_after_a_restart_seq_goes_on_from_the_highest_number_sent_and_since_works_again(server):  # noqa: F811
-    host, _ = await create_with_bots(server, "tenhou")
-    seen: list[dict] = []
-    await play_counting(host, random.Random(71), seen, stop_after=10)
-    since = last_seq(seen)
-    token = host.resume_token
-    await server.stop_async(signal.SIGKILL)
-    server.start()
-    back = await Client.connect(server.url, "host", resume=token, since=since)
-    assert back.welcome["resumed"] is True
-    catchup = await recv(back, "catchup")
-    assert catchup["replay"] is False and catchup["reason"] == "restart"
+    back, since, catchup = await resumed_after_a_restart(server, 71)
     assert catchup["seq"] >= since  # never below a number the client has already seen
     snapshot = await recv(back, "snapshot")
     assert snapshot["seq"] > since  # the table broadcast that says the seat is back is new
@@ -69,7 +59,7 @@ async def test_after_a_restart_seq_goes_on_from_the_highest_number_sent_and_sinc
     assert since2 > since
     await back.close()
     await asyncio.sleep(0.2)
-    again = await Client.connect(server.url, "host", resume=token, since=since2)
+    again = await Client.connect(server.url, "host", resume=back.resume_token, since=since2)
     catchup2 = await recv(again, "catchup")
     assert catchup2["replay"] is True and catchup2["since"] == since2
     rest: list[dict] = []

@@ -231,11 +231,12 @@ async def test_over_sockets_a_spectator_resumes_mid_game_and_gets_public_events_
     await watcher.close()
 
 
-@pytest.mark.asyncio
-async def test_after_a_restart_since_cannot_be_used_and_a_snapshot_says_so(server):  # noqa: F811
+async def resumed_after_a_restart(server, seed: int) -> tuple[Client, int, dict]:
+    """A host and three bots play ten decisions; the server is killed and started again;
+    the host resumes with `since`: (its new client, since, the `catchup` it got)."""
     host, _ = await create_with_bots(server, "tenhou")
     seen: list[dict] = []
-    await play_counting(host, random.Random(41), seen, stop_after=10)
+    await play_counting(host, random.Random(seed), seen, stop_after=10)
     since = max(m["seq"] for m in seen if m["type"] in ("event", "table"))
     token = host.resume_token
     await server.stop_async(signal.SIGKILL)
@@ -244,6 +245,12 @@ async def test_after_a_restart_since_cannot_be_used_and_a_snapshot_says_so(serve
     assert back.welcome["resumed"] is True
     catchup = await recv(back, "catchup")
     assert catchup["replay"] is False and catchup["reason"] == "restart"
+    return back, since, catchup
+
+
+@pytest.mark.asyncio
+async def test_after_a_restart_since_cannot_be_used_and_a_snapshot_says_so(server):  # noqa: F811
+    back, _, _ = await resumed_after_a_restart(server, 41)
     snapshot = await recv(back, "snapshot")
     assert snapshot["view"]["you"]["seat"] == 0
     result = await play_counting(back, random.Random(42), [])
