@@ -73,7 +73,7 @@ class TableRow:
     state: str
     seats: list[SeatRow]
     game_id: int | None
-    watchers: list[str] = ()  # spectators' resume token hashes
+    watchers: tuple[str, ...] = ()  # spectators' resume token hashes
     broadcasts: int = 0  # table broadcasts (not events or results) sent so far
 
 
@@ -174,7 +174,7 @@ class Store:
                                    " LIMIT 1", (tid,)).fetchone()
             watchers = [h for (h,) in self.db.execute("SELECT token_hash FROM watchers WHERE table_id=?", (tid,))]
             out.append(TableRow(tid, invite, watch, json.loads(rules), json.loads(clock), state, seats,
-                                game[0] if game else None, watchers, broadcasts))
+                                game[0] if game else None, tuple(watchers), broadcasts))
         return out
 
     # ---- games and decisions ----------------------------------------------
