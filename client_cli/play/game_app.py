@@ -479,7 +479,7 @@ class PlayApp(App[int]):
         """Host only: hand the seat of a player who is away to a bot (the server allows it after
         the table's `absence` seconds, and says how long otherwise)."""
         seats = (self.table or {}).get("seats") or []
-        away = [i for i, s in enumerate(seats) if s and s["kind"] == "human" and not s["connected"]]
+        away = sorted(self._away())
         if not away:
             self.notify("no player is away", severity="warning", timeout=3)
             return
