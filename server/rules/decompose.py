@@ -7,7 +7,7 @@ read by looking up four small tables and joining them.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from itertools import product
 
@@ -41,6 +41,52 @@ def standard_readings(counts: Sequence[int]) -> list[tuple[int, tuple[int, ...]]
         if len(pairs) == 1:
             out.append((pairs[0], tuple(code for _, sets in combo for code in sets)))
     return out
+
+
+# A reading of one suit (or of the honours) split for scoring: (pair kind or NO_PAIR,
+# first kinds of its chows, kinds of its pungs).
+Part = tuple[int, tuple[int, ...], tuple[int, ...]]
+_suit_parts: tuple[dict[bytes, tuple[Part, ...]], ...] = ({}, {}, {})
+_honour_parts: dict[bytes, tuple[Part, ...]] = {}
+
+
+def standard_parts(counts: Sequence[int]) -> list[tuple[int, tuple[int, ...], tuple[int, ...]]]:
+    """All readings of the concealed counts as sets plus one pair: (pair, chow firsts, pung kinds).
+
+    The same readings as `standard_readings`, split the way scoring wants them.  Each
+    suit's parts are memoised by its counts, so a hand costs four lookups and a join.
+    """
+    found = []
+    for base, memo in zip((0, 9, 18), _suit_parts):
+        key = bytes(counts[base:base + 9])
+        parts = memo.get(key)
+        if parts is None:
+            parts = memo[key] = tuple(_split(reading) for reading in _read_suit(base, list(key)))
+        if not parts:
+            return []
+        found.append(parts)
+    key = bytes(counts[27:34])
+    honours = _honour_parts.get(key)
+    if honours is None:
+        reading = _read_honours(counts)
+        honours = _honour_parts[key] = () if reading is None else (_split(reading),)
+    if not honours:
+        return []
+    man, pin, sou = found
+    if len(man) == len(pin) == len(sou) == 1:
+        combos: Iterable[tuple[Part, ...]] = ((man[0], pin[0], sou[0], honours[0]),)
+    else:
+        combos = product(man, pin, sou, honours)
+    out = []
+    for a, b, c, d in combos:
+        if (a[0] >= 0) + (b[0] >= 0) + (c[0] >= 0) + (d[0] >= 0) == 1:
+            out.append((max(a[0], b[0], c[0], d[0]), a[1] + b[1] + c[1], a[2] + b[2] + c[2] + d[2]))
+    return out
+
+
+def _split(reading: SuitReading) -> Part:
+    pair, sets = reading
+    return pair, tuple(code for code in sets if code < PUNG), tuple(code - PUNG for code in sets if code >= PUNG)
 
 
 def _read_honours(counts: Sequence[int]) -> SuitReading | None:
@@ -88,7 +134,7 @@ def _search(base: int, counts: list[int], pair: int, sets: list[int], found: set
 
 def is_seven_pairs(counts: Sequence[int]) -> bool:
     """Seven different pairs (EMA: 'Seven different pairs'); four of a kind is not two."""
-    return sum(1 for c in counts if c == 2) == 7
+    return counts.count(2) == 7
 
 
 def is_thirteen_orphans(counts: Sequence[int]) -> bool:

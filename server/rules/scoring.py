@@ -14,10 +14,11 @@ from server.rules import fu as fu_rules
 from server.rules import yaku as yaku_rules
 from server.rules.config import Rules
 from server.rules.context import WinContext
-from server.rules.decompose import PUNG, is_seven_pairs, is_thirteen_orphans, standard_readings
-from server.rules.melds import Meld
+from server.rules.decompose import is_seven_pairs, is_thirteen_orphans, standard_parts
+from server.rules.fu import CONCEALED_PUNG_FU
+from server.rules.melds import Meld, MeldKind
 from server.rules.points import MANGAN, Payment, collected, limit_for, payment_for
-from server.rules.tiles import DORA_OF, RED_FIVES, counts_of, kind_of, tile_name
+from server.rules.tiles import DORA_OF, FIVES, RED_FIVES, tile_name
 
 
 class ScoringError(ValueError):
@@ -52,16 +53,18 @@ class HandScore:
         return self.payment.total
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class _Hand:
     """What is fixed for every reading of one hand."""
 
     concealed: list[int]  # 34 counts of the concealed tiles, winning tile included
-    all_counts: list[int]  # the same with the melds' tiles
     win: int  # kind
     melds: tuple[Meld, ...]
-    meld_chis: tuple[int, ...]
-    meld_pungs: tuple[tuple[int, bool, bool], ...]
+    meld_chis: tuple[int, ...]  # first kinds of the declared chows
+    meld_pungs: tuple[int, ...]  # kinds of the declared pungs and kongs
+    meld_concealed: int  # how many of those are concealed kongs
+    meld_fu: int  # step 6 for the declared pungs and kongs
+    kongs: int
     closed: bool
     nine_gates: bool
     dora_parts: tuple[int, int, int]
@@ -72,7 +75,7 @@ class _Hand:
 
 
 # A candidate reading before it becomes a HandScore: (total, han, fu, yaku names,
-# yakuman names, wait, how to rebuild its fu lines).
+# yakuman names, wait, reading (pair, pungs as (kind, concealed, kong)) to write its fu lines).
 _Candidate = tuple
 
 
@@ -83,7 +86,7 @@ def score_hand(tiles: Sequence[int], win_tile: int, melds: Sequence[Meld], ctx: 
     candidates = _candidates(hand)
     if not candidates:
         raise ScoringError(_not_complete_reason(hand))
-    best = max(candidates, key=lambda c: c[:3])
+    best = max(candidates, key=_rank) if len(candidates) > 1 else candidates[0]
     if rules.renhou_mangan and ctx.renhou:
         renhou = _renhou_score(hand, best)
         if best[3] is None or collected(renhou.base, ctx.dealer, ctx.tsumo) > best[0]:
@@ -93,99 +96,163 @@ def score_hand(tiles: Sequence[int], win_tile: int, melds: Sequence[Meld], ctx: 
     return _finish(hand, best)
 
 
+def _rank(candidate: _Candidate) -> tuple[int, int, int]:
+    return candidate[:3]  # what the winner collects, then han, then fu
+
+
 def _prepare(tiles: Sequence[int], win_tile: int, melds: tuple[Meld, ...], ctx: WinContext, rules: Rules) -> _Hand:
-    meld_tiles = [t for m in melds for t in m.tiles]
-    expected = 14 - 3 * len(melds)
-    if len(melds) > 4:
-        raise ScoringError(f"a hand has at most 4 melds, not {len(melds)}")
-    if len(tiles) != expected:
+    n_melds = len(melds)
+    if n_melds > 4:
+        raise ScoringError(f"a hand has at most 4 melds, not {n_melds}")
+    if len(tiles) != 14 - 3 * n_melds:
         raise ScoringError(
-            f"the hand has {len(tiles)} concealed tiles with {len(melds)} meld(s): "
-            f"it needs {expected}, the winning tile included")
-    concealed = counts_of(tiles)
-    all_counts = counts_of(meld_tiles, concealed) if meld_tiles else concealed
+            f"the hand has {len(tiles)} concealed tiles with {n_melds} meld(s): "
+            f"it needs {14 - 3 * n_melds}, the winning tile included")
+    concealed = [0] * 34
+    red = max(tiles) >= 34
+    if red:
+        for tile in tiles:
+            concealed[tile if tile < 34 else FIVES[tile - 34]] += 1
+    else:
+        for tile in tiles:
+            concealed[tile] += 1
+    closed = True
+    kongs = meld_concealed = meld_fu = 0
+    meld_chis: list[int] = []
+    meld_pungs: list[int] = []
+    if melds:
+        all_counts = concealed.copy()
+        for meld in melds:
+            for tile in meld.tiles:
+                if tile >= 34:
+                    red = True
+                    tile = FIVES[tile - 34]
+                all_counts[tile] += 1
+            kind = meld.kind
+            if kind is MeldKind.CHI:
+                meld_chis.append(meld.first)
+                closed = False
+                continue
+            meld_pungs.append(meld.first)
+            fu = CONCEALED_PUNG_FU[meld.first]
+            if kind is MeldKind.ANKAN:
+                meld_concealed += 1
+            else:
+                closed = False
+                fu //= 2
+            if kind is not MeldKind.PON:
+                kongs += 1
+                fu *= 4
+            meld_fu += fu
+    else:
+        all_counts = concealed
     if max(all_counts) > 4:
         too_many = max(range(34), key=all_counts.__getitem__)
         raise ScoringError(f"{all_counts[too_many]} of {tile_name(too_many)}: there are only four of each tile")
-    reds = [t for t in tiles if t >= 34] + [t for t in meld_tiles if t >= 34]
-    if reds:
-        for red in RED_FIVES:
-            if reds.count(red) > 1:
-                raise ScoringError(f"{reds.count(red)} red fives {tile_name(red)}: there is one of each")
-        if not rules.red_fives:
-            raise ScoringError(f"red five {tile_name(reds[0])} given, but the {rules.name} rules play without red fives")
-    win = kind_of(win_tile)
+    if red:
+        _check_red_fives(tiles, melds, rules)
+    win = win_tile if win_tile < 34 else FIVES[win_tile - 34]
     if not concealed[win]:
         raise ScoringError(f"the winning tile {tile_name(win_tile)} is not among the hand's tiles")
-    closed = not any(m.is_open for m in melds)
-    kongs = sum(1 for m in melds if m.is_kong)
-    unusual = ctx.unusual or not closed
-    reason = ctx.contradiction(closed, kongs, rules.ippatsu_broken_by_concealed_kong) if unusual else None
-    if reason:
-        raise ScoringError(reason)
-    dora = sum(all_counts[DORA_OF[i]] for i in ctx.dora_indicators)
-    riichi = ctx.riichi or ctx.double_riichi
-    ura = sum(all_counts[DORA_OF[i]] for i in ctx.ura_indicators) if riichi else 0
-    red = len(reds) if rules.red_fives else 0
-    meld_chis = tuple(m.first for m in melds if m.is_chi)
-    meld_pungs = tuple((m.first, not m.is_open, m.is_kong) for m in melds if not m.is_chi)
-    yaku = tuple(yaku_rules.hand_yaku(all_counts, ctx, rules, closed))
-    nine_gates = "chinitsu" in yaku and not melds and yaku_rules.is_nine_gates(concealed)
-    return _Hand(concealed, all_counts, win, melds, meld_chis, meld_pungs, closed, nine_gates, (dora, ura, red), yaku,
-                 tuple(yaku_rules.hand_yakuman(all_counts, ctx)), ctx, rules)
+    unusual = ctx.unusual
+    if unusual or (ctx.riichi and not closed):
+        reason = ctx.contradiction(closed, kongs, rules.ippatsu_broken_by_concealed_kong)
+        if reason:
+            raise ScoringError(reason)
+    dora = 0
+    for indicator in ctx.dora_indicators:
+        dora += all_counts[DORA_OF[indicator]]
+    ura = 0
+    if ctx.riichi or ctx.double_riichi:
+        for indicator in ctx.ura_indicators:
+            ura += all_counts[DORA_OF[indicator]]
+    reds = _red_count(tiles, melds) if red and rules.red_fives else 0
+    yaku = yaku_rules.hand_yaku(all_counts, ctx, rules, closed, unusual)
+    nine_gates = not melds and "chinitsu" in yaku and yaku_rules.is_nine_gates(concealed)
+    return _Hand(concealed, win, melds, tuple(meld_chis), tuple(meld_pungs), meld_concealed, meld_fu, kongs, closed,
+                 nine_gates, (dora, ura, reds), tuple(yaku), tuple(yaku_rules.hand_yakuman(all_counts, ctx, unusual)),
+                 ctx, rules)
+
+
+def _red_count(tiles: Sequence[int], melds: tuple[Meld, ...]) -> int:
+    return sum(1 for t in tiles if t >= 34) + sum(1 for m in melds for t in m.tiles if t >= 34)
+
+
+def _check_red_fives(tiles: Sequence[int], melds: tuple[Meld, ...], rules: Rules) -> None:
+    reds = [t for t in tiles if t >= 34] + [t for m in melds for t in m.tiles if t >= 34]
+    for red in RED_FIVES:
+        if reds.count(red) > 1:
+            raise ScoringError(f"{reds.count(red)} red fives {tile_name(red)}: there is one of each")
+    if not rules.red_fives:
+        raise ScoringError(f"red five {tile_name(reds[0])} given, but the {rules.name} rules play without red fives")
 
 
 def _candidates(hand: _Hand) -> list[_Candidate]:
     """A candidate for every reading and every place the winning tile can sit."""
-    out = []
-    if not hand.melds and is_thirteen_orphans(hand.concealed):
-        out.append(_yakuman_candidate(hand, ["kokushi"], 0, "kokushi", None))
-    if not hand.melds and is_seven_pairs(hand.concealed):
-        out.append(_chiitoitsu_candidate(hand))
-    for pair, sets in standard_readings(hand.concealed):
-        for wait, index in _waits_in(pair, sets, hand.win):
-            out.append(_standard_candidate(hand, pair, sets, wait, index))
+    concealed = hand.concealed
+    parts = standard_parts(concealed)
+    if hand.melds:
+        out = []
+    elif not parts:
+        # Thirteen orphans has no reading as sets; seven pairs may have one (ryanpeikou).
+        if is_thirteen_orphans(concealed):
+            return [_yakuman_candidate(hand, ["kokushi"], 0, "kokushi", None)]
+        return [_chiitoitsu_candidate(hand)] if is_seven_pairs(concealed) else []
+    else:
+        out = [_chiitoitsu_candidate(hand)] if is_seven_pairs(concealed) else []
+    ctx, rules, win = hand.ctx, hand.rules, hand.win
+    tsumo, closed = ctx.tsumo, hand.closed
+    for pair, chis, pungs in parts:
+        pair_fu = fu_rules.pair_fu(pair, ctx, rules) if pair >= 27 else 0
+        all_chis = hand.meld_chis + chis
+        all_pungs = hand.meld_pungs + pungs
+        concealed_pungs = hand.meld_concealed + len(pungs)
+        pungs_fu = hand.meld_fu
+        for kind in pungs:
+            pungs_fu += CONCEALED_PUNG_FU[kind]
+        could_pinfu = closed and not pair_fu and len(chis) == 4
+        for wait in _waits_in(pair, chis, pungs, win):
+            if wait == "shanpon" and not tsumo:
+                # A pung completed by a discard counts as open (EMA 'Fu'; scoring guide 'Meld fu').
+                out.append(_candidate(hand, pair, all_chis, all_pungs, concealed_pungs - 1,
+                                      pungs_fu - CONCEALED_PUNG_FU[win] // 2, pair_fu, wait, False, pungs))
+            else:
+                out.append(_candidate(hand, pair, all_chis, all_pungs, concealed_pungs, pungs_fu, pair_fu, wait,
+                                      could_pinfu and wait == "ryanmen", pungs))
     return out
 
 
-def _waits_in(pair: int, sets: tuple[int, ...], win: int) -> list[tuple[str, int]]:
-    """Each distinct place the winning tile can sit: (wait, index of its set or -1)."""
-    places: dict[tuple[str, int], int] = {}
-    if pair == win:
-        places[("tanki", -1)] = -1
-    for index, code in enumerate(sets):
-        if code == PUNG + win:
-            places.setdefault(("shanpon", code), index)
-        elif code < PUNG and code <= win <= code + 2 and code // 9 == win // 9:
-            offset, position = win - code, code % 9
+def _waits_in(pair: int, chis: tuple[int, ...], pungs: tuple[int, ...], win: int) -> list[str]:
+    """Each distinct place the winning tile can sit in a reading of the concealed tiles, as its wait."""
+    waits = ["tanki"] if pair == win else []
+    seen = -1
+    for first in chis:
+        if first <= win <= first + 2 and first != seen:
+            seen = first  # the second of two identical chows is the same place
+            offset = win - first
             if offset == 1:
-                wait = "kanchan"
-            elif (offset == 0 and position == 6) or (offset == 2 and position == 0):
-                wait = "penchan"
+                waits.append("kanchan")
+            elif (offset == 0 and first % 9 == 6) or (offset == 2 and first % 9 == 0):
+                waits.append("penchan")
             else:
-                wait = "ryanmen"
-            places.setdefault((wait, code), index)
-    return [(wait, index) for (wait, _), index in places.items()]
+                waits.append("ryanmen")
+    if win in pungs:
+        waits.append("shanpon")
+    return waits
 
 
-def _standard_candidate(hand: _Hand, pair: int, sets: tuple[int, ...], wait: str, index: int) -> _Candidate:
-    ctx, rules = hand.ctx, hand.rules
-    chis = list(hand.meld_chis)
-    pungs = list(hand.meld_pungs)
-    ron_shanpon = wait == "shanpon" and not ctx.tsumo
-    for i, code in enumerate(sets):
-        if code < PUNG:
-            chis.append(code)
-        else:
-            # A pung completed by a discard counts as open (EMA 'Fu'; scoring guide 'Meld fu').
-            pungs.append((code - PUNG, not (ron_shanpon and i == index), False))
-    reading = (pair, tuple(pungs), wait)
-    yakuman = yaku_rules.shape_yakuman(pair, pungs, hand.nine_gates)
-    pinfu = (hand.closed and len(chis) == 4 and wait == "ryanmen" and fu_rules.pair_fu(pair, ctx, rules) == 0)
-    fu = fu_rules.standard_fu(pair, pungs, wait, hand.closed, pinfu, ctx, rules)
-    if yakuman or hand.yakuman:
-        return _yakuman_candidate(hand, yakuman, fu, wait, reading)
-    names = yaku_rules.shape_yaku(pair, chis, pungs, pinfu, ctx, hand.closed) + list(hand.yaku)
+def _candidate(hand: _Hand, pair: int, chis: tuple[int, ...], pungs: tuple[int, ...], concealed_pungs: int,
+               pungs_fu: int, pair_fu: int, wait: str, pinfu: bool, own_pungs: tuple[int, ...]) -> _Candidate:
+    """One reading with the winning tile in one place; `own_pungs` are the concealed tiles' pungs."""
+    ctx = hand.ctx
+    fu = fu_rules.reading_fu(pungs_fu, pair_fu, wait, hand.closed, ctx.tsumo, pinfu)
+    reading = (pair, own_pungs, wait)
+    if len(pungs) >= 3 or hand.nine_gates or hand.yakuman:
+        yakuman = yaku_rules.shape_yakuman(pair, pungs, concealed_pungs, hand.kongs, hand.nine_gates)
+        if yakuman or hand.yakuman:
+            return _yakuman_candidate(hand, yakuman, fu, wait, reading)
+    names = yaku_rules.shape_yaku(pair, chis, pungs, concealed_pungs, hand.kongs, pinfu, ctx, hand.closed)
+    names += hand.yaku
     return _regular_candidate(hand, names, fu, wait, reading)
 
 
@@ -218,9 +285,7 @@ def _finish(hand: _Hand, best: _Candidate) -> HandScore:
     """The HandScore of the chosen candidate, with its readable fu lines."""
     _, han, fu, names, yakuman, wait, reading = best
     if reading is not None:
-        pair, pungs, _ = reading
-        lines = partial(fu_rules.standard_fu_lines, pair, pungs, wait, hand.closed, "pinfu" in names, hand.ctx,
-                        hand.rules)
+        lines = partial(_fu_lines, hand, reading, "pinfu" in names)
     else:
         lines = fu_rules.CHIITOITSU_FU if wait == "chiitoitsu" else ()
     ctx = hand.ctx
@@ -239,6 +304,14 @@ def _finish(hand: _Hand, best: _Candidate) -> HandScore:
     limit, base = limit_for(han, fu, hand.rules)
     payment = payment_for(base, ctx.dealer, ctx.tsumo, ctx.honba)
     return HandScore(han, fu, yaku, sum(hand.dora_parts), hand.dora_parts, limit, 0, base, payment, lines, wait)
+
+
+def _fu_lines(hand: _Hand, reading: tuple, pinfu: bool) -> tuple[tuple[str, int], ...]:
+    pair, own_pungs, wait = reading
+    ron_shanpon = wait == "shanpon" and not hand.ctx.tsumo
+    pungs = [(m.first, not m.is_open, m.is_kong) for m in hand.melds if not m.is_chi]
+    pungs += [(kind, not (ron_shanpon and kind == hand.win), False) for kind in own_pungs]
+    return fu_rules.standard_fu_lines(pair, pungs, wait, hand.closed, pinfu, hand.ctx, hand.rules)
 
 
 def _renhou_score(hand: _Hand, like: _Candidate) -> HandScore:

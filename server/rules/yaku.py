@@ -1,8 +1,9 @@
 """The yaku and yakuman of EMA 2016 ('Yaku', 'Yakuman') for one reading of a hand.
 
-A reading is a pair, the chows (by their first kind) and the pungs/kongs as
-(kind, concealed, kong); a pung completed by a ron counts as open (scoring guide,
-'Meld fu').  Values are (closed, open) han; 0 means the yaku needs a closed hand.
+A reading is a pair, the chows (by their first kind) and the kinds of the pungs and
+kongs, with how many of them are concealed (a pung completed by a ron counts as open:
+scoring guide, 'Meld fu') and how many are kongs.  Values are (closed, open) han; 0
+means the yaku needs a closed hand.
 """
 
 from __future__ import annotations
@@ -14,7 +15,6 @@ from server.rules.config import Rules
 from server.rules.context import WinContext
 from server.rules.tiles import DRAGONS, GREEN_KINDS, IS_TERMINAL_OR_HONOUR, TERMINALS, TERMINALS_AND_HONOURS
 
-Pung = tuple[int, bool, bool]  # kind, concealed, kong
 Yaku = tuple[str, int]
 
 YAKU_HAN: dict[str, tuple[int, int]] = {
@@ -42,32 +42,38 @@ _TERMINALS = itemgetter(*TERMINALS)
 _GREEN = itemgetter(*GREEN_KINDS)
 
 
-def hand_yaku(counts: Sequence[int], ctx: WinContext, rules: Rules, closed: bool) -> list[str]:
-    """Yaku that hold for every reading: how the hand was won, and which tiles it holds (34 counts)."""
+def hand_yaku(counts: Sequence[int], ctx: WinContext, rules: Rules, closed: bool, unusual: bool) -> list[str]:
+    """Yaku that hold for every reading: how the hand was won, and which tiles it holds (34 counts).
+
+    `unusual` is ctx.unusual, which the caller has already worked out."""
     names = []
     if ctx.riichi or ctx.double_riichi:
         names.append("riichi")
-    if ctx.double_riichi:
-        names.append("double_riichi")
-    if ctx.ippatsu:
-        names.append("ippatsu")
+    if unusual:
+        if ctx.double_riichi:
+            names.append("double_riichi")
+        if ctx.ippatsu:
+            names.append("ippatsu")
     if ctx.tsumo and closed:
         names.append("menzen_tsumo")
-    if ctx.unusual:
+    if unusual:
         names.extend(flag for flag in _SITUATIONS if getattr(ctx, flag))
     outside = sum(_OUTSIDE(counts))
-    if not outside and (closed or rules.open_tanyao):
-        names.append("tanyao")
-    if outside == sum(counts):
+    if not outside:
+        if closed or rules.open_tanyao:
+            names.append("tanyao")
+    elif outside == sum(counts):
         names.append("honroutou")
     if (any(counts[0:9]) + any(counts[9:18]) + any(counts[18:27])) == 1:
         names.append("honitsu" if any(counts[27:34]) else "chinitsu")
     return names
 
 
-def hand_yakuman(counts: Sequence[int], ctx: WinContext) -> list[str]:
+def hand_yakuman(counts: Sequence[int], ctx: WinContext, unusual: bool) -> list[str]:
     """Yakuman that hold for every reading: the first-draw wins and the tile-colour ones."""
-    names = [name for name in ("tenhou", "chiihou") if getattr(ctx, name)] if ctx.unusual else []
+    names = [name for name in ("tenhou", "chiihou") if getattr(ctx, name)] if unusual else []
+    if any(counts[1:8]) or any(counts[10:17]):  # simples of man or pin: none of the colour yakuman
+        return names
     total = sum(counts)
     if sum(_GREEN(counts)) == total:
         names.append("ryuuiisou")
@@ -78,9 +84,12 @@ def hand_yakuman(counts: Sequence[int], ctx: WinContext) -> list[str]:
     return names
 
 
-def shape_yaku(pair: int, chis: list[int], pungs: Sequence[Pung], pinfu: bool, ctx: WinContext,
-               closed: bool) -> list[str]:
-    """Yaku of one four-sets-and-a-pair reading (EMA 'Yaku' table, shape rows)."""
+def shape_yaku(pair: int, chis: Sequence[int], pungs: Sequence[int], concealed_pungs: int, kongs: int,
+               pinfu: bool, ctx: WinContext, closed: bool) -> list[str]:
+    """Yaku of one four-sets-and-a-pair reading (EMA 'Yaku' table, shape rows).
+
+    `chis` are the chows by first kind, `pungs` the kinds of the pungs and kongs, of which
+    `concealed_pungs` are concealed (a pung completed by a ron is not) and `kongs` are kongs."""
     names = []
     if pinfu:
         names.append("pinfu")
@@ -109,49 +118,48 @@ def shape_yaku(pair: int, chis: list[int], pungs: Sequence[Pung], pinfu: bool, c
                 if k % 9 == 0 and k + 3 in chis and k + 6 in chis:
                     names.append("ittsu")
                     break
-    pung_kinds = [p[0] for p in pungs]
-    for kind in pung_kinds:
-        if kind >= 31:
-            names.append(DRAGON_YAKU[kind])
-    if ctx.seat_wind_kind in pung_kinds:
-        names.append("yakuhai_seat")
-    if ctx.round_wind_kind in pung_kinds:
-        names.append("yakuhai_round")
+    honour_pungs = 0
+    for kind in pungs:
+        if kind >= 27:
+            honour_pungs += 1
+            if kind >= 31:
+                names.append(DRAGON_YAKU[kind])
+    if honour_pungs:
+        if ctx.seat_wind + 27 in pungs:
+            names.append("yakuhai_seat")
+        if ctx.round_wind + 27 in pungs:
+            names.append("yakuhai_round")
     if n_chis and IS_TERMINAL_OR_HONOUR[pair] and all(k % 9 in (0, 6) for k in chis) and all(
-            IS_TERMINAL_OR_HONOUR[k] for k in pung_kinds):
-        honours = pair >= 27 or any(k >= 27 for k in pung_kinds)
-        names.append("chanta" if honours else "junchan")
-    n_pungs = len(pungs)
-    if n_pungs >= 3:
-        for k in pung_kinds:
-            if k < 9 and k + 9 in pung_kinds and k + 18 in pung_kinds:
+            IS_TERMINAL_OR_HONOUR[k] for k in pungs):
+        names.append("chanta" if pair >= 27 or honour_pungs else "junchan")
+    if len(pungs) >= 3:
+        for k in pungs:
+            if k < 9 and k + 9 in pungs and k + 18 in pungs:
                 names.append("sanshoku_doukou")
                 break
-        concealed = sum(1 for p in pungs if p[1])
-        if concealed == 3:
+        if concealed_pungs == 3:
             names.append("sanankou")
-        if sum(1 for p in pungs if p[2]) == 3:
+        if kongs == 3:
             names.append("sankantsu")
-        if n_pungs == 4:
+        if len(pungs) == 4:
             names.append("toitoi")
-    if pair >= 31 and sum(1 for k in pung_kinds if k >= 31) == 2:
+    if pair >= 31 and honour_pungs >= 2 and (31 in pungs) + (32 in pungs) + (33 in pungs) == 2:
         names.append("shousangen")
     return names
 
 
-def shape_yakuman(pair: int, pungs: Sequence[Pung], nine_gates: bool) -> list[str]:
-    """Yakuman of one four-sets-and-a-pair reading."""
+def shape_yakuman(pair: int, pungs: Sequence[int], concealed_pungs: int, kongs: int, nine_gates: bool) -> list[str]:
+    """Yakuman of one four-sets-and-a-pair reading (`pungs` as for shape_yaku)."""
     names = ["chuuren"] if nine_gates else []
     if len(pungs) < 3:
         return names
-    if len(pungs) == 4 and all(p[1] for p in pungs):
+    if concealed_pungs == 4:
         names.append("suuankou")
-    if sum(1 for p in pungs if p[2]) == 4:
+    if kongs == 4:
         names.append("suukantsu")
-    pung_kinds = [p[0] for p in pungs]
-    if 31 in pung_kinds and 32 in pung_kinds and 33 in pung_kinds:
+    if 31 in pungs and 32 in pungs and 33 in pungs:
         names.append("daisangen")
-    winds = sum(1 for k in pung_kinds if 27 <= k <= 30)
+    winds = sum(1 for k in pungs if 27 <= k <= 30)
     if winds == 4:
         names.append("daisuushii")
     elif winds == 3 and 27 <= pair <= 30:
