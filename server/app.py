@@ -33,6 +33,7 @@ from websockets.protocol import State
 
 from protocol.messages import MAX_FRAME, VERSION, Message, ProtocolError, decode, encode, error, ws_frame
 from server.lobby import Lobby, LobbyError
+from server.rules.decompose import prefill as prefill_readings
 from server.rules.shanten import prefill as prefill_shanten
 from server.session import Session
 from server.store import Store, token_hash
@@ -384,8 +385,9 @@ def tune_gc() -> None:
 
 
 async def serve_until_stopped(args: argparse.Namespace) -> None:
-    tune_gc()
     prefill_shanten()  # 0.2 s of memo, before any table waits on it
+    prefill_readings()  # 0.2 s: every suit's readings as sets, for scoring
+    tune_gc()  # after the tables above, so that the collector leaves them be
     store = Store(args.db)
     Table.history_size = args.history
     lobby = Lobby(store, idle_seconds=args.idle, abandon_seconds=args.abandon,

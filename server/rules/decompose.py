@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from itertools import product
+from itertools import combinations_with_replacement, product
 
 from server.rules.tiles import TERMINALS_AND_HONOURS, format_tiles
 
@@ -48,6 +48,38 @@ def standard_readings(counts: Sequence[int]) -> list[tuple[int, tuple[int, ...]]
 Part = tuple[int, tuple[int, ...], tuple[int, ...]]
 _suit_parts: tuple[dict[bytes, tuple[Part, ...]], ...] = ({}, {}, {})
 _honour_parts: dict[bytes, tuple[Part, ...]] = {}
+_PREFILLED: list[bool] = []  # once prefill() has run, a suit missing from _suit_parts has no reading
+
+
+def prefill() -> None:
+    """Fill _suit_parts with every suit that reads as sets and at most one pair: about
+    22,000 counts per suit, made in some 0.2 s by putting sets together rather than by
+    taking hands apart.  After it, a new hand never waits on a search.  A server calls it
+    before it listens; without it, each suit is searched on first sight and memoised."""
+    if _PREFILLED:
+        return
+    sets = [(code, (code, code + 1, code + 2)) for code in range(7)] + [(PUNG + k, (k, k, k)) for k in range(9)]
+    found: dict[bytes, set[SuitReading]] = {}
+    for size in range(5):
+        for combo in combinations_with_replacement(sets, size):  # codes come out sorted
+            counts = [0] * 9
+            for _, kinds in combo:
+                for kind in kinds:
+                    counts[kind] += 1
+            if max(counts) > 4:
+                continue
+            codes = tuple(code for code, _ in combo)
+            found.setdefault(bytes(counts), set()).add((NO_PAIR, codes))
+            for pair in range(9):
+                if counts[pair] <= 2:
+                    counts[pair] += 2
+                    found.setdefault(bytes(counts), set()).add((pair, codes))
+                    counts[pair] -= 2
+    for base, memo in zip((0, 9, 18), _suit_parts):
+        for key, readings in found.items():
+            memo[key] = tuple(_split((pair + base if pair != NO_PAIR else NO_PAIR, tuple(code + base for code in codes)))
+                              for pair, codes in sorted(readings))
+    _PREFILLED.append(True)
 
 
 def standard_parts(counts: Sequence[int]) -> list[tuple[int, tuple[int, ...], tuple[int, ...]]]:
@@ -61,6 +93,8 @@ def standard_parts(counts: Sequence[int]) -> list[tuple[int, tuple[int, ...], tu
         key = bytes(counts[base:base + 9])
         parts = memo.get(key)
         if parts is None:
+            if _PREFILLED:
+                return []
             parts = memo[key] = tuple(_split(reading) for reading in _read_suit(base, list(key)))
         if not parts:
             return []

@@ -1,7 +1,11 @@
 """Every way a complete hand can be read (issue 2, 'Tiles and hands')."""
 
+import itertools
+
+from server.rules import decompose
 from server.rules.decompose import readings
 from server.rules.tiles import counts_of, parse_tiles
+from tests.rules.random_hands import random_hands
 
 
 def _readings(hand: str) -> list[str]:
@@ -43,3 +47,36 @@ def test_an_incomplete_hand_has_no_reading() -> None:
 
 def test_a_hand_with_melds_reads_its_concealed_part() -> None:
     assert _readings("23444m") == ["standard: chi 234m, pair 44m"]
+
+
+def _searched(base: int, counts: tuple[int, ...]) -> tuple:
+    return tuple(decompose._split(reading) for reading in decompose._read_suit(base, list(counts)))
+
+
+def test_the_prefilled_table_holds_every_suit_that_reads_as_sets_and_a_pair_as_the_search_reads_it() -> None:
+    """The table prefill() builds by putting sets together must be the search's answer for
+    every suit of a hand (at most 14 tiles, no kind more than four times): the same
+    readings in the same order, and no entry where the search finds no reading."""
+    decompose.prefill()
+    man, pin, sou = decompose._suit_parts
+    checked = 0
+    for counts in itertools.product(range(5), repeat=9):
+        total = sum(counts)
+        if total > 14 or total % 3 == 1:
+            continue  # no hand has such a suit, or it cannot read as sets
+        assert man.get(bytes(counts), ()) == _searched(0, counts), counts
+        checked += 1
+    assert checked == 273_005
+    for base, table in ((9, pin), (18, sou)):
+        assert sum(1 for parts in table.values() if parts) == 21_743  # the empty ones: memoised searches
+        for key, parts in table.items():
+            assert parts == _searched(base, tuple(key)), (base, key)
+
+
+def test_standard_parts_split_the_same_readings_as_standard_readings() -> None:
+    for hand in random_hands(300, seed=11):
+        counts = counts_of(hand.tiles)
+        expected = [(pair, tuple(c for c in sets if c < decompose.PUNG),
+                     tuple(c - decompose.PUNG for c in sets if c >= decompose.PUNG))
+                    for pair, sets in decompose.standard_readings(counts)]
+        assert decompose.standard_parts(counts) == expected
