@@ -6,7 +6,7 @@ a ron, or 100 to each payment of a tsumo.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from server.rules.config import Rules
 
@@ -14,9 +14,9 @@ MANGAN, HANEMAN, BAIMAN, SANBAIMAN, YAKUMAN = "mangan", "haneman", "baiman", "sa
 LIMIT_BASE = {MANGAN: 2000, HANEMAN: 3000, BAIMAN: 4000, SANBAIMAN: 6000, YAKUMAN: 8000}
 
 
-@dataclass(frozen=True, slots=True)
-class Payment:
-    """Who pays the winner what, counters included; exactly one shape is set."""
+class Payment(NamedTuple):
+    """Who pays the winner what, counters included; exactly one shape is set.  (A named
+    tuple, as HandScore is, for speed.)"""
 
     ron: int = 0  # paid by the discarder
     dealer: int = 0  # non-dealer tsumo: the dealer's share
