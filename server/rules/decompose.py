@@ -7,7 +7,7 @@ read by looking up four small tables and joining them.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from itertools import combinations_with_replacement, product
 
@@ -88,34 +88,44 @@ def standard_parts(counts: Sequence[int]) -> list[tuple[int, tuple[int, ...], tu
     The same readings as `standard_readings`, split the way scoring wants them.  Each
     suit's parts are memoised by its counts, so a hand costs four lookups and a join.
     """
-    found = []
-    for base, memo in zip((0, 9, 18), _suit_parts):
-        key = bytes(counts[base:base + 9])
-        parts = memo.get(key)
-        if parts is None:
-            if _PREFILLED:
-                return []
-            parts = memo[key] = tuple(_split(reading) for reading in _read_suit(base, list(key)))
-        if not parts:
-            return []
-        found.append(parts)
-    key = bytes(counts[27:34])
+    whole = bytes(counts)
+    man_memo, pin_memo, sou_memo = _suit_parts
+    man = man_memo.get(whole[0:9])
+    if man is None:
+        man = _parts_of(0, whole[0:9])
+    pin = pin_memo.get(whole[9:18])
+    if pin is None:
+        pin = _parts_of(1, whole[9:18])
+    sou = sou_memo.get(whole[18:27])
+    if sou is None:
+        sou = _parts_of(2, whole[18:27])
+    if not (man and pin and sou):
+        return []
+    key = whole[27:34]
     honours = _honour_parts.get(key)
     if honours is None:
         reading = _read_honours(counts)
         honours = _honour_parts[key] = () if reading is None else (_split(reading),)
     if not honours:
         return []
-    man, pin, sou = found
     if len(man) == len(pin) == len(sou) == 1:
-        combos: Iterable[tuple[Part, ...]] = ((man[0], pin[0], sou[0], honours[0]),)
-    else:
-        combos = product(man, pin, sou, honours)
+        a, b, c, d = man[0], pin[0], sou[0], honours[0]
+        if (a[0] >= 0) + (b[0] >= 0) + (c[0] >= 0) + (d[0] >= 0) != 1:
+            return []
+        return [(max(a[0], b[0], c[0], d[0]), a[1] + b[1] + c[1], a[2] + b[2] + c[2] + d[2])]
     out = []
-    for a, b, c, d in combos:
+    for a, b, c, d in product(man, pin, sou, honours):
         if (a[0] >= 0) + (b[0] >= 0) + (c[0] >= 0) + (d[0] >= 0) == 1:
             out.append((max(a[0], b[0], c[0], d[0]), a[1] + b[1] + c[1], a[2] + b[2] + c[2] + d[2]))
     return out
+
+
+def _parts_of(suit: int, key: bytes) -> tuple[Part, ...]:
+    """A suit not in the memo: none of its readings after prefill(), else searched and memoised."""
+    if _PREFILLED:
+        return ()
+    parts = _suit_parts[suit][key] = tuple(_split(reading) for reading in _read_suit(9 * suit, list(key)))
+    return parts
 
 
 def _split(reading: SuitReading) -> Part:

@@ -74,7 +74,7 @@ def collected(base: int, dealer: bool, tsumo: bool) -> int:
 def payment_for(base: int, dealer: bool, tsumo: bool, honba: int = 0) -> Payment:
     """The payment table of the scoring guide ('Dealer and non-dealer')."""
     if not tsumo:
-        return Payment(ron=round_up_100(base * (6 if dealer else 4)) + 300 * honba)
+        return Payment(round_up_100(base * (6 if dealer else 4)) + 300 * honba, 0, 0, 0)  # ron
     if dealer:
-        return Payment(all=round_up_100(base * 2) + 100 * honba)
-    return Payment(dealer=round_up_100(base * 2) + 100 * honba, non_dealer=round_up_100(base) + 100 * honba)
+        return Payment(0, 0, 0, round_up_100(base * 2) + 100 * honba)  # all
+    return Payment(0, round_up_100(base * 2) + 100 * honba, round_up_100(base) + 100 * honba, 0)  # dealer, non-dealer

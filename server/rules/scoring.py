@@ -22,6 +22,9 @@ from server.rules.points import MANGAN, Payment, collected, limit_for, payment_f
 from server.rules.tiles import DORA_OF, FIVES, RED_FIVES, tile_name
 
 
+_CHI, _PON, _ANKAN = MeldKind.CHI, MeldKind.PON, MeldKind.ANKAN  # a global is read faster than an Enum member
+
+
 class ScoringError(ValueError):
     """Why a hand cannot be scored, in one line."""
 
@@ -78,8 +81,8 @@ class _Hand:
     rules: Rules
 
 
-# A candidate reading before it becomes a HandScore: (total, han, fu, yaku names,
-# yakuman names, wait, reading (pair, pungs as (kind, concealed, kong)) to write its fu lines).
+# A candidate reading before it becomes a HandScore: (han, fu, yaku names or None for
+# no yaku, yakuman names or None, wait, reading (pair, concealed pungs, wait) or None).
 _Candidate = tuple
 
 
@@ -90,18 +93,29 @@ def score_hand(tiles: Sequence[int], win_tile: int, melds: Sequence[Meld], ctx: 
     candidates = _candidates(hand)
     if not candidates:
         raise ScoringError(_not_complete_reason(hand))
-    best = max(candidates, key=_rank) if len(candidates) > 1 else candidates[0]
+    if len(candidates) > 1:
+        best = max(candidates, key=lambda c: (_collected(hand, c), c[0], c[1]))  # what the winner collects first
+    else:
+        best = candidates[0]
     if rules.renhou_mangan and ctx.renhou:
         renhou = _renhou_score(hand, best)
-        if best[3] is None or collected(renhou.base, ctx.dealer, ctx.tsumo) > best[0]:
+        if best[2] is None or collected(renhou.base, ctx.dealer, ctx.tsumo) > _collected(hand, best):
             return renhou
-    if best[3] is None:
+    if best[2] is None:
         raise ScoringError("the hand has no yaku (dora are not yaku), so it cannot win")
     return _finish(hand, best)
 
 
-def _rank(candidate: _Candidate) -> tuple[int, int, int]:
-    return candidate[:3]  # what the winner collects, then han, then fu
+def _collected(hand: _Hand, candidate: _Candidate) -> int:
+    """What the winner collects for a candidate, before counters."""
+    han, fu, names, yakuman = candidate[:4]
+    if yakuman is not None:
+        base = 8000 * (han // 13)
+    elif names is None:
+        return 0
+    else:
+        base = limit_for(han, fu, hand.rules)[1]
+    return collected(base, hand.ctx.dealer, hand.ctx.tsumo)
 
 
 def _prepare(tiles: Sequence[int], win_tile: int, melds: tuple[Meld, ...], ctx: WinContext, rules: Rules) -> _Hand:
@@ -127,24 +141,25 @@ def _prepare(tiles: Sequence[int], win_tile: int, melds: tuple[Meld, ...], ctx: 
     if melds:
         all_counts = concealed.copy()
         for meld in melds:
-            for tile in meld.tiles:
-                if tile >= 34:
-                    red = True
-                    tile = FIVES[tile - 34]
-                all_counts[tile] += 1
-            kind = meld.kind
-            if kind is MeldKind.CHI:
-                meld_chis.append(meld.first)
+            kind, first = meld.kind, meld.first
+            if max(meld.tiles) >= 34:
+                red = True
+            if kind is _CHI:
+                all_counts[first] += 1
+                all_counts[first + 1] += 1
+                all_counts[first + 2] += 1
+                meld_chis.append(first)
                 closed = False
                 continue
-            meld_pungs.append(meld.first)
-            fu = CONCEALED_PUNG_FU[meld.first]
-            if kind is MeldKind.ANKAN:
+            all_counts[first] += len(meld.tiles)
+            meld_pungs.append(first)
+            fu = CONCEALED_PUNG_FU[first]
+            if kind is _ANKAN:
                 meld_concealed += 1
             else:
                 closed = False
                 fu //= 2
-            if kind is not MeldKind.PON:
+            if kind is not _PON:
                 kongs += 1
                 fu *= 4
             meld_fu += fu
@@ -256,8 +271,11 @@ def _candidate(hand: _Hand, pair: int, chis: tuple[int, ...], pungs: tuple[int, 
         if yakuman or hand.yakuman:
             return _yakuman_candidate(hand, yakuman, fu, wait, reading)
     names = yaku_rules.shape_yaku(pair, chis, pungs, concealed_pungs, hand.kongs, pinfu, ctx, hand.closed)
+    if not names and not hand.yaku:
+        return (0, 0, None, None, wait, reading)
     names += hand.yaku
-    return _regular_candidate(hand, names, fu, wait, reading)
+    table = yaku_rules.YAKU_HAN_CLOSED if hand.closed else yaku_rules.YAKU_HAN_OPEN
+    return (sum(map(table.__getitem__, names)) + hand.dora, fu, names, None, wait, reading)
 
 
 def _chiitoitsu_candidate(hand: _Hand) -> _Candidate:
@@ -268,11 +286,9 @@ def _chiitoitsu_candidate(hand: _Hand) -> _Candidate:
 
 def _regular_candidate(hand: _Hand, names: list[str], fu: int, wait: str, reading: tuple | None) -> _Candidate:
     if not names:
-        return (0, 0, 0, None, None, wait, reading)
+        return (0, 0, None, None, wait, reading)
     table = yaku_rules.YAKU_HAN_CLOSED if hand.closed else yaku_rules.YAKU_HAN_OPEN
-    han = sum(map(table.__getitem__, names)) + hand.dora
-    _, base = limit_for(han, fu, hand.rules)
-    return (collected(base, hand.ctx.dealer, hand.ctx.tsumo), han, fu, names, None, wait, reading)
+    return (sum(map(table.__getitem__, names)) + hand.dora, fu, names, None, wait, reading)
 
 
 def _yakuman_candidate(hand: _Hand, names: list[str], fu: int, wait: str, reading: tuple | None) -> _Candidate:
@@ -281,13 +297,12 @@ def _yakuman_candidate(hand: _Hand, names: list[str], fu: int, wait: str, readin
         # Seven pairs can only be all honours among the shape-free yakuman.
         names = [n for n in names if n in ("tsuuiisou", "tenhou", "chiihou")]
     count = len(set(names)) if hand.rules.yakuman_stack else 1
-    total = collected(8000 * count, hand.ctx.dealer, hand.ctx.tsumo)
-    return (total, 13 * count, fu, [], names, wait, reading)
+    return (13 * count, fu, [], names, wait, reading)
 
 
 def _finish(hand: _Hand, best: _Candidate) -> HandScore:
     """The HandScore of the chosen candidate, with its readable fu lines."""
-    _, han, fu, names, yakuman, wait, reading = best
+    han, fu, names, yakuman, wait, reading = best
     if reading is not None:
         lines = partial(_fu_lines, hand, reading, "pinfu" in names)
     else:
@@ -320,9 +335,9 @@ def _fu_lines(hand: _Hand, reading: tuple, pinfu: bool) -> tuple[tuple[str, int]
 
 def _renhou_score(hand: _Hand, like: _Candidate) -> HandScore:
     """EMA: blessing of man is a mangan, not added to other yaku or dora."""
-    lines = _finish(hand, like).fu_source if like[3] is not None else ()
+    lines = _finish(hand, like).fu_source if like[2] is not None else ()
     payment = payment_for(2000, hand.ctx.dealer, hand.ctx.tsumo, hand.ctx.honba)
-    return HandScore(5, like[2], (("renhou", 5),), 0, (0, 0, 0), MANGAN, 0, 2000, payment, lines, like[5],
+    return HandScore(5, like[1], (("renhou", 5),), 0, (0, 0, 0), MANGAN, 0, 2000, payment, lines, like[4],
                      ("renhou is a mangan and is not added to other yaku or dora",))
 
 

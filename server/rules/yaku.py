@@ -47,13 +47,15 @@ def hand_yaku(counts: Sequence[int], ctx: WinContext, rules: Rules, closed: bool
 
     `unusual` is ctx.unusual, which the caller has already worked out."""
     names = []
-    if ctx.riichi or ctx.double_riichi:
-        names.append("riichi")
     if unusual:
+        if ctx.riichi or ctx.double_riichi:
+            names.append("riichi")
         if ctx.double_riichi:
             names.append("double_riichi")
         if ctx.ippatsu:
             names.append("ippatsu")
+    elif ctx.riichi:
+        names.append("riichi")
     if ctx.tsumo and closed:
         names.append("menzen_tsumo")
     if unusual:
