@@ -82,7 +82,7 @@ class _Hand:
 
 
 # A candidate reading before it becomes a HandScore: (han, fu, yaku names or None for
-# no yaku, yakuman names or None, wait, reading (pair, concealed pungs, wait) or None).
+# no yaku, yakuman names or None, wait, reading (pair, concealed pungs, wait, pinfu) or None).
 _Candidate = tuple
 
 
@@ -187,10 +187,13 @@ def _prepare(tiles: Sequence[int], win_tile: int, melds: tuple[Meld, ...], ctx: 
             ura += all_counts[DORA_OF[indicator]]
     reds = _red_count(tiles, melds) if red and rules.red_fives else 0
     yaku = yaku_rules.hand_yaku(all_counts, ctx, rules, closed, unusual)
-    nine_gates = not melds and "chinitsu" in yaku and yaku_rules.is_nine_gates(concealed)
-    return _Hand(concealed, win, melds, tuple(meld_chis), tuple(meld_pungs), meld_concealed, meld_fu, kongs, closed,
-                 nine_gates, (dora, ura, reds), dora + ura + reds, tuple(yaku), tuple(yaku_rules.hand_yakuman(all_counts, ctx, unusual)),
-                 ctx, rules)
+    yakuman = yaku_rules.hand_yakuman(all_counts, ctx, unusual)
+    if melds:
+        return _Hand(concealed, win, melds, tuple(meld_chis), tuple(meld_pungs), meld_concealed, meld_fu, kongs,
+                     closed, False, (dora, ura, reds), dora + ura + reds, tuple(yaku), tuple(yakuman), ctx, rules)
+    nine_gates = "chinitsu" in yaku and yaku_rules.is_nine_gates(concealed)
+    return _Hand(concealed, win, melds, (), (), 0, 0, 0, True, nine_gates, (dora, ura, reds), dora + ura + reds,
+                 tuple(yaku), tuple(yakuman), ctx, rules)
 
 
 def _red_count(tiles: Sequence[int], melds: tuple[Meld, ...]) -> int:
@@ -265,7 +268,7 @@ def _candidate(hand: _Hand, pair: int, chis: tuple[int, ...], pungs: tuple[int, 
     """One reading with the winning tile in one place; `own_pungs` are the concealed tiles' pungs."""
     ctx = hand.ctx
     fu = fu_rules.reading_fu(pungs_fu, pair_fu, wait, hand.closed, ctx.tsumo, pinfu)
-    reading = (pair, own_pungs, wait)
+    reading = (pair, own_pungs, wait, pinfu)  # pinfu: the shape, even where a yakuman hides the yaku
     if len(pungs) >= 3 or hand.nine_gates or hand.yakuman:
         yakuman = yaku_rules.shape_yakuman(pair, pungs, concealed_pungs, hand.kongs, hand.nine_gates)
         if yakuman or hand.yakuman:
@@ -303,8 +306,9 @@ def _yakuman_candidate(hand: _Hand, names: list[str], fu: int, wait: str, readin
 def _finish(hand: _Hand, best: _Candidate) -> HandScore:
     """The HandScore of the chosen candidate, with its readable fu lines."""
     han, fu, names, yakuman, wait, reading = best
+    lines: tuple[tuple[str, int], ...] | Callable[[], tuple[tuple[str, int], ...]]
     if reading is not None:
-        lines = partial(_fu_lines, hand, reading, "pinfu" in names)
+        lines = partial(_fu_lines, hand, reading)
     else:
         lines = fu_rules.CHIITOITSU_FU if wait == "chiitoitsu" else ()
     ctx = hand.ctx
@@ -325,8 +329,8 @@ def _finish(hand: _Hand, best: _Candidate) -> HandScore:
     return HandScore(han, fu, yaku, hand.dora, hand.dora_parts, limit, 0, base, payment, lines, wait)
 
 
-def _fu_lines(hand: _Hand, reading: tuple, pinfu: bool) -> tuple[tuple[str, int], ...]:
-    pair, own_pungs, wait = reading
+def _fu_lines(hand: _Hand, reading: tuple) -> tuple[tuple[str, int], ...]:
+    pair, own_pungs, wait, pinfu = reading
     ron_shanpon = wait == "shanpon" and not hand.ctx.tsumo
     pungs = [(m.first, not m.is_open, m.is_kong) for m in hand.melds if not m.is_chi]
     pungs += [(kind, not (ron_shanpon and kind == hand.win), False) for kind in own_pungs]

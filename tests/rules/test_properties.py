@@ -116,3 +116,19 @@ def test_the_maps_are_bijections_that_keep_dora():
     for order in ([1, 2, 0], [2, 1, 0]):
         perm = suit_permutation(order)
         assert all(dora_from_indicator(perm[i]) == perm[dora_from_indicator(i)] for i in range(34))
+
+
+@SETTINGS
+@given(seeds, rules_presets)
+def test_the_fu_lines_shown_add_up_to_the_fu_scored(seed, rules):
+    """Scoring guide, 'Counting fu': the fu is the sum of the steps' lines, rounded up to
+    the next 10 (seven pairs: 25, not rounded).  score_hand counts fu for every reading
+    without writing the lines (fu.reading_fu) and writes them only for the reading it
+    takes (fu.standard_fu_lines), so the two must agree on every hand."""
+    hand = hand_from(seed)
+    try:
+        score = score_hand(hand.tiles, hand.win_tile, hand.melds, hand.ctx, rules)
+    except ScoringError:
+        return
+    lines = sum(fu for _, fu in score.fu_lines)
+    assert score.fu == (25 if score.wait == "chiitoitsu" else -(-lines // 10) * 10), (hand.describe(), score.fu_lines)
