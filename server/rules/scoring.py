@@ -7,9 +7,9 @@ for a hand that is malformed, not complete, or has no yaku.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import NamedTuple
 from dataclasses import dataclass
 from functools import partial
+from typing import NamedTuple
 
 from server.rules import fu as fu_rules
 from server.rules import yaku as yaku_rules
@@ -139,6 +139,8 @@ def _prepare(tiles: Sequence[int], win_tile: int, melds: tuple[Meld, ...], ctx: 
     meld_chis: list[int] = []
     meld_pungs: list[int] = []
     if melds:
+        # The melds' tiles join the counts; what the readings need of them is kept once:
+        # chow firsts, pung kinds, their step-6 fu, concealed kongs, whether the hand is open.
         all_counts = concealed.copy()
         for meld in melds:
             kind, first = meld.kind, meld.first
