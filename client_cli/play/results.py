@@ -6,6 +6,7 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
+from textual.css.query import NoMatches
 from textual.screen import ModalScreen
 from textual.widgets import Static
 
@@ -53,8 +54,11 @@ class ResultScreen(ModalScreen[str]):
         if turn is not None:
             self.turn = turn
         if self.is_mounted:
-            self.query_one("#result-turn", Static).update(self._turn_text())
-            self.query_one("#result-footer", Static).update(self._footer_text())
+            try:
+                self.query_one("#result-turn", Static).update(self._turn_text())
+                self.query_one("#result-footer", Static).update(self._footer_text())
+            except NoMatches:  # still being composed (compose reads more and turn), or being dismissed
+                pass
 
     def action_dismiss_result(self) -> None:
         self.dismiss("next")

@@ -96,7 +96,10 @@ async def play_until_result(pilot, app: PlayApp, hands: int = 1, drop_at: int | 
                 log["dropped"] = True
                 log["since"] = app.conn.since
                 await app.conn.drop()
-                await until(pilot, lambda: app.conn.reconnects == 1 and app.offer is not None, what="reconnecting")
+                # Wait for the catch-up, not just the new connection: until the app has read the
+                # status that the link was lost, it still shows the offer from before the drop,
+                # and answering that one races the server's sending it again.
+                await until(pilot, lambda: len(app.catchups) == 1 and app.offer is not None, what="reconnecting")
             await play_one_turn(pilot, app, log)
         else:
             await pilot.pause(0.02)
@@ -160,7 +163,7 @@ async def test_after_a_drop_the_picture_of_the_game_is_the_servers_snapshot(serv
         await until(pilot, lambda: app.offer is not None, what="the first offer")
         await discard_turns(pilot, app, 3)
         await conn.drop()
-        await until(pilot, lambda: conn.reconnects == 1 and app.offer is not None, what="an offer after reconnecting")
+        await until(pilot, lambda: len(app.catchups) == 1 and app.offer is not None, what="an offer after catching up")
         rebuilt = app.state.view
         # a second connection with the same token takes the seat over and gets a snapshot
         other = await Client.connect(server.url, "alice", resume=conn.resume)

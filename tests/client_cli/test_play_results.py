@@ -5,6 +5,7 @@ server's messages through the stand-in connection of test_play_keys."""
 from __future__ import annotations
 
 import pytest
+from rich.text import Text
 
 from client_cli.play.game_app import PlayApp
 from client_cli.play.results import FinalScreen, ResultScreen
@@ -125,3 +126,20 @@ async def test_a_result_left_open_says_when_it_is_our_turn_with_our_clock():
         await pilot.press("enter")
         await until(pilot, lambda: app.screen is app.screen_stack[0], "the table")
         assert app.offer is not None
+
+
+@pytest.mark.asyncio
+async def test_a_result_told_of_our_turn_while_it_has_no_widgets_does_not_crash_the_app():
+    """The app's clock tick updates the open result every second; one run of the pilot tests
+    crashed with NoMatches when the tick came while the screen was mounted but its widgets
+    were not (being composed, or being dismissed).  The update now waits for compose."""
+    from textual.app import App
+    from textual.containers import Vertical
+
+    screen = ResultScreen(Text("a result"), "East 1")
+    async with App().run_test(size=SIZE) as pilot:
+        await pilot.app.push_screen(screen)
+        await pilot.pause()
+        await screen.query_one(Vertical).remove()  # mounted, without its widgets
+        screen.show(2, " YOUR TURN ")
+        assert screen.more == 2 and screen.turn == " YOUR TURN "  # kept for when it is composed
