@@ -133,11 +133,23 @@ class PlayApp(App[int]):
         for message in self.intent:
             await self.conn.send(message)
         self.redraw()
-        while True:
-            message = await self.conn.recv()
+        while await self._handle_next():
+            pass
+
+    async def _handle_next(self) -> bool:
+        """Handle the next server message; False once the app is closing.  A message that
+        comes while the app shuts down finds its widgets gone: it is dropped, not raised
+        (that printed a traceback on quitting)."""
+        message = await self.conn.recv()
+        try:
             self.handle(message)
             if self.conn.queue.empty():
                 self.redraw()
+        except NoMatches:
+            if self.is_running:
+                raise
+            return False
+        return True
 
     def handle(self, message: Message) -> None:
         self.handled += 1

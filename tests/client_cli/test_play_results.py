@@ -143,3 +143,16 @@ async def test_a_result_told_of_our_turn_while_it_has_no_widgets_does_not_crash_
         await screen.query_one(Vertical).remove()  # mounted, without its widgets
         screen.show(2, " YOUR TURN ")
         assert screen.more == 2 and screen.turn == " YOUR TURN "  # kept for when it is composed
+
+
+@pytest.mark.asyncio
+async def test_a_message_that_comes_while_the_app_shuts_down_is_dropped_not_raised():
+    """A pilot run failed with NoMatches('#panes') from the message pump: a `table` message
+    (a player left) came while the app was closing and its widgets were going."""
+    conn = StandIn()
+    app = PlayApp(conn)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+    conn.queue.put_nowait(table_message(0, ["alice", "bob", "carol", "dave"]))
+    assert not app.is_running
+    assert await app._handle_next() is False
