@@ -46,6 +46,10 @@ async def play_one_turn(pilot, app: PlayApp, log: dict) -> None:
     offer = app.offer
     keys = {k for k, _, _ in app.choices.buttons}
     hand = app.query_one("#hand", HandView)
+    if app.choices.discards or app.choices.riichi:
+        # as a player looks before pressing: the hand on screen is the one the offer is for
+        # (keys typed on an older picture get "choose the tile again", and the turn waits)
+        await until(pilot, lambda: sorted(hand.tiles) == sorted(app.state.view["you"]["hand"]), what="the hand drawn")
     if "t" in keys or "r" in keys:
         log["wins"] += 1
         await pilot.press("t" if "t" in keys else "r")
