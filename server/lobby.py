@@ -22,6 +22,15 @@ from server.tables import Clock, Input, Table
 log = structlog.get_logger("riichi.lobby")
 
 
+def new_code() -> str:
+    """An invite or watch code: 16 URL-safe characters (96 random bits), never starting
+    with '-', so that `--join CODE` or `--code CODE` is not read as an option."""
+    while True:
+        code = secrets.token_urlsafe(12)
+        if not code.startswith("-"):
+            return code
+
+
 class LobbyError(Exception):
     def __init__(self, code: str, message: str):
         super().__init__(message)
@@ -67,8 +76,7 @@ class Lobby:
             table_clock = Clock.from_data(clock)
         except (ValueError, TypeError) as problem:
             raise LobbyError("bad_rules", str(problem).splitlines()[0][:200]) from None
-        table = Table(secrets.token_hex(6), secrets.token_urlsafe(12), secrets.token_urlsafe(12), game_rules,
-                      table_clock, self.store)
+        table = Table(secrets.token_hex(6), new_code(), new_code(), game_rules, table_clock, self.store)
         table.creator = address
         self.store.save_table(table.id, table.invite, table.watch, game_rules,
                               table_clock.to_data() if table_clock else None, "waiting")
