@@ -10,7 +10,7 @@ with every suit there is.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from itertools import combinations_with_replacement, product
 
@@ -27,10 +27,7 @@ def standard_readings(counts: Sequence[int]) -> list[tuple[int, tuple[int, ...]]
     """All (pair, sets) readings of the concealed counts as sets plus exactly one pair."""
     per_suit = []
     for base in (0, 9, 18):
-        key = bytes(counts[base:base + 9])
-        readings = _suit_memo.get((base, key))
-        if readings is None:
-            readings = _suit_memo[(base, key)] = _read_suit(base, list(key))
+        readings = _suit_readings(base, bytes(counts[base:base + 9]))
         if not readings:
             return []
         per_suit.append(readings)
@@ -111,24 +108,31 @@ def standard_parts(counts: Sequence[int]) -> list[tuple[int, tuple[int, ...], tu
         honours = _honour_parts[key] = () if reading is None else (_split(reading),)
     if not honours:
         return []
-    if len(man) == len(pin) == len(sou) == 1:
-        a, b, c, d = man[0], pin[0], sou[0], honours[0]
-        if (a[0] >= 0) + (b[0] >= 0) + (c[0] >= 0) + (d[0] >= 0) != 1:
-            return []
-        return [(max(a[0], b[0], c[0], d[0]), a[1] + b[1] + c[1], a[2] + b[2] + c[2] + d[2])]
+    if len(man) == len(pin) == len(sou) == 1:  # nearly every hand: no product to build
+        combos: Iterable[tuple[Part, ...]] = ((man[0], pin[0], sou[0], honours[0]),)
+    else:
+        combos = product(man, pin, sou, honours)
     out = []
-    for a, b, c, d in product(man, pin, sou, honours):
+    for a, b, c, d in combos:
         if (a[0] >= 0) + (b[0] >= 0) + (c[0] >= 0) + (d[0] >= 0) == 1:
             out.append((max(a[0], b[0], c[0], d[0]), a[1] + b[1] + c[1], a[2] + b[2] + c[2] + d[2]))
     return out
 
 
 def _parts_of(suit: int, key: bytes) -> tuple[Part, ...]:
-    """A suit not in the memo: none of its readings after prefill(), else searched and memoised."""
+    """A suit not in the memo: none of its readings after prefill(), else its searched readings, split."""
     if _PREFILLED:
         return ()
-    parts = _suit_parts[suit][key] = tuple(_split(reading) for reading in _read_suit(9 * suit, list(key)))
+    parts = _suit_parts[suit][key] = tuple(_split(reading) for reading in _suit_readings(9 * suit, key))
     return parts
+
+
+def _suit_readings(base: int, key: bytes) -> tuple[SuitReading, ...]:
+    """The readings of one suit's counts, searched once and memoised (for both entry points)."""
+    readings = _suit_memo.get((base, key))
+    if readings is None:
+        readings = _suit_memo[(base, key)] = _read_suit(base, list(key))
+    return readings
 
 
 def _split(reading: SuitReading) -> Part:

@@ -170,8 +170,7 @@ def _prepare(tiles: Sequence[int], win_tile: int, melds: tuple[Meld, ...], ctx: 
     if max(all_counts) > 4:
         too_many = max(range(34), key=all_counts.__getitem__)
         raise ScoringError(f"{all_counts[too_many]} of {tile_name(too_many)}: there are only four of each tile")
-    if red:
-        _check_red_fives(tiles, melds, rules)
+    reds = _red_fives(tiles, melds, rules) if red else 0
     win = win_tile if win_tile < 34 else FIVES[win_tile - 34]
     if not concealed[win]:
         raise ScoringError(f"the winning tile {tile_name(win_tile)} is not among the hand's tiles")
@@ -187,7 +186,6 @@ def _prepare(tiles: Sequence[int], win_tile: int, melds: tuple[Meld, ...], ctx: 
     if ctx.riichi or ctx.double_riichi:
         for indicator in ctx.ura_indicators:
             ura += all_counts[DORA_OF[indicator]]
-    reds = _red_count(tiles, melds) if red and rules.red_fives else 0
     yaku = yaku_rules.hand_yaku(all_counts, ctx, rules, closed, unusual)
     yakuman = yaku_rules.hand_yakuman(all_counts, ctx, unusual)
     if melds:
@@ -198,17 +196,16 @@ def _prepare(tiles: Sequence[int], win_tile: int, melds: tuple[Meld, ...], ctx: 
                  tuple(yaku), tuple(yakuman), ctx, rules)
 
 
-def _red_count(tiles: Sequence[int], melds: tuple[Meld, ...]) -> int:
-    return sum(1 for t in tiles if t >= 34) + sum(1 for m in melds for t in m.tiles if t >= 34)
-
-
-def _check_red_fives(tiles: Sequence[int], melds: tuple[Meld, ...], rules: Rules) -> None:
+def _red_fives(tiles: Sequence[int], melds: tuple[Meld, ...], rules: Rules) -> int:
+    """How many red fives the hand holds; raises ScoringError for two of one, or for any
+    under rules without them."""
     reds = [t for t in tiles if t >= 34] + [t for m in melds for t in m.tiles if t >= 34]
     for red in RED_FIVES:
         if reds.count(red) > 1:
             raise ScoringError(f"{reds.count(red)} red fives {tile_name(red)}: there is one of each")
     if not rules.red_fives:
         raise ScoringError(f"red five {tile_name(reds[0])} given, but the {rules.name} rules play without red fives")
+    return len(reds)
 
 
 def _candidates(hand: _Hand) -> list[_Candidate]:

@@ -127,9 +127,9 @@ def shape_yaku(pair: int, chis: Sequence[int], pungs: Sequence[int], concealed_p
             if kind >= 31:
                 names.append(DRAGON_YAKU[kind])
     if honour_pungs:
-        if ctx.seat_wind + 27 in pungs:
+        if ctx.seat_wind_kind in pungs:
             names.append("yakuhai_seat")
-        if ctx.round_wind + 27 in pungs:
+        if ctx.round_wind_kind in pungs:
             names.append("yakuhai_round")
     if n_chis and IS_TERMINAL_OR_HONOUR[pair] and all(k % 9 in (0, 6) for k in chis) and all(
             IS_TERMINAL_OR_HONOUR[k] for k in pungs):
