@@ -2,6 +2,7 @@
 (driven under tmux, with a friend taking a seat), and its --plain form (scripts/demo_game.py)
 plays a whole game without a screen, both against a real server process."""
 
+import os
 import socket
 import subprocess
 import sys
@@ -12,9 +13,11 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def test_demo_game_plays_a_whole_game_on_a_real_server():
+def test_demo_game_plays_a_whole_game_on_a_real_server(tmp_path):
+    # its database folder is kept on purpose (the last line says how to export the game):
+    # made under tmp_path, so that test runs do not pile them up in /tmp
     result = subprocess.run([sys.executable, str(ROOT / "scripts" / "demo_game.py"), "--rules", "tenhou"],
-                            capture_output=True, text=True, timeout=300)
+                            capture_output=True, text=True, timeout=300, env={**os.environ, "TMPDIR": str(tmp_path)})
     assert result.returncode == 0, result.stdout + result.stderr
     lines = result.stdout.splitlines()
     assert lines[0].startswith("riichi-server on ws://127.0.0.1:")
@@ -23,6 +26,7 @@ def test_demo_game_plays_a_whole_game_on_a_real_server():
     standings = lines[lines.index("final standings:") + 1:lines.index("final standings:") + 5]
     assert [line.split(".")[0].strip() for line in standings] == ["1", "2", "3", "4"]
     assert "is stored; export it with" in lines[-1]
+    assert Path(lines[-1].split("--db ")[1].split()[0]).is_file() and str(tmp_path) in lines[-1]
 
 
 def test_the_first_command_opens_riichi_play_at_a_table_with_three_bots_and_a_friend_takes_a_seat():
