@@ -14,6 +14,8 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from itertools import combinations_with_replacement, product
 
+from server.rules.fu import CONCEALED_PUNG_FU
+from server.rules.packed import HONOUR_SHIFT, SUIT_MASK, SUIT_SHIFT, pack_counts, unpack
 from server.rules.tiles import TERMINALS_AND_HONOURS, format_tiles
 
 PUNG = 34
@@ -21,6 +23,7 @@ NO_PAIR = -1
 SuitReading = tuple[int, tuple[int, ...]]  # (pair kind or NO_PAIR, set codes)
 
 _suit_memo: dict[tuple[int, bytes], tuple[SuitReading, ...]] = {}
+PIN_SHIFT, SOU_SHIFT = SUIT_SHIFT[1], SUIT_SHIFT[2]
 
 
 def standard_readings(counts: Sequence[int]) -> list[tuple[int, tuple[int, ...]]]:
@@ -43,23 +46,25 @@ def standard_readings(counts: Sequence[int]) -> list[tuple[int, tuple[int, ...]]
     return out
 
 
-# A reading of one suit (or of the honours) split for scoring: (pair kind or NO_PAIR,
-# first kinds of its chows, kinds of its pungs).
-Part = tuple[int, tuple[int, ...], tuple[int, ...]]
-_suit_parts: tuple[dict[bytes, tuple[Part, ...]], ...] = ({}, {}, {})
-_honour_parts: dict[bytes, tuple[Part, ...]] = {}
-_PREFILLED: list[bool] = []  # once prefill() has run, a suit missing from _suit_parts has no reading
+# A reading of one suit (or of the honours) as scoring wants it, or of a whole hand's
+# concealed tiles once the suits' are joined: (pair kind or NO_PAIR, chow firsts as bits
+# (1 << kind), pung kinds as bits, number of chows, number of pungs, pairs of identical
+# chows (for iipeikou and ryanpeikou), the pungs' fu as concealed pungs).
+Shape = tuple[int, int, int, int, int, int, int]
+_suit_shapes: tuple[dict[int, tuple[Shape, ...]], ...] = ({}, {}, {})
+_honour_shapes: dict[int, tuple[Shape, ...]] = {}
+_PREFILLED: list[bool] = []  # once prefill() has run, a suit missing from _suit_shapes has no reading
 
 
 def prefill() -> None:
-    """Fill _suit_parts with every suit that reads as sets and at most one pair: about
+    """Fill _suit_shapes with every suit that reads as sets and at most one pair: about
     22,000 counts per suit, made in some 0.2 s by putting sets together rather than by
     taking hands apart.  After it, a new hand never waits on a search.  A server calls it
     before it listens; without it, each suit is searched on first sight and memoised."""
     if _PREFILLED:
         return
     sets = [(code, (code, code + 1, code + 2)) for code in range(7)] + [(PUNG + k, (k, k, k)) for k in range(9)]
-    found: dict[bytes, set[SuitReading]] = {}
+    found: dict[tuple[int, ...], set[SuitReading]] = {}
     for size in range(5):
         for combo in combinations_with_replacement(sets, size):  # codes come out sorted
             counts = [0] * 9
@@ -69,75 +74,102 @@ def prefill() -> None:
             if max(counts) > 4:
                 continue
             codes = tuple(code for code, _ in combo)
-            found.setdefault(bytes(counts), set()).add((NO_PAIR, codes))
+            found.setdefault(tuple(counts), set()).add((NO_PAIR, codes))
             for pair in range(9):
                 if counts[pair] <= 2:
                     counts[pair] += 2
-                    found.setdefault(bytes(counts), set()).add((pair, codes))
+                    found.setdefault(tuple(counts), set()).add((pair, codes))
                     counts[pair] -= 2
-    for base, memo in zip((0, 9, 18), _suit_parts):
-        for key, readings in found.items():
-            memo[key] = tuple(_split((pair + base if pair != NO_PAIR else NO_PAIR, tuple(code + base for code in codes)))
-                              for pair, codes in sorted(readings))
+    for base, memo in zip((0, 9, 18), _suit_shapes):
+        for counts, readings in found.items():
+            memo[pack_counts(counts)] = tuple(
+                _shape((pair + base if pair != NO_PAIR else NO_PAIR, tuple(code + base for code in codes)))
+                for pair, codes in sorted(readings))
+    for pair in (NO_PAIR, *range(27, 34)):
+        for pungs in product((0, 3), repeat=7):
+            counts = [0] * 34
+            counts[27:34] = pungs
+            if pair != NO_PAIR:
+                if counts[pair]:
+                    continue
+                counts[pair] = 2
+            _honour_shapes[pack_counts(counts[27:34])] = (_shape(_read_honours(counts)),)
     _PREFILLED.append(True)
 
 
-def standard_parts(counts: Sequence[int]) -> list[tuple[int, tuple[int, ...], tuple[int, ...]]]:
-    """All readings of the concealed counts as sets plus one pair: (pair, chow firsts, pung kinds).
-
-    The same readings as `standard_readings`, split the way scoring wants them.  Each
-    suit's parts are memoised by its counts, so a hand costs four lookups and a join.
-    """
-    whole = bytes(counts)
-    man_memo, pin_memo, sou_memo = _suit_parts
-    man = man_memo.get(whole[0:9])
+def standard_shapes(packed: int) -> list[Shape]:
+    """All readings of the concealed tiles (packed counts, see packed.py) as sets plus one
+    pair, as Shapes.  Each suit's shapes are looked up by its counts, so a hand costs four
+    lookups and a join; nearly every hand has one reading of each suit and no join to make."""
+    man = _suit_shapes[0].get(packed & SUIT_MASK)
     if man is None:
-        man = _parts_of(0, whole[0:9])
-    pin = pin_memo.get(whole[9:18])
+        man = _shapes_of(0, packed & SUIT_MASK)
+    pin = _suit_shapes[1].get((packed >> PIN_SHIFT) & SUIT_MASK)
     if pin is None:
-        pin = _parts_of(1, whole[9:18])
-    sou = sou_memo.get(whole[18:27])
+        pin = _shapes_of(1, (packed >> PIN_SHIFT) & SUIT_MASK)
+    sou = _suit_shapes[2].get((packed >> SOU_SHIFT) & SUIT_MASK)
     if sou is None:
-        sou = _parts_of(2, whole[18:27])
+        sou = _shapes_of(2, (packed >> SOU_SHIFT) & SUIT_MASK)
     if not (man and pin and sou):
         return []
-    key = whole[27:34]
-    honours = _honour_parts.get(key)
+    honours = _honour_shapes.get(packed >> HONOUR_SHIFT)
     if honours is None:
-        reading = _read_honours(counts)
-        honours = _honour_parts[key] = () if reading is None else (_split(reading),)
+        honours = _honour_shapes_of(packed >> HONOUR_SHIFT)
     if not honours:
         return []
     if len(man) == len(pin) == len(sou) == 1:  # nearly every hand: no product to build
-        combos: Iterable[tuple[Part, ...]] = ((man[0], pin[0], sou[0], honours[0]),)
+        combos: Iterable[tuple[Shape, ...]] = ((man[0], pin[0], sou[0], honours[0]),)
     else:
         combos = product(man, pin, sou, honours)
     out = []
     for a, b, c, d in combos:
         if (a[0] >= 0) + (b[0] >= 0) + (c[0] >= 0) + (d[0] >= 0) == 1:
-            out.append((max(a[0], b[0], c[0], d[0]), a[1] + b[1] + c[1], a[2] + b[2] + c[2] + d[2]))
+            out.append((max(a[0], b[0], c[0], d[0]), a[1] | b[1] | c[1], a[2] | b[2] | c[2] | d[2],
+                        a[3] + b[3] + c[3], a[4] + b[4] + c[4] + d[4], a[5] + b[5] + c[5],
+                        a[6] + b[6] + c[6] + d[6]))
     return out
 
 
-def _parts_of(suit: int, key: bytes) -> tuple[Part, ...]:
-    """A suit not in the memo: none of its readings after prefill(), else its searched readings, split."""
+def _shapes_of(suit: int, key: int) -> tuple[Shape, ...]:
+    """A suit not in the table: none of its readings after prefill(), else its searched readings."""
     if _PREFILLED:
         return ()
-    parts = _suit_parts[suit][key] = tuple(_split(reading) for reading in _suit_readings(9 * suit, key))
-    return parts
+    counts = unpack(key)[:9]
+    shapes = _suit_shapes[suit][key] = tuple(_shape(reading) for reading in _suit_readings(9 * suit, bytes(counts)))
+    return shapes
+
+
+def _honour_shapes_of(key: int) -> tuple[Shape, ...]:
+    if _PREFILLED:
+        return ()
+    counts = [0] * 27 + unpack(key)[:7]
+    reading = _read_honours(counts)
+    shapes = _honour_shapes[key] = () if reading is None else (_shape(reading),)
+    return shapes
 
 
 def _suit_readings(base: int, key: bytes) -> tuple[SuitReading, ...]:
-    """The readings of one suit's counts, searched once and memoised (for both entry points)."""
+    """The readings of one suit's counts, searched once and memoised."""
     readings = _suit_memo.get((base, key))
     if readings is None:
         readings = _suit_memo[(base, key)] = _read_suit(base, list(key))
     return readings
 
 
-def _split(reading: SuitReading) -> Part:
+def _shape(reading: SuitReading) -> Shape:
+    """The Shape of a reading given as set codes."""
     pair, sets = reading
-    return pair, tuple(code for code in sets if code < PUNG), tuple(code - PUNG for code in sets if code >= PUNG)
+    chis = sorted(code for code in sets if code < PUNG)
+    pungs = [code - PUNG for code in sets if code >= PUNG]
+    twins = i = 0
+    while i < len(chis) - 1:  # identical chows, each counted in one pair at most
+        if chis[i] == chis[i + 1]:
+            twins += 1
+            i += 2
+        else:
+            i += 1
+    return (pair, sum(1 << k for k in set(chis)), sum(1 << k for k in pungs), len(chis), len(pungs), twins,
+            sum(CONCEALED_PUNG_FU[k] for k in pungs))
 
 
 def _read_honours(counts: Sequence[int]) -> SuitReading | None:

@@ -15,9 +15,11 @@ from server.rules import fu as fu_rules
 from server.rules import yaku as yaku_rules
 from server.rules.config import Rules
 from server.rules.context import WinContext
-from server.rules.decompose import is_seven_pairs, is_thirteen_orphans, standard_parts
+from server.rules.decompose import standard_shapes
 from server.rules.fu import CONCEALED_PUNG_FU
 from server.rules.melds import Meld, MeldKind
+from server.rules.packed import (FIELD, ONE, TILE, WIDTH, is_nine_gates, is_seven_pairs, is_thirteen_orphans,
+                                 over_four, unpack)
 from server.rules.points import MANGAN, Payment, collected, limit_for, payment_for
 from server.rules.tiles import DORA_OF, FIVES, RED_FIVES, tile_name
 
@@ -61,13 +63,15 @@ class HandScore(NamedTuple):
 
 @dataclass(slots=True)
 class _Hand:
-    """What is fixed for every reading of one hand."""
+    """What is fixed for every reading of one hand.  Kinds are held as bits (1 << kind)."""
 
-    concealed: list[int]  # 34 counts of the concealed tiles, winning tile included
+    concealed: int  # packed counts (packed.py) of the concealed tiles, winning tile included
     win: int  # kind
     melds: tuple[Meld, ...]
-    meld_chis: tuple[int, ...]  # first kinds of the declared chows
-    meld_pungs: tuple[int, ...]  # kinds of the declared pungs and kongs
+    meld_chis: int  # first kinds of the declared chows, as bits
+    meld_pungs: int  # kinds of the declared pungs and kongs, as bits
+    meld_n_chis: int
+    meld_n_pungs: int
     meld_concealed: int  # how many of those are concealed kongs
     meld_fu: int  # step 6 for the declared pungs and kongs
     kongs: int
@@ -82,7 +86,8 @@ class _Hand:
 
 
 # A candidate reading before it becomes a HandScore: (han, fu, yaku names or None for
-# no yaku, yakuman names or None, wait, reading (pair, concealed pungs, wait, pinfu) or None).
+# no yaku, yakuman names or None, wait, reading (pair, concealed pungs as bits, wait,
+# pinfu) or None).
 _Candidate = tuple
 
 
@@ -118,6 +123,12 @@ def _collected(hand: _Hand, candidate: _Candidate) -> int:
     return collected(base, hand.ctx.dealer, hand.ctx.tsumo)
 
 
+# Packed counts of a chow by its first kind.
+_CHOW_TILES = tuple(ONE[first] + ONE[first + 1] + ONE[first + 2] if first < 27 and first % 9 < 7 else 0
+                    for first in range(34))
+_DORA_SHIFT = tuple(WIDTH * DORA_OF[indicator] for indicator in range(34))
+
+
 def _prepare(tiles: Sequence[int], win_tile: int, melds: tuple[Meld, ...], ctx: WinContext, rules: Rules) -> _Hand:
     n_melds = len(melds)
     if n_melds > 4:
@@ -126,35 +137,26 @@ def _prepare(tiles: Sequence[int], win_tile: int, melds: tuple[Meld, ...], ctx: 
         raise ScoringError(
             f"the hand has {len(tiles)} concealed tiles with {n_melds} meld(s): "
             f"it needs {14 - 3 * n_melds}, the winning tile included")
-    concealed = [0] * 34
+    concealed = sum(map(TILE.__getitem__, tiles))
     red = max(tiles) >= 34
-    if red:
-        for tile in tiles:
-            concealed[tile if tile < 34 else FIVES[tile - 34]] += 1
-    else:
-        for tile in tiles:
-            concealed[tile] += 1
     closed = True
-    kongs = meld_concealed = meld_fu = 0
-    meld_chis: list[int] = []
-    meld_pungs: list[int] = []
+    kongs = meld_concealed = meld_fu = meld_chis = meld_pungs = meld_n_chis = 0
     if melds:
         # The melds' tiles join the counts; what the readings need of them is kept once:
         # chow firsts, pung kinds, their step-6 fu, concealed kongs, whether the hand is open.
-        all_counts = concealed.copy()
+        packed = concealed
         for meld in melds:
             kind, first = meld.kind, meld.first
             if max(meld.tiles) >= 34:
                 red = True
             if kind is _CHI:
-                all_counts[first] += 1
-                all_counts[first + 1] += 1
-                all_counts[first + 2] += 1
-                meld_chis.append(first)
+                packed += _CHOW_TILES[first]
+                meld_chis |= 1 << first
+                meld_n_chis += 1
                 closed = False
                 continue
-            all_counts[first] += len(meld.tiles)
-            meld_pungs.append(first)
+            packed += ONE[first] * len(meld.tiles)
+            meld_pungs |= 1 << first
             fu = CONCEALED_PUNG_FU[first]
             if kind is _ANKAN:
                 meld_concealed += 1
@@ -166,13 +168,14 @@ def _prepare(tiles: Sequence[int], win_tile: int, melds: tuple[Meld, ...], ctx: 
                 fu *= 4
             meld_fu += fu
     else:
-        all_counts = concealed
-    if max(all_counts) > 4:
-        too_many = max(range(34), key=all_counts.__getitem__)
-        raise ScoringError(f"{all_counts[too_many]} of {tile_name(too_many)}: there are only four of each tile")
+        packed = concealed
+    if over_four(packed):
+        counts = unpack(packed)
+        too_many = max(range(34), key=counts.__getitem__)
+        raise ScoringError(f"{counts[too_many]} of {tile_name(too_many)}: there are only four of each tile")
     reds = _red_fives(tiles, melds, rules) if red else 0
     win = win_tile if win_tile < 34 else FIVES[win_tile - 34]
-    if not concealed[win]:
+    if not concealed >> (WIDTH * win) & FIELD:
         raise ScoringError(f"the winning tile {tile_name(win_tile)} is not among the hand's tiles")
     unusual = ctx.unusual
     if unusual or (ctx.riichi and not closed):
@@ -181,19 +184,17 @@ def _prepare(tiles: Sequence[int], win_tile: int, melds: tuple[Meld, ...], ctx: 
             raise ScoringError(reason)
     dora = 0
     for indicator in ctx.dora_indicators:
-        dora += all_counts[DORA_OF[indicator]]
+        dora += packed >> _DORA_SHIFT[indicator] & FIELD
     ura = 0
     if ctx.riichi or ctx.double_riichi:
         for indicator in ctx.ura_indicators:
-            ura += all_counts[DORA_OF[indicator]]
-    yaku = yaku_rules.hand_yaku(all_counts, ctx, rules, closed, unusual)
-    yakuman = yaku_rules.hand_yakuman(all_counts, ctx, unusual)
-    if melds:
-        return _Hand(concealed, win, melds, tuple(meld_chis), tuple(meld_pungs), meld_concealed, meld_fu, kongs,
-                     closed, False, (dora, ura, reds), dora + ura + reds, tuple(yaku), tuple(yakuman), ctx, rules)
-    nine_gates = "chinitsu" in yaku and yaku_rules.is_nine_gates(concealed)
-    return _Hand(concealed, win, melds, (), (), 0, 0, 0, True, nine_gates, (dora, ura, reds), dora + ura + reds,
-                 tuple(yaku), tuple(yakuman), ctx, rules)
+            ura += packed >> _DORA_SHIFT[indicator] & FIELD
+    yaku = yaku_rules.hand_yaku(packed, ctx, rules, closed, unusual)
+    yakuman = yaku_rules.hand_yakuman(packed, ctx, unusual)
+    nine_gates = not melds and "chinitsu" in yaku and is_nine_gates(concealed)
+    return _Hand(concealed, win, melds, meld_chis, meld_pungs, meld_n_chis, n_melds - meld_n_chis, meld_concealed,
+                 meld_fu, kongs, closed, nine_gates, (dora, ura, reds), dora + ura + reds, tuple(yaku),
+                 tuple(yakuman), ctx, rules)
 
 
 def _red_fives(tiles: Sequence[int], melds: tuple[Meld, ...], rules: Rules) -> int:
@@ -211,10 +212,10 @@ def _red_fives(tiles: Sequence[int], melds: tuple[Meld, ...], rules: Rules) -> i
 def _candidates(hand: _Hand) -> list[_Candidate]:
     """A candidate for every reading and every place the winning tile can sit."""
     concealed = hand.concealed
-    parts = standard_parts(concealed)
+    shapes = standard_shapes(concealed)
     if hand.melds:
         out = []
-    elif not parts:
+    elif not shapes:
         # Thirteen orphans has no reading as sets; seven pairs may have one (ryanpeikou).
         if is_thirteen_orphans(concealed):
             return [_yakuman_candidate(hand, ["kokushi"], 0, "kokushi", None)]
@@ -223,56 +224,58 @@ def _candidates(hand: _Hand) -> list[_Candidate]:
         out = [_chiitoitsu_candidate(hand)] if is_seven_pairs(concealed) else []
     ctx, rules, win = hand.ctx, hand.rules, hand.win
     tsumo, closed = ctx.tsumo, hand.closed
-    for pair, chis, pungs in parts:
+    for pair, chis, pungs, n_chis, n_pungs, twins, pungs_fu in shapes:
         pair_fu = fu_rules.pair_fu(pair, ctx, rules) if pair >= 27 else 0
-        all_chis = hand.meld_chis + chis
-        all_pungs = hand.meld_pungs + pungs
-        concealed_pungs = hand.meld_concealed + len(pungs)
-        pungs_fu = hand.meld_fu
-        for kind in pungs:
-            pungs_fu += CONCEALED_PUNG_FU[kind]
-        could_pinfu = closed and not pair_fu and len(chis) == 4
+        all_chis = hand.meld_chis | chis
+        all_pungs = hand.meld_pungs | pungs
+        all_n_chis = hand.meld_n_chis + n_chis
+        all_n_pungs = hand.meld_n_pungs + n_pungs
+        concealed_pungs = hand.meld_concealed + n_pungs
+        pungs_fu += hand.meld_fu
+        could_pinfu = closed and not pair_fu and n_chis == 4
         for wait in _waits_in(pair, chis, pungs, win):
             if wait == "shanpon" and not tsumo:
                 # A pung completed by a discard counts as open (EMA 'Fu'; scoring guide 'Meld fu').
-                out.append(_candidate(hand, pair, all_chis, all_pungs, concealed_pungs - 1,
-                                      pungs_fu - CONCEALED_PUNG_FU[win] // 2, pair_fu, wait, False, pungs))
+                out.append(_candidate(hand, pair, all_chis, all_pungs, all_n_chis, all_n_pungs, twins,
+                                      concealed_pungs - 1, pungs_fu - CONCEALED_PUNG_FU[win] // 2, pair_fu, wait,
+                                      False, pungs))
             else:
-                out.append(_candidate(hand, pair, all_chis, all_pungs, concealed_pungs, pungs_fu, pair_fu, wait,
-                                      could_pinfu and wait == "ryanmen", pungs))
+                out.append(_candidate(hand, pair, all_chis, all_pungs, all_n_chis, all_n_pungs, twins,
+                                      concealed_pungs, pungs_fu, pair_fu, wait, could_pinfu and wait == "ryanmen",
+                                      pungs))
     return out
 
 
-def _waits_in(pair: int, chis: tuple[int, ...], pungs: tuple[int, ...], win: int) -> list[str]:
-    """Each distinct place the winning tile can sit in a reading of the concealed tiles, as its wait."""
+def _waits_in(pair: int, chis: int, pungs: int, win: int) -> list[str]:
+    """Each distinct place the winning tile can sit in a reading of the concealed tiles
+    (chow firsts and pung kinds as bits), as its wait."""
     waits = ["tanki"] if pair == win else []
-    seen = -1
-    for first in chis:
-        if first <= win <= first + 2 and first != seen:
-            seen = first  # the second of two identical chows is the same place
-            offset = win - first
-            if offset == 1:
-                waits.append("kanchan")
-            elif (offset == 0 and first % 9 == 6) or (offset == 2 and first % 9 == 0):
-                waits.append("penchan")
-            else:
-                waits.append("ryanmen")
-    if win in pungs:
+    near = (chis << 2) >> win & 7  # chows from win-2, win-1, win: two identical chows are one place
+    if near:
+        if near & 1:
+            waits.append("penchan" if win % 9 == 2 else "ryanmen")  # 12-3 or x-y-win
+        if near & 2:
+            waits.append("kanchan")
+        if near & 4:
+            waits.append("penchan" if win % 9 == 6 else "ryanmen")  # 7-89 or win-y-z
+    if pungs >> win & 1:
         waits.append("shanpon")
     return waits
 
 
-def _candidate(hand: _Hand, pair: int, chis: tuple[int, ...], pungs: tuple[int, ...], concealed_pungs: int,
-               pungs_fu: int, pair_fu: int, wait: str, pinfu: bool, own_pungs: tuple[int, ...]) -> _Candidate:
+def _candidate(hand: _Hand, pair: int, chis: int, pungs: int, n_chis: int, n_pungs: int, twins: int,
+               concealed_pungs: int, pungs_fu: int, pair_fu: int, wait: str, pinfu: bool,
+               own_pungs: int) -> _Candidate:
     """One reading with the winning tile in one place; `own_pungs` are the concealed tiles' pungs."""
     ctx = hand.ctx
     fu = fu_rules.reading_fu(pungs_fu, pair_fu, wait, hand.closed, ctx.tsumo, pinfu)
     reading = (pair, own_pungs, wait, pinfu)  # pinfu: the shape, even where a yakuman hides the yaku
-    if len(pungs) >= 3 or hand.nine_gates or hand.yakuman:
-        yakuman = yaku_rules.shape_yakuman(pair, pungs, concealed_pungs, hand.kongs, hand.nine_gates)
+    if n_pungs >= 3 or hand.nine_gates or hand.yakuman:
+        yakuman = yaku_rules.shape_yakuman(pair, pungs, n_pungs, concealed_pungs, hand.kongs, hand.nine_gates)
         if yakuman or hand.yakuman:
             return _yakuman_candidate(hand, yakuman, fu, wait, reading)
-    names = yaku_rules.shape_yaku(pair, chis, pungs, concealed_pungs, hand.kongs, pinfu, ctx, hand.closed)
+    names = yaku_rules.shape_yaku(pair, chis, pungs, n_chis, n_pungs, twins, concealed_pungs, hand.kongs, pinfu,
+                                  ctx, hand.closed)
     if not names and not hand.yaku:
         return (0, 0, None, None, wait, reading)
     names += hand.yaku
@@ -332,7 +335,7 @@ def _fu_lines(hand: _Hand, reading: tuple) -> tuple[tuple[str, int], ...]:
     pair, own_pungs, wait, pinfu = reading
     ron_shanpon = wait == "shanpon" and not hand.ctx.tsumo
     pungs = [(m.first, not m.is_open, m.is_kong) for m in hand.melds if not m.is_chi]
-    pungs += [(kind, not (ron_shanpon and kind == hand.win), False) for kind in own_pungs]
+    pungs += [(kind, not (ron_shanpon and kind == hand.win), False) for kind in range(34) if own_pungs >> kind & 1]
     return fu_rules.standard_fu_lines(pair, pungs, wait, hand.closed, pinfu, hand.ctx, hand.rules)
 
 
@@ -351,5 +354,5 @@ _YAKU_ORDER = {name: i for i, name in enumerate(yaku_rules.YAKU_HAN)}
 def _not_complete_reason(hand: _Hand) -> str:
     from server.rules.shanten import shanten  # shanten is only needed on this error path
 
-    away = shanten(hand.concealed, len(hand.melds))
+    away = shanten(unpack(hand.concealed), len(hand.melds))
     return f"the hand is not complete (it is {away}-shanten): a win needs four sets and a pair, seven pairs or thirteen orphans"

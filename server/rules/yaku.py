@@ -8,12 +8,10 @@ means the yaku needs a closed hand.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from operator import itemgetter
-
+from server.rules.packed import HONOURS, MAN_PIN_SIMPLES, NOT_GREEN, NOT_TERMINALS, OUTSIDE, SIMPLES, SUITS
 from server.rules.config import Rules
 from server.rules.context import WinContext
-from server.rules.tiles import DRAGONS, GREEN_KINDS, IS_TERMINAL_OR_HONOUR, TERMINALS, TERMINALS_AND_HONOURS
+from server.rules.tiles import DRAGONS, IS_TERMINAL_OR_HONOUR, TERMINALS_AND_HONOURS
 
 Yaku = tuple[str, int]
 
@@ -37,13 +35,17 @@ DRAGON_YAKU = {DRAGONS[0]: "yakuhai_haku", DRAGONS[1]: "yakuhai_hatsu", DRAGONS[
 YAKU_HAN_CLOSED = {name: han[0] for name, han in YAKU_HAN.items()}
 YAKU_HAN_OPEN = {name: han[1] for name, han in YAKU_HAN.items()}
 _SITUATIONS = ("rinshan", "chankan", "haitei", "houtei")
-_OUTSIDE = itemgetter(*TERMINALS_AND_HONOURS)  # counts of the terminals and honours
-_TERMINALS = itemgetter(*TERMINALS)
-_GREEN = itemgetter(*GREEN_KINDS)
+# Kinds as bits (1 << kind), for chow firsts and pung kinds.
+_OUTSIDE_CHOWS = sum(1 << (base + i) for base in (0, 9, 18) for i in (0, 6))  # 123 and 789
+_OUTSIDE_KINDS = sum(1 << kind for kind in TERMINALS_AND_HONOURS)
+_SUIT_FIRSTS = (1 << 0) | (1 << 9) | (1 << 18)
+_MAN, _PIN, _SOU = SUITS
+_DRAGON_YAKU = tuple((kind, name) for kind, name in DRAGON_YAKU.items())
 
 
-def hand_yaku(counts: Sequence[int], ctx: WinContext, rules: Rules, closed: bool, unusual: bool) -> list[str]:
-    """Yaku that hold for every reading: how the hand was won, and which tiles it holds (34 counts).
+def hand_yaku(packed: int, ctx: WinContext, rules: Rules, closed: bool, unusual: bool) -> list[str]:
+    """Yaku that hold for every reading: how the hand was won, and which tiles it holds
+    (all of them, the melds' included, as packed counts: see packed.py).
 
     `unusual` is ctx.unusual, which the caller has already worked out."""
     names = []
@@ -60,119 +62,87 @@ def hand_yaku(counts: Sequence[int], ctx: WinContext, rules: Rules, closed: bool
         names.append("menzen_tsumo")
     if unusual:
         names.extend(flag for flag in _SITUATIONS if getattr(ctx, flag))
-    outside = sum(_OUTSIDE(counts))
-    if not outside:
+    if not packed & OUTSIDE:
         if closed or rules.open_tanyao:
             names.append("tanyao")
-    elif outside == sum(counts):
+    elif not packed & SIMPLES:
         names.append("honroutou")
-    if (any(counts[0:9]) + any(counts[9:18]) + any(counts[18:27])) == 1:
-        names.append("honitsu" if any(counts[27:34]) else "chinitsu")
+    if (not packed & _MAN) + (not packed & _PIN) + (not packed & _SOU) == 2:
+        names.append("honitsu" if packed & HONOURS else "chinitsu")
     return names
 
 
-def hand_yakuman(counts: Sequence[int], ctx: WinContext, unusual: bool) -> list[str]:
+def hand_yakuman(packed: int, ctx: WinContext, unusual: bool) -> list[str]:
     """Yakuman that hold for every reading: the first-draw wins and the tile-colour ones."""
     names = [name for name in ("tenhou", "chiihou") if getattr(ctx, name)] if unusual else []
-    if any(counts[1:8]) or any(counts[10:17]):  # simples of man or pin: none of the colour yakuman
+    if packed & MAN_PIN_SIMPLES:  # none of the colour yakuman
         return names
-    total = sum(counts)
-    if sum(_GREEN(counts)) == total:
+    if not packed & NOT_GREEN:
         names.append("ryuuiisou")
-    if sum(_TERMINALS(counts)) == total:
+    if not packed & NOT_TERMINALS:
         names.append("chinroutou")
-    if sum(counts[27:34]) == total:
+    if not packed & ~HONOURS:
         names.append("tsuuiisou")
     return names
 
 
-def shape_yaku(pair: int, chis: Sequence[int], pungs: Sequence[int], concealed_pungs: int, kongs: int,
-               pinfu: bool, ctx: WinContext, closed: bool) -> list[str]:
+def shape_yaku(pair: int, chis: int, pungs: int, n_chis: int, n_pungs: int, twins: int, concealed_pungs: int,
+               kongs: int, pinfu: bool, ctx: WinContext, closed: bool) -> list[str]:
     """Yaku of one four-sets-and-a-pair reading (EMA 'Yaku' table, shape rows).
 
-    `chis` are the chows by first kind, `pungs` the kinds of the pungs and kongs, of which
-    `concealed_pungs` are concealed (a pung completed by a ron is not) and `kongs` are kongs."""
-    names = []
-    if pinfu:
-        names.append("pinfu")
-    n_chis = len(chis)
+    `chis` are the chows' first kinds and `pungs` the kinds of the pungs and kongs, as
+    bits (1 << kind); there are `n_chis` chows, `twins` pairs of identical ones, and
+    `n_pungs` pungs, of which `concealed_pungs` are concealed (a pung completed by a ron is
+    not) and `kongs` are kongs."""
+    names = ["pinfu"] if pinfu else []
     if n_chis >= 2:
-        if closed:
-            chis = sorted(chis)
-            same = 0
-            i = 0
-            while i < n_chis - 1:
-                if chis[i] == chis[i + 1]:
-                    same += 1
-                    i += 2
-                else:
-                    i += 1
-            if same == 2:
-                names.append("ryanpeikou")
-            elif same == 1:
-                names.append("iipeikou")
+        if closed and twins:
+            names.append("ryanpeikou" if twins == 2 else "iipeikou")
         if n_chis >= 3:
-            for k in chis:
-                if k < 7 and k + 9 in chis and k + 18 in chis:
-                    names.append("sanshoku")
-                    break
-            for k in chis:
-                if k % 9 == 0 and k + 3 in chis and k + 6 in chis:
-                    names.append("ittsu")
-                    break
-    honour_pungs = 0
-    for kind in pungs:
-        if kind >= 27:
-            honour_pungs += 1
-            if kind >= 31:
-                names.append(DRAGON_YAKU[kind])
+            if chis & (chis >> 9) & (chis >> 18) & 0x7F:  # the same first in all three suits
+                names.append("sanshoku")
+            if chis & (chis >> 3) & (chis >> 6) & _SUIT_FIRSTS:  # 123, 456, 789 of one suit
+                names.append("ittsu")
+    honour_pungs = pungs >> 27
     if honour_pungs:
-        if ctx.seat_wind_kind in pungs:
+        for kind, name in _DRAGON_YAKU:
+            if pungs >> kind & 1:
+                names.append(name)
+        if pungs >> ctx.seat_wind_kind & 1:
             names.append("yakuhai_seat")
-        if ctx.round_wind_kind in pungs:
+        if pungs >> ctx.round_wind_kind & 1:
             names.append("yakuhai_round")
-    if n_chis and IS_TERMINAL_OR_HONOUR[pair] and all(k % 9 in (0, 6) for k in chis) and all(
-            IS_TERMINAL_OR_HONOUR[k] for k in pungs):
+    if n_chis and IS_TERMINAL_OR_HONOUR[pair] and not chis & ~_OUTSIDE_CHOWS and not pungs & ~_OUTSIDE_KINDS:
         names.append("chanta" if pair >= 27 or honour_pungs else "junchan")
-    if len(pungs) >= 3:
-        for k in pungs:
-            if k < 9 and k + 9 in pungs and k + 18 in pungs:
-                names.append("sanshoku_doukou")
-                break
+    if n_pungs >= 3:
+        if pungs & (pungs >> 9) & (pungs >> 18) & 0x1FF:
+            names.append("sanshoku_doukou")
         if concealed_pungs == 3:
             names.append("sanankou")
         if kongs == 3:
             names.append("sankantsu")
-        if len(pungs) == 4:
+        if n_pungs == 4:
             names.append("toitoi")
-    if pair >= 31 and honour_pungs >= 2 and (31 in pungs) + (32 in pungs) + (33 in pungs) == 2:
+    if pair >= 31 and (pungs >> 31) in (3, 5, 6):  # two dragon pungs and the third dragon's pair
         names.append("shousangen")
     return names
 
 
-def shape_yakuman(pair: int, pungs: Sequence[int], concealed_pungs: int, kongs: int, nine_gates: bool) -> list[str]:
-    """Yakuman of one four-sets-and-a-pair reading (`pungs` as for shape_yaku)."""
+def shape_yakuman(pair: int, pungs: int, n_pungs: int, concealed_pungs: int, kongs: int,
+                  nine_gates: bool) -> list[str]:
+    """Yakuman of one four-sets-and-a-pair reading (`pungs` as bits, as for shape_yaku)."""
     names = ["chuuren"] if nine_gates else []
-    if len(pungs) < 3:
+    if n_pungs < 3:
         return names
     if concealed_pungs == 4:
         names.append("suuankou")
     if kongs == 4:
         names.append("suukantsu")
-    if 31 in pungs and 32 in pungs and 33 in pungs:
+    if pungs >> 31 == 7:
         names.append("daisangen")
-    winds = sum(1 for k in pungs if 27 <= k <= 30)
+    winds = (pungs >> 27 & 15).bit_count()
     if winds == 4:
         names.append("daisuushii")
     elif winds == 3 and 27 <= pair <= 30:
         names.append("shousuushii")
     return names
-
-
-def is_nine_gates(counts: Sequence[int]) -> bool:
-    """1112345678999 of one suit and one more of that suit (EMA 'Yakuman')."""
-    for base in (0, 9, 18):
-        suit = counts[base:base + 9]
-        if sum(suit) == 14 and suit[0] >= 3 and suit[8] >= 3 and all(suit[1:8]):
-            return True
-    return False

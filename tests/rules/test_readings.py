@@ -4,6 +4,8 @@ import itertools
 
 from server.rules import decompose
 from server.rules.decompose import readings
+from server.rules.fu import pung_fu
+from server.rules.packed import pack, pack_counts, unpack
 from server.rules.tiles import counts_of, parse_tiles
 from tests.rules.random_hands import random_hands
 
@@ -50,7 +52,7 @@ def test_a_hand_with_melds_reads_its_concealed_part() -> None:
 
 
 def _searched(base: int, counts: tuple[int, ...]) -> tuple:
-    return tuple(decompose._split(reading) for reading in decompose._read_suit(base, list(counts)))
+    return tuple(decompose._shape(reading) for reading in decompose._read_suit(base, list(counts)))
 
 
 def test_the_prefilled_table_holds_every_suit_that_reads_as_sets_and_a_pair_as_the_search_reads_it() -> None:
@@ -58,25 +60,43 @@ def test_the_prefilled_table_holds_every_suit_that_reads_as_sets_and_a_pair_as_t
     every suit of a hand (at most 14 tiles, no kind more than four times): the same
     readings in the same order, and no entry where the search finds no reading."""
     decompose.prefill()
-    man, pin, sou = decompose._suit_parts
+    man, pin, sou = decompose._suit_shapes
     checked = 0
     for counts in itertools.product(range(5), repeat=9):
         total = sum(counts)
         if total > 14 or total % 3 == 1:
             continue  # no hand has such a suit, or it cannot read as sets
-        assert man.get(bytes(counts), ()) == _searched(0, counts), counts
+        assert man.get(pack_counts(counts), ()) == _searched(0, counts), counts
         checked += 1
     assert checked == 273_005
     for base, table in ((9, pin), (18, sou)):
-        assert sum(1 for parts in table.values() if parts) == 21_743  # the empty ones: memoised searches
-        for key, parts in table.items():
-            assert parts == _searched(base, tuple(key)), (base, key)
+        assert sum(1 for shapes in table.values() if shapes) == 21_743  # the empty ones: memoised searches
+        for key, shapes in table.items():
+            assert shapes == _searched(base, tuple(unpack(key)[:9])), (base, key)
 
 
-def test_standard_parts_split_the_same_readings_as_standard_readings() -> None:
+def test_the_prefilled_honours_table_holds_every_honour_reading() -> None:
+    decompose.prefill()
+    for counts in itertools.product(range(5), repeat=7):
+        reading = decompose._read_honours([0] * 27 + list(counts))
+        expected = () if reading is None else (decompose._shape(reading),)
+        assert decompose._honour_shapes.get(pack_counts(counts), ()) == expected, counts
+
+
+def _shape_of(pair: int, sets: tuple[int, ...]) -> decompose.Shape:
+    """A reading's Shape worked out the plain way, from its set codes."""
+    chis = [c for c in sets if c < decompose.PUNG]
+    pungs = [c - decompose.PUNG for c in sets if c >= decompose.PUNG]
+    twins = sum(chis.count(first) // 2 for first in set(chis))
+    return (pair, sum(1 << k for k in set(chis)), sum(1 << k for k in pungs), len(chis), len(pungs), twins,
+            sum(pung_fu(k, True, False) for k in pungs))
+
+
+def test_standard_shapes_hold_the_same_readings_as_standard_readings() -> None:
     for hand in random_hands(300, seed=11):
         counts = counts_of(hand.tiles)
-        expected = [(pair, tuple(c for c in sets if c < decompose.PUNG),
-                     tuple(c - decompose.PUNG for c in sets if c >= decompose.PUNG))
-                    for pair, sets in decompose.standard_readings(counts)]
-        assert decompose.standard_parts(counts) == expected
+        expected = [_shape_of(pair, sets) for pair, sets in decompose.standard_readings(counts)]
+        assert decompose.standard_shapes(pack(hand.tiles)) == expected
+    # Four identical chows are two pairs of twins (ryanpeikou), three are one.
+    assert max(shape[5] for shape in decompose.standard_shapes(pack(parse_tiles("11112222333344m")))) == 2
+    assert max(shape[5] for shape in decompose.standard_shapes(pack(parse_tiles("111222333m456p44s")))) == 1
