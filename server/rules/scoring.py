@@ -17,6 +17,7 @@ from server.rules.config import Rules
 from server.rules.context import WinContext
 from server.rules.decompose import standard_shapes
 from server.rules.fu import CONCEALED_PUNG_FU
+from server.rules.yaku import yaku_han, yaku_list
 from server.rules.melds import Meld, MeldKind
 from server.rules.packed import (FIELD, ONE, TILE, WIDTH, is_nine_gates, is_seven_pairs, is_thirteen_orphans,
                                  over_four, unpack)
@@ -79,13 +80,13 @@ class _Hand:
     nine_gates: bool
     dora_parts: tuple[int, int, int]
     dora: int  # their sum
-    yaku: tuple[str, ...]  # the yaku every reading has
+    yaku: int  # the yaku every reading has, as a set (yaku.YAKU_BIT)
     yakuman: tuple[str, ...]  # the yakuman every reading has
     ctx: WinContext
     rules: Rules
 
 
-# A candidate reading before it becomes a HandScore: (han, fu, yaku names or None for
+# A candidate reading before it becomes a HandScore: (han, fu, set of yaku or None for
 # no yaku, yakuman names or None, wait, reading (pair, concealed pungs as bits, wait,
 # pinfu) or None).
 _Candidate = tuple
@@ -191,9 +192,9 @@ def _prepare(tiles: Sequence[int], win_tile: int, melds: tuple[Meld, ...], ctx: 
             ura += packed >> _DORA_SHIFT[indicator] & FIELD
     yaku = yaku_rules.hand_yaku(packed, ctx, rules, closed, unusual)
     yakuman = yaku_rules.hand_yakuman(packed, ctx, unusual)
-    nine_gates = not melds and "chinitsu" in yaku and is_nine_gates(concealed)
+    nine_gates = not melds and yaku & yaku_rules.CHINITSU and is_nine_gates(concealed)
     return _Hand(concealed, win, melds, meld_chis, meld_pungs, meld_n_chis, n_melds - meld_n_chis, meld_concealed,
-                 meld_fu, kongs, closed, nine_gates, (dora, ura, reds), dora + ura + reds, tuple(yaku),
+                 meld_fu, kongs, closed, nine_gates, (dora, ura, reds), dora + ura + reds, yaku,
                  tuple(yakuman), ctx, rules)
 
 
@@ -274,26 +275,18 @@ def _candidate(hand: _Hand, pair: int, chis: int, pungs: int, n_chis: int, n_pun
         yakuman = yaku_rules.shape_yakuman(pair, pungs, n_pungs, concealed_pungs, hand.kongs, hand.nine_gates)
         if yakuman or hand.yakuman:
             return _yakuman_candidate(hand, yakuman, fu, wait, reading)
-    names = yaku_rules.shape_yaku(pair, chis, pungs, n_chis, n_pungs, twins, concealed_pungs, hand.kongs, pinfu,
-                                  ctx, hand.closed)
-    if not names and not hand.yaku:
+    yaku = hand.yaku | yaku_rules.shape_yaku(pair, chis, pungs, n_chis, n_pungs, twins, concealed_pungs, hand.kongs,
+                                             pinfu, ctx, hand.closed)
+    if not yaku:
         return (0, 0, None, None, wait, reading)
-    names += hand.yaku
-    table = yaku_rules.YAKU_HAN_CLOSED if hand.closed else yaku_rules.YAKU_HAN_OPEN
-    return (sum(map(table.__getitem__, names)) + hand.dora, fu, names, None, wait, reading)
+    return (yaku_han(yaku, hand.closed) + hand.dora, fu, yaku, None, wait, reading)
 
 
 def _chiitoitsu_candidate(hand: _Hand) -> _Candidate:
     if "tsuuiisou" in hand.yakuman or "tenhou" in hand.yakuman or "chiihou" in hand.yakuman:
         return _yakuman_candidate(hand, [], 25, "chiitoitsu", None)
-    return _regular_candidate(hand, ["chiitoitsu", *hand.yaku], 25, "chiitoitsu", None)
-
-
-def _regular_candidate(hand: _Hand, names: list[str], fu: int, wait: str, reading: tuple | None) -> _Candidate:
-    if not names:
-        return (0, 0, None, None, wait, reading)
-    table = yaku_rules.YAKU_HAN_CLOSED if hand.closed else yaku_rules.YAKU_HAN_OPEN
-    return (sum(map(table.__getitem__, names)) + hand.dora, fu, names, None, wait, reading)
+    yaku = yaku_rules.CHIITOITSU | hand.yaku
+    return (yaku_han(yaku, True) + hand.dora, 25, yaku, None, "chiitoitsu", None)
 
 
 def _yakuman_candidate(hand: _Hand, names: list[str], fu: int, wait: str, reading: tuple | None) -> _Candidate:
@@ -302,7 +295,7 @@ def _yakuman_candidate(hand: _Hand, names: list[str], fu: int, wait: str, readin
         # Seven pairs can only be all honours among the shape-free yakuman.
         names = [n for n in names if n in ("tsuuiisou", "tenhou", "chiihou")]
     count = len(set(names)) if hand.rules.yakuman_stack else 1
-    return (13 * count, fu, [], names, wait, reading)
+    return (13 * count, fu, 0, names, wait, reading)
 
 
 def _finish(hand: _Hand, best: _Candidate) -> HandScore:
@@ -324,8 +317,7 @@ def _finish(hand: _Hand, best: _Candidate) -> HandScore:
         payment = payment_for(base, ctx.dealer, ctx.tsumo, ctx.honba)
         return HandScore(han, fu, tuple((n, 13) for n in ordered), 0, (0, 0, 0), limit, len(ordered), base,
                          payment, lines, wait, notes)
-    table = yaku_rules.YAKU_HAN_CLOSED if hand.closed else yaku_rules.YAKU_HAN_OPEN
-    yaku = tuple([(name, table[name]) for name in sorted(names, key=_YAKU_ORDER.__getitem__)])
+    yaku = yaku_list(names, hand.closed)
     limit, base = limit_for(han, fu, hand.rules)
     payment = payment_for(base, ctx.dealer, ctx.tsumo, ctx.honba)
     return HandScore(han, fu, yaku, hand.dora, hand.dora_parts, limit, 0, base, payment, lines, wait)
@@ -347,7 +339,6 @@ def _renhou_score(hand: _Hand, like: _Candidate) -> HandScore:
                      ("renhou is a mangan and is not added to other yaku or dora",))
 
 
-_YAKU_ORDER = {name: i for i, name in enumerate(yaku_rules.YAKU_HAN)}
 
 
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 from server.rules.packed import HONOURS, MAN_PIN_SIMPLES, NOT_GREEN, NOT_TERMINALS, OUTSIDE, SIMPLES, SUITS
 from server.rules.config import Rules
 from server.rules.context import WinContext
-from server.rules.tiles import DRAGONS, IS_TERMINAL_OR_HONOUR, TERMINALS_AND_HONOURS
+from server.rules.tiles import IS_TERMINAL_OR_HONOUR, TERMINALS_AND_HONOURS
 
 Yaku = tuple[str, int]
 
@@ -29,47 +29,75 @@ YAKUMAN_ORDER = (
     "kokushi", "chuuren", "tenhou", "chiihou", "suuankou", "suukantsu", "ryuuiisou",
     "chinroutou", "tsuuiisou", "daisangen", "shousuushii", "daisuushii",
 )
-DRAGON_YAKU = {DRAGONS[0]: "yakuhai_haku", DRAGONS[1]: "yakuhai_hatsu", DRAGONS[2]: "yakuhai_chun"}
 
 
 YAKU_HAN_CLOSED = {name: han[0] for name, han in YAKU_HAN.items()}
 YAKU_HAN_OPEN = {name: han[1] for name, han in YAKU_HAN.items()}
-_SITUATIONS = ("rinshan", "chankan", "haitei", "houtei")
+
+# A set of yaku is an int with one bit a yaku, in the order of YAKU_HAN: joining two sets
+# is one `|`, and a set's han and its (name, han) list are looked up, not added up.
+YAKU_BIT = {name: 1 << i for i, name in enumerate(YAKU_HAN)}
+(RIICHI, DOUBLE_RIICHI, IPPATSU, MENZEN_TSUMO, PINFU, IIPEIKOU, TANYAO, SANSHOKU, ITTSU, HAKU, HATSU, CHUN,
+ SEAT_WIND, ROUND_WIND, CHANTA, RINSHAN, CHANKAN, HAITEI, HOUTEI, CHIITOITSU, SANSHOKU_DOUKOU, SANANKOU,
+ SANKANTSU, TOITOI, HONITSU, SHOUSANGEN, HONROUTOU, JUNCHAN, RYANPEIKOU, CHINITSU) = YAKU_BIT.values()
+_listed: tuple[dict[int, tuple[tuple[str, int], ...]], dict[int, tuple[tuple[str, int], ...]]] = ({}, {})
+_han: tuple[dict[int, int], dict[int, int]] = ({}, {})
+
+
+def yaku_list(yaku: int, closed: bool) -> tuple[tuple[str, int], ...]:
+    """The (name, han) of each yaku of a set, in the order of YAKU_HAN."""
+    memo = _listed[not closed]
+    listed = memo.get(yaku)
+    if listed is None:
+        table = YAKU_HAN_CLOSED if closed else YAKU_HAN_OPEN
+        listed = memo[yaku] = tuple((name, table[name]) for name, bit in YAKU_BIT.items() if yaku & bit)
+    return listed
+
+
+def yaku_han(yaku: int, closed: bool) -> int:
+    """The han of a set of yaku, closed or open (memoised: a server sees a few thousand sets)."""
+    han = _han[not closed].get(yaku)
+    if han is None:
+        han = _han[not closed][yaku] = sum(h for _, h in yaku_list(yaku, closed))
+    return han
+
+
+_SITUATIONS = (("rinshan", RINSHAN), ("chankan", CHANKAN), ("haitei", HAITEI), ("houtei", HOUTEI))
 # Kinds as bits (1 << kind), for chow firsts and pung kinds.
 _OUTSIDE_CHOWS = sum(1 << (base + i) for base in (0, 9, 18) for i in (0, 6))  # 123 and 789
 _OUTSIDE_KINDS = sum(1 << kind for kind in TERMINALS_AND_HONOURS)
 _SUIT_FIRSTS = (1 << 0) | (1 << 9) | (1 << 18)
 _MAN, _PIN, _SOU = SUITS
-_DRAGON_YAKU = tuple((kind, name) for kind, name in DRAGON_YAKU.items())
 
 
-def hand_yaku(packed: int, ctx: WinContext, rules: Rules, closed: bool, unusual: bool) -> list[str]:
-    """Yaku that hold for every reading: how the hand was won, and which tiles it holds
-    (all of them, the melds' included, as packed counts: see packed.py).
+def hand_yaku(packed: int, ctx: WinContext, rules: Rules, closed: bool, unusual: bool) -> int:
+    """Yaku that hold for every reading, as a set: how the hand was won, and which tiles it
+    holds (all of them, the melds' included, as packed counts: see packed.py).
 
     `unusual` is ctx.unusual, which the caller has already worked out."""
-    names = []
+    yaku = 0
     if unusual:
         if ctx.riichi or ctx.double_riichi:
-            names.append("riichi")
+            yaku = RIICHI
         if ctx.double_riichi:
-            names.append("double_riichi")
+            yaku |= DOUBLE_RIICHI
         if ctx.ippatsu:
-            names.append("ippatsu")
+            yaku |= IPPATSU
+        for flag, bit in _SITUATIONS:
+            if getattr(ctx, flag):
+                yaku |= bit
     elif ctx.riichi:
-        names.append("riichi")
+        yaku = RIICHI
     if ctx.tsumo and closed:
-        names.append("menzen_tsumo")
-    if unusual:
-        names.extend(flag for flag in _SITUATIONS if getattr(ctx, flag))
+        yaku |= MENZEN_TSUMO
     if not packed & OUTSIDE:
         if closed or rules.open_tanyao:
-            names.append("tanyao")
+            yaku |= TANYAO
     elif not packed & SIMPLES:
-        names.append("honroutou")
+        yaku |= HONROUTOU
     if (not packed & _MAN) + (not packed & _PIN) + (not packed & _SOU) == 2:
-        names.append("honitsu" if packed & HONOURS else "chinitsu")
-    return names
+        yaku |= HONITSU if packed & HONOURS else CHINITSU
+    return yaku
 
 
 def hand_yakuman(packed: int, ctx: WinContext, unusual: bool) -> list[str]:
@@ -87,45 +115,48 @@ def hand_yakuman(packed: int, ctx: WinContext, unusual: bool) -> list[str]:
 
 
 def shape_yaku(pair: int, chis: int, pungs: int, n_chis: int, n_pungs: int, twins: int, concealed_pungs: int,
-               kongs: int, pinfu: bool, ctx: WinContext, closed: bool) -> list[str]:
-    """Yaku of one four-sets-and-a-pair reading (EMA 'Yaku' table, shape rows).
+               kongs: int, pinfu: bool, ctx: WinContext, closed: bool) -> int:
+    """Yaku of one four-sets-and-a-pair reading (EMA 'Yaku' table, shape rows), as a set.
 
     `chis` are the chows' first kinds and `pungs` the kinds of the pungs and kongs, as
     bits (1 << kind); there are `n_chis` chows, `twins` pairs of identical ones, and
     `n_pungs` pungs, of which `concealed_pungs` are concealed (a pung completed by a ron is
     not) and `kongs` are kongs."""
-    names = ["pinfu"] if pinfu else []
+    yaku = PINFU if pinfu else 0
     if n_chis >= 2:
         if closed and twins:
-            names.append("ryanpeikou" if twins == 2 else "iipeikou")
+            yaku |= RYANPEIKOU if twins == 2 else IIPEIKOU
         if n_chis >= 3:
             if chis & (chis >> 9) & (chis >> 18) & 0x7F:  # the same first in all three suits
-                names.append("sanshoku")
+                yaku |= SANSHOKU
             if chis & (chis >> 3) & (chis >> 6) & _SUIT_FIRSTS:  # 123, 456, 789 of one suit
-                names.append("ittsu")
+                yaku |= ITTSU
     honour_pungs = pungs >> 27
     if honour_pungs:
-        for kind, name in _DRAGON_YAKU:
-            if pungs >> kind & 1:
-                names.append(name)
+        if honour_pungs & 0b1110000:
+            yaku |= _DRAGON_PUNGS[honour_pungs >> 4]
         if pungs >> ctx.seat_wind_kind & 1:
-            names.append("yakuhai_seat")
+            yaku |= SEAT_WIND
         if pungs >> ctx.round_wind_kind & 1:
-            names.append("yakuhai_round")
+            yaku |= ROUND_WIND
     if n_chis and IS_TERMINAL_OR_HONOUR[pair] and not chis & ~_OUTSIDE_CHOWS and not pungs & ~_OUTSIDE_KINDS:
-        names.append("chanta" if pair >= 27 or honour_pungs else "junchan")
+        yaku |= CHANTA if pair >= 27 or honour_pungs else JUNCHAN
     if n_pungs >= 3:
         if pungs & (pungs >> 9) & (pungs >> 18) & 0x1FF:
-            names.append("sanshoku_doukou")
+            yaku |= SANSHOKU_DOUKOU
         if concealed_pungs == 3:
-            names.append("sanankou")
+            yaku |= SANANKOU
         if kongs == 3:
-            names.append("sankantsu")
+            yaku |= SANKANTSU
         if n_pungs == 4:
-            names.append("toitoi")
+            yaku |= TOITOI
     if pair >= 31 and (pungs >> 31) in (3, 5, 6):  # two dragon pungs and the third dragon's pair
-        names.append("shousangen")
-    return names
+        yaku |= SHOUSANGEN
+    return yaku
+
+
+# The yakuhai of each set of dragon pungs (white, green, red as bits 0-2).
+_DRAGON_PUNGS = tuple((HAKU if d & 1 else 0) | (HATSU if d & 2 else 0) | (CHUN if d & 4 else 0) for d in range(8))
 
 
 def shape_yakuman(pair: int, pungs: int, n_pungs: int, concealed_pungs: int, kongs: int,
