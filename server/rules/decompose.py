@@ -10,7 +10,7 @@ with every suit there is.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from itertools import combinations_with_replacement, product
 
@@ -47,10 +47,23 @@ def standard_readings(counts: Sequence[int]) -> list[tuple[int, tuple[int, ...]]
 
 
 # A reading of one suit (or of the honours) as scoring wants it, or of a whole hand's
-# concealed tiles once the suits' are joined: (pair kind or NO_PAIR, chow firsts as bits
-# (1 << kind), pung kinds as bits, number of chows, number of pungs, pairs of identical
-# chows (for iipeikou and ryanpeikou), the pungs' fu as concealed pungs).
-Shape = tuple[int, int, int, int, int, int, int]
+# concealed tiles once the suits' are joined, packed in one int so that joining is adding:
+# the chows' first kinds as bits (1 << kind), the pungs' kinds as bits, the number of
+# chows, of pungs and of pairs of identical chows (for iipeikou and ryanpeikou), the
+# pungs' fu as concealed pungs, the number of pairs and the pair's kind + 1.  `shape_fields`
+# takes one apart.
+Shape = int
+PUNGS_AT, N_CHIS_AT, N_PUNGS_AT, TWINS_AT, PUNG_FU_AT, PAIRS_AT, PAIR_AT = 34, 68, 71, 74, 76, 84, 87
+KINDS = (1 << 34) - 1
+
+
+def shape_fields(shape: Shape) -> tuple[int, int, int, int, int, int, int]:
+    """(pair kind or NO_PAIR, chow firsts as bits, pung kinds as bits, chows, pungs, twins,
+    pungs' fu) of a shape with at most one pair."""
+    return ((shape >> PAIR_AT) - 1, shape & KINDS, shape >> PUNGS_AT & KINDS, shape >> N_CHIS_AT & 7,
+            shape >> N_PUNGS_AT & 7, shape >> TWINS_AT & 3, shape >> PUNG_FU_AT & 255)
+
+
 _suit_shapes: tuple[dict[int, tuple[Shape, ...]], ...] = ({}, {}, {})
 _honour_shapes: dict[int, tuple[Shape, ...]] = {}
 _PREFILLED: list[bool] = []  # once prefill() has run, a suit missing from _suit_shapes has no reading
@@ -117,16 +130,14 @@ def standard_shapes(packed: int) -> list[Shape]:
         honours = _honour_shapes_of(packed >> HONOUR_SHIFT)
     if not honours:
         return []
-    if len(man) == len(pin) == len(sou) == 1:  # nearly every hand: no product to build
-        combos: Iterable[tuple[Shape, ...]] = ((man[0], pin[0], sou[0], honours[0]),)
-    else:
-        combos = product(man, pin, sou, honours)
+    if len(man) == len(pin) == len(sou) == 1:  # nearly every hand: one sum, no product
+        shape = man[0] + pin[0] + sou[0] + honours[0]
+        return [shape] if shape >> PAIRS_AT & 7 == 1 else []
     out = []
-    for a, b, c, d in combos:
-        if (a[0] >= 0) + (b[0] >= 0) + (c[0] >= 0) + (d[0] >= 0) == 1:
-            out.append((max(a[0], b[0], c[0], d[0]), a[1] | b[1] | c[1], a[2] | b[2] | c[2] | d[2],
-                        a[3] + b[3] + c[3], a[4] + b[4] + c[4] + d[4], a[5] + b[5] + c[5],
-                        a[6] + b[6] + c[6] + d[6]))
+    for a, b, c, d in product(man, pin, sou, honours):
+        shape = a + b + c + d
+        if shape >> PAIRS_AT & 7 == 1:
+            out.append(shape)
     return out
 
 
@@ -168,8 +179,9 @@ def _shape(reading: SuitReading) -> Shape:
             i += 2
         else:
             i += 1
-    return (pair, sum(1 << k for k in set(chis)), sum(1 << k for k in pungs), len(chis), len(pungs), twins,
-            sum(CONCEALED_PUNG_FU[k] for k in pungs))
+    return (sum(1 << k for k in set(chis)) + (sum(1 << k for k in pungs) << PUNGS_AT) + (len(chis) << N_CHIS_AT)
+            + (len(pungs) << N_PUNGS_AT) + (twins << TWINS_AT) + (sum(CONCEALED_PUNG_FU[k] for k in pungs) << PUNG_FU_AT)
+            + ((pair != NO_PAIR) << PAIRS_AT) + ((pair + 1) << PAIR_AT))
 
 
 def _read_honours(counts: Sequence[int]) -> SuitReading | None:

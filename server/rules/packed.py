@@ -32,9 +32,9 @@ def ones(kinds: Iterable[int]) -> int:
     return sum(ONE[kind] for kind in kinds)
 
 
-# (packed + _OVER_FOUR_ADD) & _OVER_FOUR_BIT is non-zero where a field holds 5 or more.
-_OVER_FOUR_ADD = sum(11 << (WIDTH * kind) for kind in range(34))
-_OVER_FOUR_BIT = sum(16 << (WIDTH * kind) for kind in range(34))
+# (packed + OVER_FOUR_ADD) & OVER_FOUR_BIT is non-zero where a field holds 5 or more.
+OVER_FOUR_ADD = sum(11 << (WIDTH * kind) for kind in range(34))
+OVER_FOUR_BIT = sum(16 << (WIDTH * kind) for kind in range(34))
 TWO_BITS = sum(2 << (WIDTH * kind) for kind in range(34))  # a hand of pairs has no other bit
 
 OUTSIDE = mask(TERMINALS_AND_HONOURS)
@@ -71,7 +71,7 @@ def count(packed: int, kind: int) -> int:
 
 def over_four(packed: int) -> bool:
     """Whether some kind is held five times or more."""
-    return bool((packed + _OVER_FOUR_ADD) & _OVER_FOUR_BIT)
+    return bool((packed + OVER_FOUR_ADD) & OVER_FOUR_BIT)
 
 
 def is_seven_pairs(packed: int) -> bool:

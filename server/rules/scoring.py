@@ -7,7 +7,6 @@ for a hand that is malformed, not complete, or has no yaku.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 from functools import partial
 from typing import NamedTuple
 
@@ -15,12 +14,13 @@ from server.rules import fu as fu_rules
 from server.rules import yaku as yaku_rules
 from server.rules.config import Rules
 from server.rules.context import WinContext
-from server.rules.decompose import standard_shapes
-from server.rules.fu import CONCEALED_PUNG_FU
-from server.rules.yaku import yaku_han, yaku_list
+from server.rules.decompose import (KINDS, N_CHIS_AT, N_PUNGS_AT, PAIR_AT, PUNG_FU_AT, PUNGS_AT, TWINS_AT,
+                                    standard_shapes)
+from server.rules.fu import CONCEALED_PUNG_FU, EDGE_WAITS
+from server.rules.yaku import CHINITSU, yaku_han, yaku_list
 from server.rules.melds import Meld, MeldKind
-from server.rules.packed import (FIELD, ONE, TILE, WIDTH, is_nine_gates, is_seven_pairs, is_thirteen_orphans,
-                                 over_four, unpack)
+from server.rules.packed import (FIELD, MAN_PIN_SIMPLES, ONE, OVER_FOUR_ADD, OVER_FOUR_BIT, TILE, WIDTH,
+                                 is_nine_gates, is_seven_pairs, is_thirteen_orphans, unpack)
 from server.rules.points import MANGAN, Payment, collected, limit_for, payment_for
 from server.rules.tiles import DORA_OF, FIVES, RED_FIVES, tile_name
 
@@ -62,90 +62,45 @@ class HandScore(NamedTuple):
         return self.payment.total
 
 
-@dataclass(slots=True)
-class _Hand:
-    """What is fixed for every reading of one hand.  Kinds are held as bits (1 << kind)."""
-
-    concealed: int  # packed counts (packed.py) of the concealed tiles, winning tile included
-    win: int  # kind
-    melds: tuple[Meld, ...]
-    meld_chis: int  # first kinds of the declared chows, as bits
-    meld_pungs: int  # kinds of the declared pungs and kongs, as bits
-    meld_n_chis: int
-    meld_n_pungs: int
-    meld_concealed: int  # how many of those are concealed kongs
-    meld_fu: int  # step 6 for the declared pungs and kongs
-    kongs: int
-    closed: bool
-    nine_gates: bool
-    dora_parts: tuple[int, int, int]
-    dora: int  # their sum
-    yaku: int  # the yaku every reading has, as a set (yaku.YAKU_BIT)
-    yakuman: tuple[str, ...]  # the yakuman every reading has
-    ctx: WinContext
-    rules: Rules
-
-
-# A candidate reading before it becomes a HandScore: (han, fu, set of yaku or None for
-# no yaku, yakuman names or None, wait, reading (pair, concealed pungs as bits, wait,
-# pinfu) or None).
+# A candidate reading before it becomes a HandScore: (han, fu, set of yaku (yaku.YAKU_BIT)
+# or None for no yaku, yakuman names or None, wait, reading (pair, concealed pungs as
+# bits, wait, pinfu) or None).
 _Candidate = tuple
+
+# Packed counts of a chow by its first kind; where each dora indicator's dora is counted.
+_CHOW_TILES = tuple(ONE[first] + ONE[first + 1] + ONE[first + 2] if first < 27 and first % 9 < 7 else 0
+                    for first in range(34))
+_DORA_AT = tuple(WIDTH * DORA_OF[indicator] for indicator in range(34))
+_WAITS_NEAR = {}  # (chows from win-2, win-1, win as bits 0-2, win's place in its suit) -> their waits
+for _near in range(8):
+    for _place in range(9):
+        _WAITS_NEAR[_near, _place] = tuple(
+            wait for bit, wait in ((1, "penchan" if _place == 2 else "ryanmen"),  # 12-3, or a chow from win-2
+                                   (2, "kanchan"),
+                                   (4, "penchan" if _place == 6 else "ryanmen"))  # 7-89, or a chow from win
+            if _near & bit)
 
 
 def score_hand(tiles: Sequence[int], win_tile: int, melds: Sequence[Meld], ctx: WinContext,
                rules: Rules) -> HandScore:
-    """The best score of a complete hand; `tiles` are the concealed tiles, the winning tile included."""
-    hand = _prepare(tiles, win_tile, tuple(melds), ctx, rules)
-    candidates = _candidates(hand)
-    if not candidates:
-        raise ScoringError(_not_complete_reason(hand))
-    if len(candidates) > 1:
-        best = max(candidates, key=lambda c: (_collected(hand, c), c[0], c[1]))  # what the winner collects first
-    else:
-        best = candidates[0]
-    if rules.renhou_mangan and ctx.renhou:
-        renhou = _renhou_score(hand, best)
-        if best[2] is None or collected(renhou.base, ctx.dealer, ctx.tsumo) > _collected(hand, best):
-            return renhou
-    if best[2] is None:
-        raise ScoringError("the hand has no yaku (dora are not yaku), so it cannot win")
-    return _finish(hand, best)
+    """The best score of a complete hand; `tiles` are the concealed tiles, the winning tile included.
 
-
-def _collected(hand: _Hand, candidate: _Candidate) -> int:
-    """What the winner collects for a candidate, before counters."""
-    han, fu, names, yakuman = candidate[:4]
-    if yakuman is not None:
-        base = 8000 * (han // 13)
-    elif names is None:
-        return 0
-    else:
-        base = limit_for(han, fu, hand.rules)[1]
-    return collected(base, hand.ctx.dealer, hand.ctx.tsumo)
-
-
-# Packed counts of a chow by its first kind.
-_CHOW_TILES = tuple(ONE[first] + ONE[first + 1] + ONE[first + 2] if first < 27 and first % 9 < 7 else 0
-                    for first in range(34))
-_DORA_SHIFT = tuple(WIDTH * DORA_OF[indicator] for indicator in range(34))
-
-
-def _prepare(tiles: Sequence[int], win_tile: int, melds: tuple[Meld, ...], ctx: WinContext, rules: Rules) -> _Hand:
+    One function on purpose: every win and the benchmark of issue 2 run through it, and
+    locals are read several times faster than a hand object's attributes.  The steps:
+    count the tiles and melds, check the hand, find the yaku of the whole hand, make a
+    candidate of each reading and each place of the winning tile, score the best one.
+    """
+    # Counts, packed (packed.py), and what the readings need of the melds: chow firsts,
+    # pung kinds (both as bits, 1 << kind), their step-6 fu, concealed kongs, kongs.
     n_melds = len(melds)
-    if n_melds > 4:
-        raise ScoringError(f"a hand has at most 4 melds, not {n_melds}")
-    if len(tiles) != 14 - 3 * n_melds:
-        raise ScoringError(
-            f"the hand has {len(tiles)} concealed tiles with {n_melds} meld(s): "
-            f"it needs {14 - 3 * n_melds}, the winning tile included")
-    concealed = sum(map(TILE.__getitem__, tiles))
+    if n_melds > 4 or len(tiles) != 14 - 3 * n_melds:
+        raise ScoringError(_size_error(len(tiles), n_melds))
+    concealed = packed = sum(map(TILE.__getitem__, tiles))
     red = max(tiles) >= 34
     closed = True
     kongs = meld_concealed = meld_fu = meld_chis = meld_pungs = meld_n_chis = 0
-    if melds:
-        # The melds' tiles join the counts; what the readings need of them is kept once:
-        # chow firsts, pung kinds, their step-6 fu, concealed kongs, whether the hand is open.
-        packed = concealed
+    if n_melds:
+        melds = tuple(melds)
         for meld in melds:
             kind, first = meld.kind, meld.first
             if max(meld.tiles) >= 34:
@@ -169,33 +124,145 @@ def _prepare(tiles: Sequence[int], win_tile: int, melds: tuple[Meld, ...], ctx: 
                 fu *= 4
             meld_fu += fu
     else:
-        packed = concealed
-    if over_four(packed):
-        counts = unpack(packed)
-        too_many = max(range(34), key=counts.__getitem__)
-        raise ScoringError(f"{counts[too_many]} of {tile_name(too_many)}: there are only four of each tile")
+        melds = ()
+
+    # Checks, dora, and the yaku and yakuman of every reading.
+    if (packed + OVER_FOUR_ADD) & OVER_FOUR_BIT:
+        raise ScoringError(_too_many_reason(packed))
     reds = _red_fives(tiles, melds, rules) if red else 0
     win = win_tile if win_tile < 34 else FIVES[win_tile - 34]
-    if not concealed >> (WIDTH * win) & FIELD:
+    if not concealed >> WIDTH * win & FIELD:
         raise ScoringError(f"the winning tile {tile_name(win_tile)} is not among the hand's tiles")
     unusual = ctx.unusual
     if unusual or (ctx.riichi and not closed):
         reason = ctx.contradiction(closed, kongs, rules.ippatsu_broken_by_concealed_kong)
         if reason:
             raise ScoringError(reason)
-    dora = 0
+    dora = ura = 0
     for indicator in ctx.dora_indicators:
-        dora += packed >> _DORA_SHIFT[indicator] & FIELD
-    ura = 0
+        dora += packed >> _DORA_AT[indicator] & FIELD
     if ctx.riichi or ctx.double_riichi:
         for indicator in ctx.ura_indicators:
-            ura += packed >> _DORA_SHIFT[indicator] & FIELD
-    yaku = yaku_rules.hand_yaku(packed, ctx, rules, closed, unusual)
-    yakuman = yaku_rules.hand_yakuman(packed, ctx, unusual)
-    nine_gates = not melds and yaku & yaku_rules.CHINITSU and is_nine_gates(concealed)
-    return _Hand(concealed, win, melds, meld_chis, meld_pungs, meld_n_chis, n_melds - meld_n_chis, meld_concealed,
-                 meld_fu, kongs, closed, nine_gates, (dora, ura, reds), dora + ura + reds, yaku,
-                 tuple(yakuman), ctx, rules)
+            ura += packed >> _DORA_AT[indicator] & FIELD
+    all_dora = dora + ura + reds
+    hand_yaku = yaku_rules.hand_yaku(packed, ctx, rules, closed, unusual)
+    hand_yakuman = yaku_rules.hand_yakuman(packed, ctx, unusual) if unusual or not packed & MAN_PIN_SIMPLES else ()
+    nine_gates = not n_melds and hand_yaku & CHINITSU and is_nine_gates(concealed)
+
+    # A candidate for every reading and every place the winning tile can sit.
+    shapes = standard_shapes(concealed)
+    tsumo = ctx.tsumo
+    if n_melds:
+        candidates = []
+    elif not shapes:
+        # Thirteen orphans has no reading as sets; seven pairs may have one (ryanpeikou).
+        if is_thirteen_orphans(concealed):
+            candidates = [_yakuman_candidate(["kokushi"], hand_yakuman, 0, "kokushi", None, rules)]
+        elif is_seven_pairs(concealed):
+            candidates = [_chiitoitsu_candidate(hand_yaku, hand_yakuman, all_dora, rules)]
+        else:
+            raise ScoringError(_not_complete_reason(concealed, n_melds))
+    elif is_seven_pairs(concealed):
+        candidates = [_chiitoitsu_candidate(hand_yaku, hand_yakuman, all_dora, rules)]
+    else:
+        candidates = []
+    if not shapes and n_melds:
+        raise ScoringError(_not_complete_reason(concealed, n_melds))
+    open_ron = not closed and not tsumo
+    for shape in shapes:
+        pair = (shape >> PAIR_AT) - 1
+        chis, pungs = shape & KINDS, shape >> PUNGS_AT & KINDS
+        n_chis, n_pungs = shape >> N_CHIS_AT & 7, shape >> N_PUNGS_AT & 7
+        pair_fu = fu_rules.pair_fu(pair, ctx, rules) if pair >= 27 else 0
+        waits = _WAITS_NEAR[(chis << 2) >> win & 7, win % 9] if win < 27 else ()
+        if pair == win:
+            waits = ("tanki", *waits)
+        if pungs >> win & 1:
+            waits = (*waits, "shanpon")
+        for wait in waits:
+            all_pungs = meld_pungs | pungs
+            all_n_pungs = n_melds - meld_n_chis + n_pungs
+            concealed_pungs = meld_concealed + n_pungs
+            pungs_fu = meld_fu + (shape >> PUNG_FU_AT & 255)
+            pinfu = False
+            if wait == "shanpon" and not tsumo:
+                # A pung completed by a discard counts as open (EMA 'Fu'; scoring guide 'Meld fu').
+                concealed_pungs -= 1
+                pungs_fu -= CONCEALED_PUNG_FU[win] // 2
+            elif wait == "ryanmen" and closed and n_chis == 4 and not pair_fu:
+                pinfu = True
+            # Fu (fu.reading_fu, inlined): pinfu 20/30; else 20 + sets + pair + win + wait, rounded up.
+            if pinfu:
+                fu = 20 if tsumo else 30
+            else:
+                fu = 20 + pungs_fu + pair_fu + (2 if tsumo else 10 if closed else 0) + (
+                    2 if wait in EDGE_WAITS else 0)
+                fu = 30 if fu == 20 and open_ron else -(-fu // 10) * 10
+            reading = (pair, pungs, wait, pinfu)  # pinfu: the shape, even where a yakuman hides the yaku
+            if all_n_pungs >= 3 or nine_gates or hand_yakuman:
+                yakuman = yaku_rules.shape_yakuman(pair, all_pungs, all_n_pungs, concealed_pungs, kongs, nine_gates)
+                if yakuman or hand_yakuman:
+                    candidates.append(_yakuman_candidate(yakuman, hand_yakuman, fu, wait, reading, rules))
+                    continue
+            yaku = hand_yaku | yaku_rules.shape_yaku(
+                pair, meld_chis | chis, all_pungs, meld_n_chis + n_chis, all_n_pungs, shape >> TWINS_AT & 3,
+                concealed_pungs, kongs, pinfu, ctx, closed)
+            if yaku:
+                candidates.append((yaku_han(yaku, closed) + all_dora, fu, yaku, None, wait, reading))
+            else:
+                candidates.append((0, 0, None, None, wait, reading))
+
+    # The best candidate: what the winner collects first, then han, then fu.
+    dealer = ctx.dealer
+    if len(candidates) > 1:
+        best = max(candidates, key=lambda c: (_collected(c, rules, dealer, tsumo), c[0], c[1]))
+    else:
+        best = candidates[0]
+    han, fu, yaku, yakuman, wait, reading = best
+    lines: tuple[tuple[str, int], ...] | Callable[[], tuple[tuple[str, int], ...]]
+    if reading is not None:
+        lines = partial(_fu_lines, reading, melds, win, closed, ctx, rules)
+    else:
+        lines = fu_rules.CHIITOITSU_FU if wait == "chiitoitsu" else ()
+    if ctx.renhou and rules.renhou_mangan:
+        renhou = _renhou_score(lines if yaku is not None else (), fu, wait, ctx)
+        if yaku is None or collected(2000, dealer, tsumo) > _collected(best, rules, dealer, tsumo):
+            return renhou
+    if yakuman:
+        return _yakuman_score(han, fu, yakuman, lines, wait, ctx, rules)
+    if yaku is None:
+        raise ScoringError("the hand has no yaku (dora are not yaku), so it cannot win")
+    limit, base = limit_for(han, fu, rules)
+    return _new_score((han, fu, yaku_list(yaku, closed), all_dora, (dora, ura, reds), limit, 0, base,
+                       payment_for(base, dealer, tsumo, ctx.honba), lines, wait, ()))
+
+
+_new_score = partial(tuple.__new__, HandScore)  # a HandScore from one tuple, without __new__'s argument handling
+
+
+def _collected(candidate: _Candidate, rules: Rules, dealer: bool, tsumo: bool) -> int:
+    """What the winner collects for a candidate, before counters."""
+    han, fu, yaku, yakuman = candidate[:4]
+    if yakuman is not None:
+        base = 8000 * (han // 13)
+    elif yaku is None:
+        return 0
+    else:
+        base = limit_for(han, fu, rules)[1]
+    return collected(base, dealer, tsumo)
+
+
+def _size_error(n_tiles: int, n_melds: int) -> str:
+    if n_melds > 4:
+        return f"a hand has at most 4 melds, not {n_melds}"
+    return (f"the hand has {n_tiles} concealed tiles with {n_melds} meld(s): "
+            f"it needs {14 - 3 * n_melds}, the winning tile included")
+
+
+def _too_many_reason(packed: int) -> str:
+    counts = unpack(packed)
+    too_many = max(range(34), key=counts.__getitem__)
+    return f"{counts[too_many]} of {tile_name(too_many)}: there are only four of each tile"
 
 
 def _red_fives(tiles: Sequence[int], melds: tuple[Meld, ...], rules: Rules) -> int:
@@ -210,140 +277,54 @@ def _red_fives(tiles: Sequence[int], melds: tuple[Meld, ...], rules: Rules) -> i
     return len(reds)
 
 
-def _candidates(hand: _Hand) -> list[_Candidate]:
-    """A candidate for every reading and every place the winning tile can sit."""
-    concealed = hand.concealed
-    shapes = standard_shapes(concealed)
-    if hand.melds:
-        out = []
-    elif not shapes:
-        # Thirteen orphans has no reading as sets; seven pairs may have one (ryanpeikou).
-        if is_thirteen_orphans(concealed):
-            return [_yakuman_candidate(hand, ["kokushi"], 0, "kokushi", None)]
-        return [_chiitoitsu_candidate(hand)] if is_seven_pairs(concealed) else []
-    else:
-        out = [_chiitoitsu_candidate(hand)] if is_seven_pairs(concealed) else []
-    ctx, rules, win = hand.ctx, hand.rules, hand.win
-    tsumo, closed = ctx.tsumo, hand.closed
-    for pair, chis, pungs, n_chis, n_pungs, twins, pungs_fu in shapes:
-        pair_fu = fu_rules.pair_fu(pair, ctx, rules) if pair >= 27 else 0
-        all_chis = hand.meld_chis | chis
-        all_pungs = hand.meld_pungs | pungs
-        all_n_chis = hand.meld_n_chis + n_chis
-        all_n_pungs = hand.meld_n_pungs + n_pungs
-        concealed_pungs = hand.meld_concealed + n_pungs
-        pungs_fu += hand.meld_fu
-        could_pinfu = closed and not pair_fu and n_chis == 4
-        for wait in _waits_in(pair, chis, pungs, win):
-            if wait == "shanpon" and not tsumo:
-                # A pung completed by a discard counts as open (EMA 'Fu'; scoring guide 'Meld fu').
-                out.append(_candidate(hand, pair, all_chis, all_pungs, all_n_chis, all_n_pungs, twins,
-                                      concealed_pungs - 1, pungs_fu - CONCEALED_PUNG_FU[win] // 2, pair_fu, wait,
-                                      False, pungs))
-            else:
-                out.append(_candidate(hand, pair, all_chis, all_pungs, all_n_chis, all_n_pungs, twins,
-                                      concealed_pungs, pungs_fu, pair_fu, wait, could_pinfu and wait == "ryanmen",
-                                      pungs))
-    return out
+def _chiitoitsu_candidate(hand_yaku: int, hand_yakuman: Sequence[str], dora: int, rules: Rules) -> _Candidate:
+    if "tsuuiisou" in hand_yakuman or "tenhou" in hand_yakuman or "chiihou" in hand_yakuman:
+        return _yakuman_candidate([], hand_yakuman, 25, "chiitoitsu", None, rules)
+    yaku = yaku_rules.CHIITOITSU | hand_yaku
+    return (yaku_han(yaku, True) + dora, 25, yaku, None, "chiitoitsu", None)
 
 
-def _waits_in(pair: int, chis: int, pungs: int, win: int) -> list[str]:
-    """Each distinct place the winning tile can sit in a reading of the concealed tiles
-    (chow firsts and pung kinds as bits), as its wait."""
-    waits = ["tanki"] if pair == win else []
-    near = (chis << 2) >> win & 7  # chows from win-2, win-1, win: two identical chows are one place
-    if near:
-        if near & 1:
-            waits.append("penchan" if win % 9 == 2 else "ryanmen")  # 12-3 or x-y-win
-        if near & 2:
-            waits.append("kanchan")
-        if near & 4:
-            waits.append("penchan" if win % 9 == 6 else "ryanmen")  # 7-89 or win-y-z
-    if pungs >> win & 1:
-        waits.append("shanpon")
-    return waits
-
-
-def _candidate(hand: _Hand, pair: int, chis: int, pungs: int, n_chis: int, n_pungs: int, twins: int,
-               concealed_pungs: int, pungs_fu: int, pair_fu: int, wait: str, pinfu: bool,
-               own_pungs: int) -> _Candidate:
-    """One reading with the winning tile in one place; `own_pungs` are the concealed tiles' pungs."""
-    ctx = hand.ctx
-    fu = fu_rules.reading_fu(pungs_fu, pair_fu, wait, hand.closed, ctx.tsumo, pinfu)
-    reading = (pair, own_pungs, wait, pinfu)  # pinfu: the shape, even where a yakuman hides the yaku
-    if n_pungs >= 3 or hand.nine_gates or hand.yakuman:
-        yakuman = yaku_rules.shape_yakuman(pair, pungs, n_pungs, concealed_pungs, hand.kongs, hand.nine_gates)
-        if yakuman or hand.yakuman:
-            return _yakuman_candidate(hand, yakuman, fu, wait, reading)
-    yaku = hand.yaku | yaku_rules.shape_yaku(pair, chis, pungs, n_chis, n_pungs, twins, concealed_pungs, hand.kongs,
-                                             pinfu, ctx, hand.closed)
-    if not yaku:
-        return (0, 0, None, None, wait, reading)
-    return (yaku_han(yaku, hand.closed) + hand.dora, fu, yaku, None, wait, reading)
-
-
-def _chiitoitsu_candidate(hand: _Hand) -> _Candidate:
-    if "tsuuiisou" in hand.yakuman or "tenhou" in hand.yakuman or "chiihou" in hand.yakuman:
-        return _yakuman_candidate(hand, [], 25, "chiitoitsu", None)
-    yaku = yaku_rules.CHIITOITSU | hand.yaku
-    return (yaku_han(yaku, True) + hand.dora, 25, yaku, None, "chiitoitsu", None)
-
-
-def _yakuman_candidate(hand: _Hand, names: list[str], fu: int, wait: str, reading: tuple | None) -> _Candidate:
-    names = [*names, *hand.yakuman]
+def _yakuman_candidate(names: list[str], hand_yakuman: Sequence[str], fu: int, wait: str, reading: tuple | None,
+                       rules: Rules) -> _Candidate:
+    names = [*names, *hand_yakuman]
     if wait == "chiitoitsu":
         # Seven pairs can only be all honours among the shape-free yakuman.
         names = [n for n in names if n in ("tsuuiisou", "tenhou", "chiihou")]
-    count = len(set(names)) if hand.rules.yakuman_stack else 1
+    count = len(set(names)) if rules.yakuman_stack else 1
     return (13 * count, fu, 0, names, wait, reading)
 
 
-def _finish(hand: _Hand, best: _Candidate) -> HandScore:
-    """The HandScore of the chosen candidate, with its readable fu lines."""
-    han, fu, names, yakuman, wait, reading = best
-    lines: tuple[tuple[str, int], ...] | Callable[[], tuple[tuple[str, int], ...]]
-    if reading is not None:
-        lines = partial(_fu_lines, hand, reading)
-    else:
-        lines = fu_rules.CHIITOITSU_FU if wait == "chiitoitsu" else ()
-    ctx = hand.ctx
-    if yakuman:
-        ordered = sorted(set(yakuman), key=yaku_rules.YAKUMAN_ORDER.index)
-        notes: tuple[str, ...] = ()
-        if not hand.rules.yakuman_stack and len(ordered) > 1:
-            notes = (f"also {', '.join(ordered[1:])}: yakuman are not added under {hand.rules.name}",)
-            ordered = ordered[:1]
-        limit, base = limit_for(han, fu, hand.rules, yakuman=len(ordered))
-        payment = payment_for(base, ctx.dealer, ctx.tsumo, ctx.honba)
-        return HandScore(han, fu, tuple((n, 13) for n in ordered), 0, (0, 0, 0), limit, len(ordered), base,
-                         payment, lines, wait, notes)
-    yaku = yaku_list(names, hand.closed)
-    limit, base = limit_for(han, fu, hand.rules)
+def _yakuman_score(han: int, fu: int, yakuman: list[str], lines: tuple | Callable, wait: str, ctx: WinContext,
+                   rules: Rules) -> HandScore:
+    ordered = sorted(set(yakuman), key=yaku_rules.YAKUMAN_ORDER.index)
+    notes: tuple[str, ...] = ()
+    if not rules.yakuman_stack and len(ordered) > 1:
+        notes = (f"also {', '.join(ordered[1:])}: yakuman are not added under {rules.name}",)
+        ordered = ordered[:1]
+    limit, base = limit_for(han, fu, rules, yakuman=len(ordered))
     payment = payment_for(base, ctx.dealer, ctx.tsumo, ctx.honba)
-    return HandScore(han, fu, yaku, hand.dora, hand.dora_parts, limit, 0, base, payment, lines, wait)
+    return HandScore(han, fu, tuple((n, 13) for n in ordered), 0, (0, 0, 0), limit, len(ordered), base,
+                     payment, lines, wait, notes)
 
 
-def _fu_lines(hand: _Hand, reading: tuple) -> tuple[tuple[str, int], ...]:
+def _fu_lines(reading: tuple, melds: tuple[Meld, ...], win: int, closed: bool, ctx: WinContext,
+              rules: Rules) -> tuple[tuple[str, int], ...]:
     pair, own_pungs, wait, pinfu = reading
-    ron_shanpon = wait == "shanpon" and not hand.ctx.tsumo
-    pungs = [(m.first, not m.is_open, m.is_kong) for m in hand.melds if not m.is_chi]
-    pungs += [(kind, not (ron_shanpon and kind == hand.win), False) for kind in range(34) if own_pungs >> kind & 1]
-    return fu_rules.standard_fu_lines(pair, pungs, wait, hand.closed, pinfu, hand.ctx, hand.rules)
+    ron_shanpon = wait == "shanpon" and not ctx.tsumo
+    pungs = [(m.first, not m.is_open, m.is_kong) for m in melds if not m.is_chi]
+    pungs += [(kind, not (ron_shanpon and kind == win), False) for kind in range(34) if own_pungs >> kind & 1]
+    return fu_rules.standard_fu_lines(pair, pungs, wait, closed, pinfu, ctx, rules)
 
 
-def _renhou_score(hand: _Hand, like: _Candidate) -> HandScore:
+def _renhou_score(lines: tuple | Callable, fu: int, wait: str, ctx: WinContext) -> HandScore:
     """EMA: blessing of man is a mangan, not added to other yaku or dora."""
-    lines = _finish(hand, like).fu_source if like[2] is not None else ()
-    payment = payment_for(2000, hand.ctx.dealer, hand.ctx.tsumo, hand.ctx.honba)
-    return HandScore(5, like[1], (("renhou", 5),), 0, (0, 0, 0), MANGAN, 0, 2000, payment, lines, like[4],
+    payment = payment_for(2000, ctx.dealer, ctx.tsumo, ctx.honba)
+    return HandScore(5, fu, (("renhou", 5),), 0, (0, 0, 0), MANGAN, 0, 2000, payment, lines, wait,
                      ("renhou is a mangan and is not added to other yaku or dora",))
 
 
-
-
-
-def _not_complete_reason(hand: _Hand) -> str:
+def _not_complete_reason(concealed: int, n_melds: int) -> str:
     from server.rules.shanten import shanten  # shanten is only needed on this error path
 
-    away = shanten(unpack(hand.concealed), len(hand.melds))
+    away = shanten(unpack(concealed), n_melds)
     return f"the hand is not complete (it is {away}-shanten): a win needs four sets and a pair, seven pairs or thirteen orphans"
