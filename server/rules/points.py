@@ -6,6 +6,7 @@ a ron, or 100 to each payment of a tsumo.
 
 from __future__ import annotations
 
+from functools import partial
 from typing import NamedTuple
 
 from server.rules.config import Rules
@@ -71,10 +72,13 @@ def collected(base: int, dealer: bool, tsumo: bool) -> int:
     return -(-base * 2 // 100) * 100 + 2 * (-(-base // 100) * 100)
 
 
+_new_payment = partial(tuple.__new__, Payment)  # a Payment from one tuple, without __new__'s argument handling
+
+
 def payment_for(base: int, dealer: bool, tsumo: bool, honba: int = 0) -> Payment:
     """The payment table of the scoring guide ('Dealer and non-dealer')."""
     if not tsumo:
-        return Payment(round_up_100(base * (6 if dealer else 4)) + 300 * honba, 0, 0, 0)  # ron
+        return _new_payment((-(-base * (6 if dealer else 4) // 100) * 100 + 300 * honba, 0, 0, 0))  # ron
     if dealer:
-        return Payment(0, 0, 0, round_up_100(base * 2) + 100 * honba)  # all
-    return Payment(0, round_up_100(base * 2) + 100 * honba, round_up_100(base) + 100 * honba, 0)  # dealer, non-dealer
+        return _new_payment((0, 0, 0, -(-base * 2 // 100) * 100 + 100 * honba))  # all
+    return _new_payment((0, -(-base * 2 // 100) * 100 + 100 * honba, -(-base // 100) * 100 + 100 * honba, 0))

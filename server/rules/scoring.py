@@ -16,7 +16,7 @@ from server.rules.config import Rules
 from server.rules.context import WinContext
 from server.rules.decompose import (KINDS, N_CHIS_AT, N_PUNGS_AT, PAIR_AT, PUNG_FU_AT, PUNGS_AT, TWINS_AT,
                                     standard_shapes)
-from server.rules.fu import CONCEALED_PUNG_FU, EDGE_WAITS
+from server.rules.fu import CONCEALED_PUNG_FU
 from server.rules.yaku import CHINITSU, yaku_han, yaku_list
 from server.rules.melds import Meld, MeldKind
 from server.rules.packed import (FIELD, MAN_PIN_SIMPLES, ONE, OVER_FOUR_ADD, OVER_FOUR_BIT, TILE, WIDTH,
@@ -71,14 +71,20 @@ _Candidate = tuple
 _CHOW_TILES = tuple(ONE[first] + ONE[first + 1] + ONE[first + 2] if first < 27 and first % 9 < 7 else 0
                     for first in range(34))
 _DORA_AT = tuple(WIDTH * DORA_OF[indicator] for indicator in range(34))
-_WAITS_NEAR = {}  # (chows from win-2, win-1, win as bits 0-2, win's place in its suit) -> their waits
-for _near in range(8):
-    for _place in range(9):
-        _WAITS_NEAR[_near, _place] = tuple(
-            wait for bit, wait in ((1, "penchan" if _place == 2 else "ryanmen"),  # 12-3, or a chow from win-2
-                                   (2, "kanchan"),
-                                   (4, "penchan" if _place == 6 else "ryanmen"))  # 7-89, or a chow from win
-            if _near & bit)
+# The waits of a reading by (win kind << 5 | chows from win-2, win-1, win as bits 0-2 << 2 |
+# win is the pair << 1 | win is a concealed pung): each (wait, fu for the wait), in the
+# order the readings' sets are taken (the pair, the chows by first kind, the pung).
+_WAITS: list[tuple[tuple[str, int], ...]] = []
+for _win in range(34):
+    for _near in range(32):
+        _place = _win % 9 if _win < 27 else -1
+        _WAITS.append(tuple(
+            wait for bit, wait in ((2, ("tanki", 2)),
+                                   (4, ("penchan", 2) if _place == 2 else ("ryanmen", 0)),  # 12-3, or x-y-win
+                                   (8, ("kanchan", 2)),
+                                   (16, ("penchan", 2) if _place == 6 else ("ryanmen", 0)),  # 7-89, or win-y-z
+                                   (1, ("shanpon", 0)))
+            if _near & bit))
 
 
 def score_hand(tiles: Sequence[int], win_tile: int, melds: Sequence[Meld], ctx: WinContext,
@@ -168,36 +174,34 @@ def score_hand(tiles: Sequence[int], win_tile: int, melds: Sequence[Meld], ctx: 
         candidates = []
     if not shapes and n_melds:
         raise ScoringError(_not_complete_reason(concealed, n_melds))
-    open_ron = not closed and not tsumo
+    win_fu = 2 if tsumo else 10 if closed else 0  # step 3 and 4: tsumo, closed ron
+    meld_n_pungs = n_melds - meld_n_chis
     for shape in shapes:
         pair = (shape >> PAIR_AT) - 1
         chis, pungs = shape & KINDS, shape >> PUNGS_AT & KINDS
         n_chis, n_pungs = shape >> N_CHIS_AT & 7, shape >> N_PUNGS_AT & 7
+        all_pungs = meld_pungs | pungs
+        all_n_pungs = meld_n_pungs + n_pungs
+        reading_fu = 20 + meld_fu + (shape >> PUNG_FU_AT & 255) + win_fu  # steps 1-6 (fu.standard_fu's count)
         pair_fu = fu_rules.pair_fu(pair, ctx, rules) if pair >= 27 else 0
-        waits = _WAITS_NEAR[(chis << 2) >> win & 7, win % 9] if win < 27 else ()
-        if pair == win:
-            waits = ("tanki", *waits)
-        if pungs >> win & 1:
-            waits = (*waits, "shanpon")
-        for wait in waits:
-            all_pungs = meld_pungs | pungs
-            all_n_pungs = n_melds - meld_n_chis + n_pungs
+        reading_fu += pair_fu
+        could_pinfu = closed and n_chis == 4 and not pair_fu
+        for wait, wait_fu in _WAITS[win << 5 | ((chis << 2) >> win & 7) << 2 | (pair == win) << 1 | (pungs >> win & 1)]:
             concealed_pungs = meld_concealed + n_pungs
-            pungs_fu = meld_fu + (shape >> PUNG_FU_AT & 255)
+            fu = reading_fu + wait_fu
             pinfu = False
-            if wait == "shanpon" and not tsumo:
+            if wait == "ryanmen":
+                pinfu = could_pinfu
+            elif wait == "shanpon" and not tsumo:
                 # A pung completed by a discard counts as open (EMA 'Fu'; scoring guide 'Meld fu').
                 concealed_pungs -= 1
-                pungs_fu -= CONCEALED_PUNG_FU[win] // 2
-            elif wait == "ryanmen" and closed and n_chis == 4 and not pair_fu:
-                pinfu = True
-            # Fu (fu.reading_fu, inlined): pinfu 20/30; else 20 + sets + pair + win + wait, rounded up.
+                fu -= CONCEALED_PUNG_FU[win] // 2
             if pinfu:
                 fu = 20 if tsumo else 30
+            elif fu == 20:
+                fu = 30  # an open ron worth nothing more: EMA 'open pinfu', 22 rounded up
             else:
-                fu = 20 + pungs_fu + pair_fu + (2 if tsumo else 10 if closed else 0) + (
-                    2 if wait in EDGE_WAITS else 0)
-                fu = 30 if fu == 20 and open_ron else -(-fu // 10) * 10
+                fu = -(-fu // 10) * 10
             reading = (pair, pungs, wait, pinfu)  # pinfu: the shape, even where a yakuman hides the yaku
             if all_n_pungs >= 3 or nine_gates or hand_yakuman:
                 yakuman = yaku_rules.shape_yakuman(pair, all_pungs, all_n_pungs, concealed_pungs, kongs, nine_gates)
