@@ -17,6 +17,11 @@ WIDTH = 5
 FIELD = (1 << WIDTH) - 1
 ONE: tuple[int, ...] = tuple(1 << (WIDTH * kind) for kind in range(34))
 TILE: tuple[int, ...] = ONE + tuple(ONE[five] for five in FIVES)  # by tile: a red five is a five
+# The same, but a red five also counts in a field of its own above the kinds, RED_AT, so
+# that one sum tells whether the tiles hold a red five; KINDS_MASK takes that field off.
+RED_AT = 34 * WIDTH
+KINDS_MASK = (1 << RED_AT) - 1
+TILE_MARKING_RED: tuple[int, ...] = ONE + tuple(ONE[five] + (1 << RED_AT) for five in FIVES)
 SUIT_SHIFT = (0, 9 * WIDTH, 18 * WIDTH)
 HONOUR_SHIFT = 27 * WIDTH
 SUIT_MASK = (1 << (9 * WIDTH)) - 1

@@ -49,6 +49,11 @@ def limit_for(han: int, fu: int, rules: Rules, yakuman: int = 0) -> tuple[str | 
     """(limit name or None, base points) for a hand of han and fu, or of `yakuman` yakuman."""
     if yakuman:
         return YAKUMAN, 8000 * yakuman
+    if han < 5:  # the usual hand first
+        base = fu << (2 + han)  # fu x 2^(2 + han)
+        if base >= 2000 or (base == 1920 and rules.kiriage):
+            return MANGAN, 2000
+        return None, base
     if han >= 13:
         return (YAKUMAN, 8000) if rules.kazoe_yakuman else (SANBAIMAN, 6000)
     if han >= 11:
@@ -57,10 +62,7 @@ def limit_for(han: int, fu: int, rules: Rules, yakuman: int = 0) -> tuple[str | 
         return BAIMAN, 4000
     if han >= 6:
         return HANEMAN, 3000
-    base = fu * 2 ** (2 + han)
-    if han >= 5 or base >= 2000 or (rules.kiriage and base == 1920):
-        return MANGAN, 2000
-    return None, base
+    return MANGAN, 2000
 
 
 def collected(base: int, dealer: bool, tsumo: bool) -> int:

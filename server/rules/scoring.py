@@ -19,7 +19,8 @@ from server.rules.decompose import (KINDS, N_CHIS_AT, N_PUNGS_AT, PAIR_AT, PUNG_
 from server.rules.fu import CONCEALED_PUNG_FU
 from server.rules.yaku import CHINITSU, yaku_han, yaku_list
 from server.rules.melds import Meld, MeldKind
-from server.rules.packed import (FIELD, MAN_PIN_SIMPLES, ONE, OVER_FOUR_ADD, OVER_FOUR_BIT, TILE, WIDTH,
+from server.rules.packed import (FIELD, KINDS_MASK, MAN_PIN_SIMPLES, ONE, OVER_FOUR_ADD, OVER_FOUR_BIT,
+                                 TILE_MARKING_RED, WIDTH,
                                  is_nine_gates, is_seven_pairs, is_thirteen_orphans, unpack)
 from server.rules.points import MANGAN, Payment, collected, limit_for, payment_for
 from server.rules.tiles import DORA_OF, FIVES, RED_FIVES, tile_name
@@ -101,8 +102,10 @@ def score_hand(tiles: Sequence[int], win_tile: int, melds: Sequence[Meld], ctx: 
     n_melds = len(melds)
     if n_melds > 4 or len(tiles) != 14 - 3 * n_melds:
         raise ScoringError(_size_error(len(tiles), n_melds))
-    concealed = packed = sum(map(TILE.__getitem__, tiles))
-    red = max(tiles) >= 34
+    concealed = packed = sum(map(TILE_MARKING_RED.__getitem__, tiles))
+    red = concealed > KINDS_MASK
+    if red:
+        concealed = packed = concealed & KINDS_MASK
     closed = True
     kongs = meld_concealed = meld_fu = meld_chis = meld_pungs = meld_n_chis = 0
     if n_melds:
@@ -176,6 +179,7 @@ def score_hand(tiles: Sequence[int], win_tile: int, melds: Sequence[Meld], ctx: 
         raise ScoringError(_not_complete_reason(concealed, n_melds))
     win_fu = 2 if tsumo else 10 if closed else 0  # step 3 and 4: tsumo, closed ron
     meld_n_pungs = n_melds - meld_n_chis
+    han_of = yaku_rules.HAN_CLOSED if closed else yaku_rules.HAN_OPEN
     for shape in shapes:
         pair = (shape >> PAIR_AT) - 1
         chis, pungs = shape & KINDS, shape >> PUNGS_AT & KINDS
@@ -212,7 +216,10 @@ def score_hand(tiles: Sequence[int], win_tile: int, melds: Sequence[Meld], ctx: 
                 pair, meld_chis | chis, all_pungs, meld_n_chis + n_chis, all_n_pungs, shape >> TWINS_AT & 3,
                 concealed_pungs, kongs, pinfu, ctx, closed)
             if yaku:
-                candidates.append((yaku_han(yaku, closed) + all_dora, fu, yaku, None, wait, reading))
+                han = han_of.get(yaku)
+                if han is None:
+                    han = yaku_han(yaku, closed)
+                candidates.append((han + all_dora, fu, yaku, None, wait, reading))
             else:
                 candidates.append((0, 0, None, None, wait, reading))
 

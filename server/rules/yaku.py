@@ -41,7 +41,9 @@ YAKU_BIT = {name: 1 << i for i, name in enumerate(YAKU_HAN)}
  SEAT_WIND, ROUND_WIND, CHANTA, RINSHAN, CHANKAN, HAITEI, HOUTEI, CHIITOITSU, SANSHOKU_DOUKOU, SANANKOU,
  SANKANTSU, TOITOI, HONITSU, SHOUSANGEN, HONROUTOU, JUNCHAN, RYANPEIKOU, CHINITSU) = YAKU_BIT.values()
 _listed: tuple[dict[int, tuple[tuple[str, int], ...]], dict[int, tuple[tuple[str, int], ...]]] = ({}, {})
-_han: tuple[dict[int, int], dict[int, int]] = ({}, {})
+HAN_CLOSED: dict[int, int] = {}  # the han of each set seen: read by scoring's loop directly, for speed
+HAN_OPEN: dict[int, int] = {}
+_han = (HAN_CLOSED, HAN_OPEN)
 
 
 def yaku_list(yaku: int, closed: bool) -> tuple[tuple[str, int], ...]:
