@@ -5,7 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from enum import Enum
 
-from server.rules.tiles import TileError, format_tiles, kind_of, parse_tiles
+from server.rules.packed import TILE_MARKING_RED
+from server.rules.tiles import KIND_OF_TILE, TileError, format_tiles, kind_of, parse_tiles
 
 
 class MeldKind(str, Enum):
@@ -21,9 +22,12 @@ class Meld:
     kind: MeldKind
     tiles: tuple[int, ...]  # tiles as in tiles.py, red fives included
     first: int = field(init=False)  # the lowest kind in the meld
+    # Its tiles' packed counts, a red five marked (packed.TILE_MARKING_RED), for scoring.
+    packed: int = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "first", min(kind_of(t) for t in self.tiles))
+        object.__setattr__(self, "first", min(map(KIND_OF_TILE.__getitem__, self.tiles)))
+        object.__setattr__(self, "packed", sum(map(TILE_MARKING_RED.__getitem__, self.tiles)))
 
     @property
     def is_open(self) -> bool:

@@ -19,9 +19,8 @@ from server.rules.decompose import (KINDS, N_CHIS_AT, N_PUNGS_AT, PAIR_AT, PUNG_
 from server.rules.fu import CONCEALED_PUNG_FU
 from server.rules.yaku import CHINITSU, yaku_han, yaku_list
 from server.rules.melds import Meld, MeldKind
-from server.rules.packed import (FIELD, KINDS_MASK, MAN_PIN_SIMPLES, ONE, OVER_FOUR_ADD, OVER_FOUR_BIT,
-                                 TILE_MARKING_RED, WIDTH,
-                                 is_nine_gates, is_seven_pairs, is_thirteen_orphans, unpack)
+from server.rules.packed import (FIELD, KINDS_MASK, MAN_PIN_SIMPLES, OVER_FOUR_ADD, OVER_FOUR_BIT, TILE_MARKING_RED,
+                                 WIDTH, is_nine_gates, is_seven_pairs, is_thirteen_orphans, unpack)
 from server.rules.points import MANGAN, Payment, collected, limit_for, payment_for
 from server.rules.tiles import DORA_OF, FIVES, RED_FIVES, tile_name
 
@@ -68,9 +67,7 @@ class HandScore(NamedTuple):
 # bits, wait, pinfu) or None).
 _Candidate = tuple
 
-# Packed counts of a chow by its first kind; where each dora indicator's dora is counted.
-_CHOW_TILES = tuple(ONE[first] + ONE[first + 1] + ONE[first + 2] if first < 27 and first % 9 < 7 else 0
-                    for first in range(34))
+# Where each dora indicator's dora is counted in the packed counts.
 _DORA_AT = tuple(WIDTH * DORA_OF[indicator] for indicator in range(34))
 # The waits of a reading by (win kind << 5 | chows from win-2, win-1, win as bits 0-2 << 2 |
 # win is the pair << 1 | win is a concealed pung): each (wait, fu for the wait), in the
@@ -112,15 +109,12 @@ def score_hand(tiles: Sequence[int], win_tile: int, melds: Sequence[Meld], ctx: 
         melds = tuple(melds)
         for meld in melds:
             kind, first = meld.kind, meld.first
-            if max(meld.tiles) >= 34:
-                red = True
+            packed += meld.packed
             if kind is _CHI:
-                packed += _CHOW_TILES[first]
                 meld_chis |= 1 << first
                 meld_n_chis += 1
                 closed = False
                 continue
-            packed += ONE[first] * len(meld.tiles)
             meld_pungs |= 1 << first
             fu = CONCEALED_PUNG_FU[first]
             if kind is _ANKAN:
@@ -132,6 +126,9 @@ def score_hand(tiles: Sequence[int], win_tile: int, melds: Sequence[Meld], ctx: 
                 kongs += 1
                 fu *= 4
             meld_fu += fu
+        if packed > KINDS_MASK:  # a red five among the melds
+            red = True
+            packed &= KINDS_MASK
     else:
         melds = ()
 

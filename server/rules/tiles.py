@@ -38,6 +38,9 @@ def kind_of(tile: int) -> int:
     return tile if tile < 34 else FIVES[tile - 34]
 
 
+KIND_OF_TILE = tuple(range(34)) + FIVES  # kind_of as a table
+
+
 def is_red(tile: int) -> bool:
     return tile >= 34
 
