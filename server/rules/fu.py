@@ -39,24 +39,6 @@ def pung_fu(kind: int, concealed: bool, kong: bool) -> int:
 CONCEALED_PUNG_FU = tuple(pung_fu(kind, True, False) for kind in range(34))
 
 
-def reading_fu(pungs_fu: int, pair_fu_: int, wait: str, closed: bool, tsumo: bool, pinfu: bool) -> int:
-    """The rounded fu of a reading from its steps' parts: the pungs' fu summed, the pair's fu,
-    the wait.  The same count as `standard_fu`, without writing the lines (scoring calls this
-    for every reading of every hand; the lines are written only for the one chosen)."""
-    if pinfu:
-        return 20 if tsumo else 30
-    total = 20 + pungs_fu + pair_fu_
-    if tsumo:
-        total += 2
-    elif closed:
-        total += 10
-    if wait in EDGE_WAITS:
-        total += 2
-    if total == 20 and not closed:
-        return 30  # step 10, EMA 'open pinfu': 22, rounded up
-    return -(-total // 10) * 10
-
-
 def standard_fu(pair: int, pungs: Sequence[tuple[int, bool, bool]], wait: str, closed: bool, pinfu: bool,
                 ctx: WinContext, rules: Rules, lines: list[FuLine] | None = None) -> int:
     """The fu of a four-sets-and-a-pair reading, rounded; each line is appended to `lines` if given."""

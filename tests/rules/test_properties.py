@@ -123,7 +123,7 @@ def test_the_maps_are_bijections_that_keep_dora():
 def test_the_fu_lines_shown_add_up_to_the_fu_scored(seed, rules):
     """Scoring guide, 'Counting fu': the fu is the sum of the steps' lines, rounded up to
     the next 10 (seven pairs: 25, not rounded).  score_hand counts fu for every reading
-    without writing the lines (fu.reading_fu) and writes them only for the reading it
+    in its own loop, without writing the lines, and writes them only for the reading it
     takes (fu.standard_fu_lines), so the two must agree on every hand."""
     hand = hand_from(seed)
     try:
