@@ -69,20 +69,27 @@ _Candidate = tuple
 
 # Where each dora indicator's dora is counted in the packed counts.
 _DORA_AT = tuple(WIDTH * DORA_OF[indicator] for indicator in range(34))
-# The waits of a reading by (win kind << 5 | chows from win-2, win-1, win as bits 0-2 << 2 |
-# win is the pair << 1 | win is a concealed pung): each (wait, fu for the wait), in the
-# order the readings' sets are taken (the pair, the chows by first kind, the pung).
-_WAITS: list[tuple[tuple[str, int], ...]] = []
-for _win in range(34):
-    for _near in range(32):
-        _place = _win % 9 if _win < 27 else -1
-        _WAITS.append(tuple(
-            wait for bit, wait in ((2, ("tanki", 2)),
-                                   (4, ("penchan", 2) if _place == 2 else ("ryanmen", 0)),  # 12-3, or x-y-win
-                                   (8, ("kanchan", 2)),
-                                   (16, ("penchan", 2) if _place == 6 else ("ryanmen", 0)),  # 7-89, or win-y-z
-                                   (1, ("shanpon", 0)))
-            if _near & bit))
+
+
+def _waits_table() -> list[tuple[tuple[str, int], ...]]:
+    """The waits of a reading, indexed by (win kind << 5 | chows from win-2, win-1, win as
+    bits 0-2 << 2 | win is the pair << 1 | win is a concealed pung): each (wait, its step-8
+    fu), in the order of the reading's sets (the pair, the chows by first kind, the pung)."""
+    table = []
+    for win in range(34):
+        place = win % 9 if win < 27 else -1
+        for near in range(32):
+            table.append(tuple(
+                wait for bit, wait in ((2, ("tanki", 2)),
+                                       (4, ("penchan", 2) if place == 2 else ("ryanmen", 0)),  # 12-3, or x-y-win
+                                       (8, ("kanchan", 2)),
+                                       (16, ("penchan", 2) if place == 6 else ("ryanmen", 0)),  # 7-89, or win-y-z
+                                       (1, ("shanpon", 0)))
+                if near & bit))
+    return table
+
+
+_WAITS = _waits_table()
 
 
 def score_hand(tiles: Sequence[int], win_tile: int, melds: Sequence[Meld], ctx: WinContext,
@@ -174,7 +181,7 @@ def score_hand(tiles: Sequence[int], win_tile: int, melds: Sequence[Meld], ctx: 
         candidates = []
     if not shapes and n_melds:
         raise ScoringError(_not_complete_reason(concealed, n_melds))
-    win_fu = 2 if tsumo else 10 if closed else 0  # step 3 and 4: tsumo, closed ron
+    win_fu = 2 if tsumo else 10 if closed else 0  # scoring guide, 'Counting fu' steps 4-5: closed ron, tsumo
     meld_n_pungs = n_melds - meld_n_chis
     han_of = yaku_rules.HAN_CLOSED if closed else yaku_rules.HAN_OPEN
     for shape in shapes:
@@ -183,7 +190,7 @@ def score_hand(tiles: Sequence[int], win_tile: int, melds: Sequence[Meld], ctx: 
         n_chis, n_pungs = shape >> N_CHIS_AT & 7, shape >> N_PUNGS_AT & 7
         all_pungs = meld_pungs | pungs
         all_n_pungs = meld_n_pungs + n_pungs
-        reading_fu = 20 + meld_fu + (shape >> PUNG_FU_AT & 255) + win_fu  # steps 1-6 (fu.standard_fu's count)
+        reading_fu = 20 + meld_fu + (shape >> PUNG_FU_AT & 255) + win_fu  # steps 3-6 (as fu.standard_fu counts them)
         pair_fu = fu_rules.pair_fu(pair, ctx, rules) if pair >= 27 else 0
         reading_fu += pair_fu
         could_pinfu = closed and n_chis == 4 and not pair_fu
