@@ -165,21 +165,14 @@ def score_hand(tiles: Sequence[int], win_tile: int, melds: Sequence[Meld], ctx: 
     # A candidate for every reading and every place the winning tile can sit.
     shapes = standard_shapes(concealed)
     tsumo = ctx.tsumo
-    if n_melds:
-        candidates = []
-    elif not shapes:
-        # Thirteen orphans has no reading as sets; seven pairs may have one (ryanpeikou).
-        if is_thirteen_orphans(concealed):
-            candidates = [_yakuman_candidate(["kokushi"], hand_yakuman, 0, "kokushi", None, rules)]
-        elif is_seven_pairs(concealed):
-            candidates = [_chiitoitsu_candidate(hand_yaku, hand_yakuman, all_dora, rules)]
-        else:
-            raise ScoringError(_not_complete_reason(concealed, n_melds))
-    elif is_seven_pairs(concealed):
-        candidates = [_chiitoitsu_candidate(hand_yaku, hand_yakuman, all_dora, rules)]
-    else:
-        candidates = []
-    if not shapes and n_melds:
+    candidates: list[_Candidate] = []
+    if not n_melds:
+        # Seven pairs may also read as sets (ryanpeikou); thirteen orphans never does.
+        if is_seven_pairs(concealed):
+            candidates.append(_chiitoitsu_candidate(hand_yaku, hand_yakuman, all_dora, rules))
+        elif not shapes and is_thirteen_orphans(concealed):
+            candidates.append(_yakuman_candidate(["kokushi"], hand_yakuman, 0, "kokushi", None, rules))
+    if not shapes and not candidates:
         raise ScoringError(_not_complete_reason(concealed, n_melds))
     win_fu = 2 if tsumo else 10 if closed else 0  # scoring guide, 'Counting fu' steps 4-5: closed ron, tsumo
     meld_n_pungs = n_melds - meld_n_chis
