@@ -93,11 +93,12 @@ def prefill() -> None:
                     counts[pair] += 2
                     found.setdefault(tuple(counts), set()).add((pair, codes))
                     counts[pair] -= 2
-    for base, memo in zip((0, 9, 18), _suit_shapes):
-        for counts, readings in found.items():
-            memo[pack_counts(counts)] = tuple(
-                _shape((pair + base if pair != NO_PAIR else NO_PAIR, tuple(code + base for code in codes)))
-                for pair, codes in sorted(readings))
+    man, pin, sou = _suit_shapes
+    for counts, readings in found.items():
+        key = pack_counts(counts)
+        shapes = man[key] = tuple(_shape(reading) for reading in sorted(readings))
+        pin[key] = tuple(_moved(shape, 9) for shape in shapes)
+        sou[key] = tuple(_moved(shape, 18) for shape in shapes)
     for pair in (NO_PAIR, *range(27, 34)):
         for pungs in product((0, 3), repeat=7):
             counts = [0] * 34
@@ -182,6 +183,14 @@ def _shape(reading: SuitReading) -> Shape:
     return (sum(1 << k for k in set(chis)) + (sum(1 << k for k in pungs) << PUNGS_AT) + (len(chis) << N_CHIS_AT)
             + (len(pungs) << N_PUNGS_AT) + (twins << TWINS_AT) + (sum(CONCEALED_PUNG_FU[k] for k in pungs) << PUNG_FU_AT)
             + ((pair != NO_PAIR) << PAIRS_AT) + ((pair + 1) << PAIR_AT))
+
+
+def _moved(shape: Shape, base: int) -> Shape:
+    """A man suit's shape moved to the suit starting at kind `base` (a pung's fu does not
+    change with the suit)."""
+    moved = ((shape & KINDS) << base) | ((shape >> PUNGS_AT & KINDS) << (PUNGS_AT + base)) | (
+        shape >> N_CHIS_AT << N_CHIS_AT)
+    return moved + (base << PAIR_AT) if shape >> PAIRS_AT & 7 else moved
 
 
 def _read_honours(counts: Sequence[int]) -> SuitReading | None:
