@@ -49,14 +49,13 @@ class Meld:
 def make_meld(kind: MeldKind, tiles: tuple[int, ...]) -> Meld:
     """A meld after checking its shape; raises TileError with a one-line reason."""
     kinds = sorted(kind_of(t) for t in tiles)
-    name = f"{kind.value} {format_tiles(tiles)}"
     if kind is MeldKind.CHI:
         if len(kinds) != 3 or kinds[0] >= 27 or kinds[0] // 9 != kinds[2] // 9 or kinds != [kinds[0], kinds[0] + 1, kinds[0] + 2]:
-            raise TileError(f"'{name}' is not a chi: it needs three tiles in a row of one suit")
+            raise TileError(f"'{kind.value} {format_tiles(tiles)}' is not a chi: it needs three tiles in a row of one suit")
     else:
         size = 3 if kind is MeldKind.PON else 4
         if len(kinds) != size or len(set(kinds)) != 1:
-            raise TileError(f"'{name}' is not a {kind.value}: it needs {size} tiles of one kind")
+            raise TileError(f"'{kind.value} {format_tiles(tiles)}' is not a {kind.value}: it needs {size} tiles of one kind")
     return Meld(kind, tuple(tiles))
 
 

@@ -8,6 +8,7 @@ RED_SOU (34-36) for the red fives written 0m, 0p, 0s.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Sequence
 
 SUITS = "mps"
@@ -73,6 +74,21 @@ def parse_tiles(text: str) -> list[int]:
 
     Raises TileError with a one-line message naming the bad part.
     """
+    compact = text.strip()
+    if _NOTATION.fullmatch(compact):  # the usual text: read by groups, from a table
+        try:
+            return [_TILE_OF[suit][digit] for digits, suit in _GROUP.findall(compact) for digit in digits]
+        except KeyError:
+            pass  # a digit that is no tile of its suit, such as '8z': the careful reading names it
+    return _parse_carefully(text)
+
+
+_NOTATION = re.compile(r"(?:[0-9]+[mpsz])*")
+_GROUP = re.compile(r"([0-9]+)([mpsz])")
+
+
+def _parse_carefully(text: str) -> list[int]:
+    """parse_tiles character by character, for text the fast reading does not take."""
     tiles: list[int] = []
     digits: list[str] = []
     for position, char in enumerate(text.strip()):
@@ -113,6 +129,22 @@ def _group(digits: Sequence[str], suit: str) -> list[int]:
         else:
             out.append(SUITS.index(suit) * 9 + n - 1)
     return out
+
+
+def _tile_table() -> dict[str, dict[str, int]]:
+    """Each suit letter's digits and their tiles, for parse_tiles' fast reading."""
+    table: dict[str, dict[str, int]] = {}
+    for suit in SUITS + HONOURS:
+        table[suit] = {}
+        for digit in "0123456789":
+            try:
+                table[suit][digit] = _group([digit], suit)[0]
+            except TileError:
+                pass  # 0z, 8z, 9z
+    return table
+
+
+_TILE_OF = _tile_table()
 
 
 def counts_of(tiles: Iterable[int], start: Sequence[int] | None = None) -> list[int]:

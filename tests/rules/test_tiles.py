@@ -14,6 +14,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from server.rules.tiles import (
+    _parse_carefully,
     EAST,
     NORTH,
     RED,
@@ -188,3 +189,18 @@ def test_parse_tile_wants_exactly_one_tile():
         parse_tile("5m5m")
     assert "'5m5m'" in str(caught.value)
 
+
+
+@settings(max_examples=2000, deadline=None)
+@given(st.text(alphabet="0123456789mpsz 8xZ", max_size=16))
+def test_the_fast_reading_of_notation_answers_as_the_careful_one(text):
+    """parse_tiles reads plain notation by whole groups from a table and hands anything
+    else to the character-by-character reading; both must give the same tiles, or the
+    same one-line error, for any text."""
+    def answer(parse):
+        try:
+            return parse(text)
+        except TileError as error:
+            return f"error: {error}"
+
+    assert answer(parse_tiles) == answer(_parse_carefully)
