@@ -14,16 +14,34 @@ from server.rules import fu as fu_rules
 from server.rules import yaku as yaku_rules
 from server.rules.config import Rules
 from server.rules.context import WinContext
-from server.rules.decompose import (KINDS, N_CHIS_AT, N_PUNGS_AT, PAIR_AT, PUNG_FU_AT, PUNGS_AT, TWINS_AT,
-                                    standard_shapes)
+from server.rules.decompose import (
+    KINDS,
+    N_CHIS_AT,
+    N_PUNGS_AT,
+    PAIR_AT,
+    PUNG_FU_AT,
+    PUNGS_AT,
+    TWINS_AT,
+    standard_shapes,
+)
 from server.rules.fu import CONCEALED_PUNG_FU
-from server.rules.yaku import CHINITSU, yaku_han, yaku_list
 from server.rules.melds import Meld, MeldKind
-from server.rules.packed import (FIELD, KINDS_MASK, MAN_PIN_SIMPLES, OVER_FOUR_ADD, OVER_FOUR_BIT, TILE_MARKING_RED,
-                                 WIDTH, is_nine_gates, is_seven_pairs, is_thirteen_orphans, unpack)
+from server.rules.packed import (
+    FIELD,
+    KINDS_MASK,
+    MAN_PIN_SIMPLES,
+    OVER_FOUR_ADD,
+    OVER_FOUR_BIT,
+    TILE_MARKING_RED,
+    WIDTH,
+    is_nine_gates,
+    is_seven_pairs,
+    is_thirteen_orphans,
+    unpack,
+)
 from server.rules.points import MANGAN, Payment, collected, limit_for, payment_for
 from server.rules.tiles import DORA_OF, FIVES, RED_FIVES, tile_name
-
+from server.rules.yaku import CHINITSU, yaku_han, yaku_list
 
 _CHI, _PON, _ANKAN = MeldKind.CHI, MeldKind.PON, MeldKind.ANKAN  # a global is read faster than an Enum member
 

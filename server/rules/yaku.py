@@ -1,16 +1,17 @@
 """The yaku and yakuman of EMA 2016 ('Yaku', 'Yakuman') for one reading of a hand.
 
 A reading is a pair, the chows (by their first kind) and the kinds of the pungs and
-kongs, with how many of them are concealed (a pung completed by a ron counts as open:
-scoring guide, 'Meld fu') and how many are kongs.  Values are (closed, open) han; 0
+kongs, both as bits (1 << kind), with how many of them are concealed (a pung completed
+by a ron counts as open: scoring guide, 'Meld fu') and how many are kongs.  The yaku
+found are a set, an int with a bit a yaku (YAKU_BIT).  Values are (closed, open) han; 0
 means the yaku needs a closed hand.
 """
 
 from __future__ import annotations
 
-from server.rules.packed import HONOURS, MAN_PIN_SIMPLES, NOT_GREEN, NOT_TERMINALS, OUTSIDE, SIMPLES, SUITS
 from server.rules.config import Rules
 from server.rules.context import WinContext
+from server.rules.packed import HONOURS, MAN_PIN_SIMPLES, NOT_GREEN, NOT_TERMINALS, OUTSIDE, SIMPLES, SUITS
 from server.rules.tiles import IS_TERMINAL_OR_HONOUR, TERMINALS_AND_HONOURS
 
 Yaku = tuple[str, int]

@@ -8,9 +8,25 @@ count it stands for, on hands built to hit the edges of each question.
 import random
 
 from server.rules import yaku
-from server.rules.packed import (FIELD, HONOURS, KINDS_MASK, OUTSIDE, RED_AT, SIMPLES, TILE, TILE_MARKING_RED,
-                                 WIDTH, count, is_nine_gates, is_seven_pairs, is_thirteen_orphans, over_four, pack,
-                                 pack_counts, unpack)
+from server.rules.packed import (
+    FIELD,
+    HONOURS,
+    KINDS_MASK,
+    OUTSIDE,
+    RED_AT,
+    SIMPLES,
+    TILE,
+    TILE_MARKING_RED,
+    WIDTH,
+    count,
+    is_nine_gates,
+    is_seven_pairs,
+    is_thirteen_orphans,
+    over_four,
+    pack,
+    pack_counts,
+    unpack,
+)
 from server.rules.tiles import RED_FIVES, TERMINALS_AND_HONOURS, parse_tiles
 
 

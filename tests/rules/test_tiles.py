@@ -14,8 +14,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from server.rules.tiles import (
-    _parse_carefully,
     EAST,
+    GREEN,
     NORTH,
     RED,
     RED_MAN,
@@ -24,8 +24,8 @@ from server.rules.tiles import (
     SOUTH,
     WEST,
     WHITE,
-    GREEN,
     TileError,
+    _parse_carefully,
     format_tiles,
     kind_of,
     parse_tile,
