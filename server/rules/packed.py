@@ -70,10 +70,6 @@ def unpack(packed: int) -> list[int]:
     return [(packed >> (WIDTH * kind)) & FIELD for kind in range(34)]
 
 
-def count(packed: int, kind: int) -> int:
-    return (packed >> (WIDTH * kind)) & FIELD
-
-
 def over_four(packed: int) -> bool:
     """Whether some kind is held five times or more."""
     return bool((packed + OVER_FOUR_ADD) & OVER_FOUR_BIT)

@@ -24,7 +24,7 @@ from server.rules.decompose import (
     TWINS_AT,
     standard_shapes,
 )
-from server.rules.fu import CONCEALED_PUNG_FU
+from server.rules.fu import CONCEALED_PUNG_FU, EDGE_WAITS
 from server.rules.melds import Meld, MeldKind
 from server.rules.packed import (
     FIELD,
@@ -97,13 +97,13 @@ def _waits_table() -> list[tuple[tuple[str, int], ...]]:
     for win in range(34):
         place = win % 9 if win < 27 else -1
         for near in range(32):
-            table.append(tuple(
-                wait for bit, wait in ((2, ("tanki", 2)),
-                                       (4, ("penchan", 2) if place == 2 else ("ryanmen", 0)),  # 12-3, or x-y-win
-                                       (8, ("kanchan", 2)),
-                                       (16, ("penchan", 2) if place == 6 else ("ryanmen", 0)),  # 7-89, or win-y-z
-                                       (1, ("shanpon", 0)))
-                if near & bit))
+            waits = [wait for bit, wait in ((2, "tanki"),
+                                            (4, "penchan" if place == 2 else "ryanmen"),  # 12-3, or x-y-win
+                                            (8, "kanchan"),
+                                            (16, "penchan" if place == 6 else "ryanmen"),  # 7-89, or win-y-z
+                                            (1, "shanpon"))
+                     if near & bit]
+            table.append(tuple((wait, 2 if wait in EDGE_WAITS else 0) for wait in waits))
     return table
 
 
@@ -158,7 +158,7 @@ def score_hand(tiles: Sequence[int], win_tile: int, melds: Sequence[Meld], ctx: 
         melds = ()
 
     # Checks, dora, and the yaku and yakuman of every reading.
-    if (packed + OVER_FOUR_ADD) & OVER_FOUR_BIT:
+    if (packed + OVER_FOUR_ADD) & OVER_FOUR_BIT:  # packed.over_four, inlined
         raise ScoringError(_too_many_reason(packed))
     reds = _red_fives(tiles, melds, rules) if red else 0
     win = win_tile if win_tile < 34 else FIVES[win_tile - 34]
