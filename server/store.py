@@ -45,6 +45,8 @@ CREATE TABLE IF NOT EXISTS decisions (
 _COLUMNS = [
     # table broadcasts sent so far: with the replayed game's events, where seq goes on after a restart
     ("tables", "broadcasts", "INTEGER NOT NULL DEFAULT 0"),
+    # a seat left on purpose during a game: after a restart it is still played for at once
+    ("seats", "left", "INTEGER NOT NULL DEFAULT 0"),
 ]
 
 
@@ -61,6 +63,7 @@ class SeatRow:
     strategy: str | None
     token_hash: str | None
     host: bool
+    left: bool = False  # left the game on purpose (see set_seat_left)
 
 
 @dataclass(frozen=True)
@@ -147,8 +150,12 @@ class Store:
 
     def save_seat(self, table_id: str, seat: int, name: str, kind: str, strategy: str | None,
                   token_hash: str | None, host: bool) -> None:
-        self.db.execute("INSERT OR REPLACE INTO seats VALUES (?,?,?,?,?,?,?)",
-                        (table_id, seat, name, kind, strategy, token_hash, int(host)))
+        self.db.execute("INSERT OR REPLACE INTO seats (table_id, seat, name, kind, strategy, token_hash, host)"
+                        " VALUES (?,?,?,?,?,?,?)", (table_id, seat, name, kind, strategy, token_hash, int(host)))
+
+    def set_seat_left(self, table_id: str, seat: int, left: bool) -> None:
+        """Whether a seat's player left the game on purpose (and is played for at once)."""
+        self.db.execute("UPDATE seats SET left=? WHERE table_id=? AND seat=?", (int(left), table_id, seat))
 
     def remove_seat(self, table_id: str, seat: int) -> None:
         self.db.execute("DELETE FROM seats WHERE table_id=? AND seat=?", (table_id, seat))
@@ -167,8 +174,8 @@ class Store:
                                " WHERE state='playing'").fetchall()
         out = []
         for tid, invite, watch, rules, clock, state, broadcasts in rows:
-            seats = [SeatRow(s, n, k, st, th, bool(h)) for s, n, k, st, th, h in self.db.execute(
-                "SELECT seat, name, kind, strategy, token_hash, host FROM seats WHERE table_id=? ORDER BY seat",
+            seats = [SeatRow(s, n, k, st, th, bool(h), bool(left)) for s, n, k, st, th, h, left in self.db.execute(
+                "SELECT seat, name, kind, strategy, token_hash, host, left FROM seats WHERE table_id=? ORDER BY seat",
                 (tid,))]
             game = self.db.execute("SELECT id FROM games WHERE table_id=? AND finished IS NULL ORDER BY id DESC"
                                    " LIMIT 1", (tid,)).fetchone()

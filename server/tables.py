@@ -460,6 +460,7 @@ class Table:
         elif self.state == "playing":
             self._away(seat)
             self.seats[seat].left = True
+            self.store.set_seat_left(self.id, seat, True)
             self._play_for_left()
         self._broadcast_table()
 
@@ -498,6 +499,8 @@ class Table:
         if old is not None and old is not session:
             old.send({"type": "bye", "reason": "the seat was resumed from another connection"})
             old.table = None
+        if self.seats[seat].left:
+            self.store.set_seat_left(self.id, seat, False)
         self.seats[seat].session, self.seats[seat].away_since, self.seats[seat].left = session, None, False
         self.seats[seat].program = session.program
         session.table, session.seat = self, seat
@@ -664,7 +667,7 @@ class Table:
         table = cls(row.id, row.invite_code, row.watch_code, rules_from_data(row.rules), clock, store)
         for s in row.seats:
             table.seats[s.seat] = Seat(s.name, s.kind, s.token_hash, s.strategy, ready=True, host=s.host,
-                                       away_since=time.monotonic())
+                                       away_since=time.monotonic(), left=s.left)
         table.state = "playing"
         table.game_id = row.game_id
         game, events = store.record(row.game_id).replay_events()

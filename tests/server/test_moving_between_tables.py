@@ -3,6 +3,7 @@ at a table), through real sockets against a real `riichi-server`: the first tabl
 go by its own records, and never touches its membership at the second."""
 
 import asyncio
+import signal
 
 import pytest
 
@@ -132,6 +133,46 @@ async def test_a_spectator_who_joins_another_table_stops_watching_the_first(serv
         await c.close()
 
 
+async def play_as_host(host, guest_discards: list[int], back: asyncio.Event) -> None:
+    """The host answers its own offers and counts the discards of seat 1 (the guest's),
+    until the result; after three it waits for `back`, so the game cannot end first."""
+    while True:
+        m = await host.recv()
+        if m["type"] == "offer":
+            if guest_discards[0] >= 3:
+                await back.wait()
+            actions = m["actions"]
+            answer = next((a for a in actions if a["type"] == "discard" and not a.get("riichi")), None) or next(
+                a for a in actions if a["type"] in ("pass", "tsumo", "ron"))
+            await host.send({"type": "act", "decision": m["decision"], "action": answer})
+        elif m["type"] == "event" and m["event"]["type"] == "discard" and m["event"]["seat"] == 1:
+            guest_discards[0] += 1
+        elif m["type"] == "result":
+            return
+
+
+async def guest_is_played_for_then_comes_back(host, come_back) -> None:
+    """With no clock, the left seat must be answered at once: three of its discards come
+    while only the host plays; then `come_back()` gives the guest's client back in its
+    seat, and offers come to it again."""
+    guest_discards, back = [0], asyncio.Event()
+    playing = asyncio.create_task(play_as_host(host, guest_discards, back))
+    try:
+        for _ in range(100):
+            if guest_discards[0] >= 3 or playing.done():
+                break
+            await asyncio.sleep(0.1)
+        assert guest_discards[0] >= 3 or playing.done(), guest_discards
+        guest = await come_back()
+        await messages_until(guest, lambda m: m["type"] == "table" and m["seats"][1]["connected"])
+        back.set()
+        seen = await messages_until(guest, lambda m: m["type"] in ("offer", "result"), timeout=20)
+        assert not [m for m in seen if m["type"] == "error"], seen
+    finally:
+        playing.cancel()
+    await guest.close()
+
+
 @pytest.mark.asyncio
 async def test_a_player_who_leaves_during_a_game_is_played_for_at_once_until_it_comes_back(server):  # noqa: F811
     """With no clock, a seat left on purpose used to hold the table up for ever: it is now
@@ -139,40 +180,36 @@ async def test_a_player_who_leaves_during_a_game_is_played_for_at_once_until_it_
     host, guest, table = await host_guest_and_two_bots(server, {"none": True})
     await messages_until(guest, lambda m: m["type"] == "event")  # the game is on
     await guest.send({"type": "leave"})
-    guest_discards = 0
-    back = asyncio.Event()
 
-    async def host_plays() -> None:
-        nonlocal guest_discards
-        while True:
-            m = await host.recv()
-            if m["type"] == "offer":
-                if guest_discards >= 3:
-                    await back.wait()  # the game must not end before the guest is back
-                actions = m["actions"]
-                answer = next((a for a in actions if a["type"] == "discard" and not a.get("riichi")), None) or next(
-                    a for a in actions if a["type"] in ("pass", "tsumo", "ron"))
-                await host.send({"type": "act", "decision": m["decision"], "action": answer})
-            elif m["type"] == "event" and m["event"]["type"] == "discard" and m["event"]["seat"] == 1:
-                guest_discards += 1
-            elif m["type"] == "result":
-                return
-
-    playing = asyncio.create_task(host_plays())
-    try:
-        # the host answers its own offers only; the guest's seat never holds the game up
-        for _ in range(100):
-            if guest_discards >= 3 or playing.done():
-                break
-            await asyncio.sleep(0.1)
-        assert guest_discards >= 3 or playing.done(), guest_discards
-        # and the guest takes its seat back: offers come to it again
+    async def join_again():
         await guest.send({"type": "join", "code": table["invite"]})
-        await messages_until(guest, lambda m: m["type"] == "table" and m["seats"][1]["connected"])
-        back.set()
-        seen = await messages_until(guest, lambda m: m["type"] in ("offer", "result"), timeout=20)
-        assert not [m for m in seen if m["type"] == "error"], seen
-    finally:
-        playing.cancel()
+        return guest
+
+    await guest_is_played_for_then_comes_back(host, join_again)
+    await host.close()
+
+
+@pytest.mark.asyncio
+async def test_a_seat_left_on_purpose_is_still_played_for_at_once_after_a_restart(server):  # noqa: F811
+    """The store keeps that a seat was left on purpose: after the server is killed and
+    started again, the seat is not merely away (which, with no clock, would hold the
+    game up until its player came back) but answered at once, as before the restart."""
+    host, guest, table = await host_guest_and_two_bots(server, {"none": True})
+    await messages_until(guest, lambda m: m["type"] == "event")
+    await guest.send({"type": "leave"})
+    await until_quiet(host)  # the leave is handled (and stored) before the kill
+    host_token, guest_token = host.resume_token, guest.resume_token
     await host.close()
     await guest.close()
+    await server.stop_async(signal.SIGKILL)
+    server.start()
+    host = await Client.connect(server.url, "host", resume=host_token)
+    assert host.welcome["resumed"] is True
+
+    async def resume_guest():
+        guest = await Client.connect(server.url, "guest", resume=guest_token)
+        assert guest.welcome["resumed"] is True
+        return guest
+
+    await guest_is_played_for_then_comes_back(host, resume_guest)
+    await host.close()

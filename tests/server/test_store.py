@@ -53,3 +53,29 @@ def test_a_store_file_from_before_the_broadcasts_column_gets_it_on_open(tmp_path
     store.set_table_broadcasts("t", 5)
     assert [row.broadcasts for row in store.open_tables()] == [5]
     store.close()
+
+
+def test_a_store_file_from_before_the_left_column_gets_it_on_open_and_keeps_seats_saved_the_old_way(tmp_path):
+    """A seat left on purpose is stored (seats.left); a file made before that column
+    gains it on open, its seats read as not left, and seats are saved and marked as before."""
+    import sqlite3
+
+    path = tmp_path / "old.sqlite3"
+    old = sqlite3.connect(path)
+    old.execute("CREATE TABLE seats (table_id TEXT NOT NULL, seat INTEGER NOT NULL, name TEXT NOT NULL,"
+                " kind TEXT NOT NULL, strategy TEXT, token_hash TEXT, host INTEGER NOT NULL DEFAULT 0,"
+                " PRIMARY KEY (table_id, seat))")
+    old.execute("INSERT INTO seats VALUES ('t', 0, 'ann', 'human', NULL, 'h0', 1)")
+    old.commit()
+    old.close()
+    from server.store import Store
+
+    store = Store(path)
+    store.save_table("t", "inv", "wat", preset("ema2016"), None, "playing")
+    store.save_seat("t", 1, "bob", "human", None, "h1", False)
+    assert [s.left for s in store.open_tables()[0].seats] == [False, False]
+    store.set_seat_left("t", 1, True)
+    assert [(s.name, s.left) for s in store.open_tables()[0].seats] == [("ann", False), ("bob", True)]
+    store.save_seat("t", 1, "builtin-bot", "bot", "builtin", None, False)  # handed to a bot: not left
+    assert [s.left for s in store.open_tables()[0].seats] == [False, False]
+    store.close()
