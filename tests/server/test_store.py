@@ -6,7 +6,7 @@ from server.game.engine import Game
 from server.game.record import GameRecord
 from server.players import PLAYERS
 from server.rules.config import preset
-from server.store import token_hash
+from server.store import Store, token_hash
 
 
 def test_stored_decisions_replay_to_the_same_game(store):
@@ -35,19 +35,24 @@ def test_a_resume_token_is_found_by_its_hash_only_while_the_table_is_open(store)
     assert store.seat_of_token(token_hash("secret")) is None
 
 
-def test_a_store_file_from_before_the_broadcasts_column_gets_it_on_open(tmp_path):
+def _old_file(tmp_path, create: str, insert: str):
+    """A database file with one table as an older version made it, and one row in it."""
     import sqlite3
 
     path = tmp_path / "old.sqlite3"
     old = sqlite3.connect(path)
-    old.execute("CREATE TABLE tables (id TEXT PRIMARY KEY, invite_code TEXT NOT NULL, watch_code TEXT NOT NULL,"
-                " rules TEXT NOT NULL, clock TEXT NOT NULL, state TEXT NOT NULL, created REAL NOT NULL,"
-                " updated REAL NOT NULL)")
-    old.execute("INSERT INTO tables VALUES ('t', 'i', 'w', '{\"preset\": \"tenhou\"}', 'null', 'playing', 0, 0)")
+    old.execute(create)
+    old.execute(insert)
     old.commit()
     old.close()
-    from server.store import Store
+    return path
 
+
+def test_a_store_file_from_before_the_broadcasts_column_gets_it_on_open(tmp_path):
+    path = _old_file(tmp_path, "CREATE TABLE tables (id TEXT PRIMARY KEY, invite_code TEXT NOT NULL,"
+                     " watch_code TEXT NOT NULL, rules TEXT NOT NULL, clock TEXT NOT NULL, state TEXT NOT NULL,"
+                     " created REAL NOT NULL, updated REAL NOT NULL)",
+                     "INSERT INTO tables VALUES ('t', 'i', 'w', '{\"preset\": \"tenhou\"}', 'null', 'playing', 0, 0)")
     store = Store(path)
     assert [row.broadcasts for row in store.open_tables()] == [0]
     store.set_table_broadcasts("t", 5)
@@ -58,18 +63,10 @@ def test_a_store_file_from_before_the_broadcasts_column_gets_it_on_open(tmp_path
 def test_a_store_file_from_before_the_left_column_gets_it_on_open_and_keeps_seats_saved_the_old_way(tmp_path):
     """A seat left on purpose is stored (seats.left); a file made before that column
     gains it on open, its seats read as not left, and seats are saved and marked as before."""
-    import sqlite3
-
-    path = tmp_path / "old.sqlite3"
-    old = sqlite3.connect(path)
-    old.execute("CREATE TABLE seats (table_id TEXT NOT NULL, seat INTEGER NOT NULL, name TEXT NOT NULL,"
-                " kind TEXT NOT NULL, strategy TEXT, token_hash TEXT, host INTEGER NOT NULL DEFAULT 0,"
-                " PRIMARY KEY (table_id, seat))")
-    old.execute("INSERT INTO seats VALUES ('t', 0, 'ann', 'human', NULL, 'h0', 1)")
-    old.commit()
-    old.close()
-    from server.store import Store
-
+    path = _old_file(tmp_path, "CREATE TABLE seats (table_id TEXT NOT NULL, seat INTEGER NOT NULL,"
+                     " name TEXT NOT NULL, kind TEXT NOT NULL, strategy TEXT, token_hash TEXT,"
+                     " host INTEGER NOT NULL DEFAULT 0, PRIMARY KEY (table_id, seat))",
+                     "INSERT INTO seats VALUES ('t', 0, 'ann', 'human', NULL, 'h0', 1)")
     store = Store(path)
     store.save_table("t", "inv", "wat", preset("ema2016"), None, "playing")
     store.save_seat("t", 1, "bob", "human", None, "h1", False)
