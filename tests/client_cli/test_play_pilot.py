@@ -191,9 +191,11 @@ async def test_a_spectator_watches_a_table_with_its_watch_code(server):
             await host.send({"type": "add_bot"})
         await host.send({"type": "ready"})
         discards = 0
-        while discards < 3:  # the host discards its drawn tile three times
+        while discards < 3:  # the host discards its drawn tile three times in one hand
             message = await asyncio.wait_for(host.recv(), 10)
-            if message["type"] == "offer":
+            if message["type"] == "event" and message["event"]["type"] == "hand_start":
+                discards = 0  # a hand can end early (a bot's win, an abortive draw): count afresh
+            elif message["type"] == "offer":
                 action = next((a for a in message["actions"] if a["type"] == "pass"), None)
                 if action is None:
                     action = next(a for a in message["actions"] if a["type"] == "discard")
