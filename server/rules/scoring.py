@@ -29,7 +29,6 @@ from server.rules.melds import Meld, MeldKind
 from server.rules.packed import (
     FIELD,
     KINDS_MASK,
-    MAN_PIN_SIMPLES,
     OVER_FOUR_ADD,
     OVER_FOUR_BIT,
     TILE_MARKING_RED,
@@ -177,7 +176,7 @@ def score_hand(tiles: Sequence[int], win_tile: int, melds: Sequence[Meld], ctx: 
             ura += packed >> _DORA_AT[indicator] & FIELD
     all_dora = dora + ura + reds
     hand_yaku = yaku_rules.hand_yaku(packed, ctx, rules, closed, unusual)
-    hand_yakuman = yaku_rules.hand_yakuman(packed, ctx, unusual) if unusual or not packed & MAN_PIN_SIMPLES else ()
+    hand_yakuman = yaku_rules.hand_yakuman(packed, ctx, unusual)
     nine_gates = not n_melds and hand_yaku & CHINITSU and is_nine_gates(concealed)
 
     # A candidate for every reading and every place the winning tile can sit.
