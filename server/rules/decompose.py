@@ -66,6 +66,15 @@ def shape_fields(shape: Shape) -> tuple[int, int, int, int, int, int, int]:
 
 _suit_shapes: tuple[dict[int, tuple[Shape, ...]], ...] = ({}, {}, {})
 _honour_shapes: dict[int, tuple[Shape, ...]] = {}
+# The one Shape of each suit (and of the honours) that reads exactly one way, keyed by the
+# hand's packed counts masked to that suit, not shifted: scoring's fast path, which reads
+# a hand whose four parts are all here with four lookups and a sum (see scoring.py).
+# Filled by prefill(), and by the first sight of a suit before it.
+SINGLE_MAN: dict[int, Shape] = {}
+SINGLE_PIN: dict[int, Shape] = {}
+SINGLE_SOU: dict[int, Shape] = {}
+SINGLE_HONOURS: dict[int, Shape] = {}
+_SINGLE = (SINGLE_MAN, SINGLE_PIN, SINGLE_SOU)
 _PREFILLED: list[bool] = []  # once prefill() has run, a suit missing from _suit_shapes has no reading
 
 
@@ -99,6 +108,10 @@ def prefill() -> None:
         shapes = man[key] = tuple(_shape(reading) for reading in sorted(readings))
         pin[key] = tuple(_moved(shape, 9) for shape in shapes)
         sou[key] = tuple(_moved(shape, 18) for shape in shapes)
+        if len(shapes) == 1:
+            SINGLE_MAN[key] = shapes[0]
+            SINGLE_PIN[key << PIN_SHIFT] = pin[key][0]
+            SINGLE_SOU[key << SOU_SHIFT] = sou[key][0]
     for pair in (NO_PAIR, *range(27, 34)):
         for pungs in product((0, 3), repeat=7):
             counts = [0] * 34
@@ -107,7 +120,10 @@ def prefill() -> None:
                 if counts[pair]:
                     continue
                 counts[pair] = 2
-            _honour_shapes[pack_counts(counts[27:34])] = (_shape(_read_honours(counts)),)
+            key = pack_counts(counts[27:34])
+            shape = _shape(_read_honours(counts))
+            _honour_shapes[key] = (shape,)
+            SINGLE_HONOURS[key << HONOUR_SHIFT] = shape
     _PREFILLED.append(True)
 
 
@@ -148,6 +164,8 @@ def _shapes_of(suit: int, key: int) -> tuple[Shape, ...]:
         return ()
     counts = unpack(key)[:9]
     shapes = _suit_shapes[suit][key] = tuple(_shape(reading) for reading in _suit_readings(9 * suit, bytes(counts)))
+    if len(shapes) == 1:
+        _SINGLE[suit][key << SUIT_SHIFT[suit]] = shapes[0]
     return shapes
 
 
@@ -157,6 +175,8 @@ def _honour_shapes_of(key: int) -> tuple[Shape, ...]:
     counts = [0] * 27 + unpack(key)[:7]
     reading = _read_honours(counts)
     shapes = _honour_shapes[key] = () if reading is None else (_shape(reading),)
+    if shapes:
+        SINGLE_HONOURS[key << HONOUR_SHIFT] = shapes[0]
     return shapes
 
 

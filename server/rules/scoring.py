@@ -19,8 +19,13 @@ from server.rules.decompose import (
     N_CHIS_AT,
     N_PUNGS_AT,
     PAIR_AT,
+    PAIRS_AT,
     PUNG_FU_AT,
     PUNGS_AT,
+    SINGLE_HONOURS,
+    SINGLE_MAN,
+    SINGLE_PIN,
+    SINGLE_SOU,
     TWINS_AT,
     standard_shapes,
 )
@@ -28,10 +33,12 @@ from server.rules.fu import CONCEALED_PUNG_FU, EDGE_WAITS
 from server.rules.melds import Meld, MeldKind
 from server.rules.packed import (
     FIELD,
+    HONOURS,
     KINDS_MASK,
     OVER_FOUR_ADD,
     OVER_FOUR_BIT,
     TILE_MARKING_RED,
+    SUITS,
     WIDTH,
     is_nine_gates,
     is_seven_pairs,
@@ -42,6 +49,7 @@ from server.rules.points import MANGAN, Payment, collected, limit_for, payment_f
 from server.rules.tiles import DORA_OF, FIVES, RED_FIVES, tile_name
 from server.rules.yaku import CHINITSU, yaku_han, yaku_list
 
+MAN, PIN, SOU = SUITS
 _CHI, _PON, _ANKAN = MeldKind.CHI, MeldKind.PON, MeldKind.ANKAN  # a global is read faster than an Enum member
 
 
@@ -123,7 +131,10 @@ def score_hand(tiles: Sequence[int], win_tile: int, melds: Sequence[Meld], ctx: 
     n_melds = len(melds)
     if n_melds > 4 or len(tiles) != 14 - 3 * n_melds:
         raise ScoringError(_size_error(len(tiles), n_melds))
-    concealed = packed = sum(map(TILE_MARKING_RED.__getitem__, tiles))
+    concealed = 0
+    for tile in tiles:  # a loop adds big ints twice as fast as sum(map(...)) does
+        concealed += TILE_MARKING_RED[tile]
+    packed = concealed
     red = concealed > KINDS_MASK
     if red:
         concealed = packed = concealed & KINDS_MASK
@@ -180,7 +191,13 @@ def score_hand(tiles: Sequence[int], win_tile: int, melds: Sequence[Meld], ctx: 
     nine_gates = not n_melds and hand_yaku & CHINITSU and is_nine_gates(concealed)
 
     # A candidate for every reading and every place the winning tile can sit.
-    shapes = standard_shapes(concealed)
+    try:  # nearly every hand: each suit and the honours read one way (decompose.SINGLE_MAN, ...)
+        shape = (SINGLE_MAN[concealed & MAN] + SINGLE_PIN[concealed & PIN] + SINGLE_SOU[concealed & SOU]
+                 + SINGLE_HONOURS[concealed & HONOURS])
+    except KeyError:  # a part that reads several ways or not at all
+        shapes = standard_shapes(concealed)
+    else:
+        shapes = [shape] if shape >> PAIRS_AT & 7 == 1 else []
     tsumo = ctx.tsumo
     candidates: list[_Candidate] = []
     if not n_melds:
