@@ -33,8 +33,8 @@ class WinContext:
     def unusual(self) -> bool:
         """Any flag beyond tsumo, riichi and ippatsu, or winds/counters out of range."""
         return (self.double_riichi or self.rinshan or self.chankan or self.haitei or self.houtei or self.tenhou
-                or self.chiihou or self.renhou or self.ippatsu or not 0 <= self.seat_wind <= 3
-                or not 0 <= self.round_wind <= 3 or self.honba < 0 or self.sticks < 0)
+                or self.chiihou or self.renhou or self.ippatsu or (self.seat_wind | self.round_wind) & ~3 != 0
+                or (self.honba | self.sticks) < 0)
 
     @property
     def dealer(self) -> bool:
@@ -49,28 +49,47 @@ class WinContext:
         return EAST + self.round_wind
 
     def contradiction(self, closed: bool, kongs: int, ippatsu_broken_by_concealed_kong: bool = True) -> str | None:
-        """A one-line reason why these facts cannot all hold, or None."""
+        """A one-line reason why these facts cannot all hold, or None.  (Checked in turn, with
+        no list of them built: scoring asks this of every hand with an unusual flag.)"""
         riichi = self.riichi or self.double_riichi
+        tsumo, dealer = self.tsumo, self.seat_wind == 0
         first_turn = self.tenhou or self.chiihou or self.renhou
-        checks = [
-            (riichi and not closed, "riichi needs a closed hand, and this one has an open meld"),
-            (self.ippatsu and not riichi, "ippatsu needs riichi"),
-            (self.rinshan and not self.tsumo, "rinshan is a win on a self-drawn tile: set tsumo"),
-            (self.rinshan and not kongs, "rinshan needs a kong among the melds"),
-            (self.haitei and not self.tsumo, "haitei is a win on the last drawn tile: set tsumo (houtei is the ron)"),
-            (self.houtei and self.tsumo, "houtei is a win on the last discard: it cannot be a tsumo (haitei is)"),
-            (self.chankan and self.tsumo, "chankan is a win on another player's kong: it cannot be a tsumo"),
-            (self.rinshan and self.haitei, "rinshan and haitei cannot both hold"),
-            (self.tenhou and not (self.tsumo and self.dealer), "tenhou is the dealer's win on the first draw: seat E, tsumo"),
-            (self.chiihou and not (self.tsumo and not self.dealer), "chiihou is a non-dealer's win on the first draw: tsumo, seat not E"),
-            (self.renhou and (self.tsumo or self.dealer), "renhou is a non-dealer's win on a discard before their first draw"),
-            (first_turn and not closed, "a first-turn win needs a closed hand"),
-            (first_turn and kongs, "a first-turn win cannot have a kong"),
-            (first_turn and riichi, "a first-turn win comes before the player's first discard, so before any riichi"),
-            (self.ippatsu and self.rinshan and ippatsu_broken_by_concealed_kong,
-             "ippatsu is broken by any call, a concealed kong included, so a rinshan win cannot be ippatsu"),
-            (self.chankan and self.houtei, "no kong can be declared on the last tile, so houtei cannot be chankan"),
-            (not 0 <= self.seat_wind <= 3 or not 0 <= self.round_wind <= 3, "winds are E, S, W or N"),
-            (self.honba < 0 or self.sticks < 0, "honba and sticks cannot be negative"),
-        ]
-        return next((reason for bad, reason in checks if bad), None)
+        if riichi and not closed:
+            return "riichi needs a closed hand, and this one has an open meld"
+        if self.ippatsu and not riichi:
+            return "ippatsu needs riichi"
+        if self.rinshan:
+            if not tsumo:
+                return "rinshan is a win on a self-drawn tile: set tsumo"
+            if not kongs:
+                return "rinshan needs a kong among the melds"
+        if self.haitei and not tsumo:
+            return "haitei is a win on the last drawn tile: set tsumo (houtei is the ron)"
+        if self.houtei and tsumo:
+            return "houtei is a win on the last discard: it cannot be a tsumo (haitei is)"
+        if self.chankan and tsumo:
+            return "chankan is a win on another player's kong: it cannot be a tsumo"
+        if self.rinshan and self.haitei:
+            return "rinshan and haitei cannot both hold"
+        if first_turn:
+            if self.tenhou and not (tsumo and dealer):
+                return "tenhou is the dealer's win on the first draw: seat E, tsumo"
+            if self.chiihou and not (tsumo and not dealer):
+                return "chiihou is a non-dealer's win on the first draw: tsumo, seat not E"
+            if self.renhou and (tsumo or dealer):
+                return "renhou is a non-dealer's win on a discard before their first draw"
+            if not closed:
+                return "a first-turn win needs a closed hand"
+            if kongs:
+                return "a first-turn win cannot have a kong"
+            if riichi:
+                return "a first-turn win comes before the player's first discard, so before any riichi"
+        if self.ippatsu and self.rinshan and ippatsu_broken_by_concealed_kong:
+            return "ippatsu is broken by any call, a concealed kong included, so a rinshan win cannot be ippatsu"
+        if self.chankan and self.houtei:
+            return "no kong can be declared on the last tile, so houtei cannot be chankan"
+        if (self.seat_wind | self.round_wind) & ~3:
+            return "winds are E, S, W or N"
+        if (self.honba | self.sticks) < 0:
+            return "honba and sticks cannot be negative"
+        return None

@@ -6,7 +6,7 @@ for a hand that is malformed, not complete, or has no yaku.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from functools import partial
 from typing import NamedTuple
 
@@ -47,7 +47,7 @@ from server.rules.packed import (
 )
 from server.rules.points import MANGAN, Payment, collected, limit_for, payment_for
 from server.rules.tiles import DORA_OF, FIVES, RED_FIVES, tile_name
-from server.rules.yaku import CHINITSU, yaku_han, yaku_list
+from server.rules.yaku import CHINITSU, LISTED, yaku_han, yaku_list
 
 MAN, PIN, SOU = SUITS
 _CHI, _PON, _ANKAN = MeldKind.CHI, MeldKind.PON, MeldKind.ANKAN  # a global is read faster than an Enum member
@@ -70,9 +70,9 @@ class HandScore(NamedTuple):
     yakuman: int
     base: int
     payment: Payment
-    # The fu lines, or how to write them: they are only read for display, so they are
-    # written out on first use rather than for every hand scored.
-    fu_source: tuple[tuple[str, int], ...] | Callable[[], tuple[tuple[str, int], ...]]
+    # The fu lines, or (as a list) the reading to write them out from: they are only read
+    # for display, so they are written out on use rather than for every hand scored.
+    fu_source: tuple[tuple[str, int], ...] | list
     wait: str  # ryanmen, kanchan, penchan, tanki, shanpon, chiitoitsu, kokushi
     notes: tuple[str, ...] = ()
 
@@ -80,7 +80,7 @@ class HandScore(NamedTuple):
     def fu_lines(self) -> tuple[tuple[str, int], ...]:
         """Each fu line (label, fu) of the scoring guide's steps, before rounding."""
         source = self.fu_source
-        return source() if callable(source) else source
+        return _fu_lines(*source) if isinstance(source, list) else source
 
     @property
     def total(self) -> int:
@@ -255,15 +255,15 @@ def score_hand(tiles: Sequence[int], win_tile: int, melds: Sequence[Meld], ctx: 
                 candidates.append((0, 0, None, None, wait, reading))
 
     # The best candidate: what the winner collects first, then han, then fu.
-    dealer = ctx.dealer
+    dealer = not ctx.seat_wind  # ctx.dealer, without the property's call
     if len(candidates) > 1:
         best = max(candidates, key=lambda c: (_collected(c, rules, dealer, tsumo), c[0], c[1]))
     else:
         best = candidates[0]
     han, fu, yaku, yakuman, wait, reading = best
-    lines: tuple[tuple[str, int], ...] | Callable[[], tuple[tuple[str, int], ...]]
+    lines: tuple[tuple[str, int], ...] | list
     if reading is not None:
-        lines = partial(_fu_lines, reading, melds, win, closed, ctx, rules)
+        lines = [reading, melds, win, closed, ctx, rules]  # HandScore.fu_lines writes them out from this
     else:
         lines = fu_rules.CHIITOITSU_FU if wait == "chiitoitsu" else ()
     if ctx.renhou and rules.renhou_mangan:
@@ -274,8 +274,15 @@ def score_hand(tiles: Sequence[int], win_tile: int, melds: Sequence[Meld], ctx: 
         return _yakuman_score(han, fu, yakuman, lines, wait, ctx, rules)
     if yaku is None:
         raise ScoringError("the hand has no yaku (dora are not yaku), so it cannot win")
-    limit, base = limit_for(han, fu, rules)
-    return _new_score((han, fu, yaku_list(yaku, closed), all_dora, (dora, ura, reds), limit, 0, base,
+    if han < 5:  # the usual hand: points.limit_for's first case, inlined
+        base = fu << (2 + han)
+        limit = None
+        if base >= 2000 or (base == 1920 and rules.kiriage):
+            limit, base = MANGAN, 2000
+    else:
+        limit, base = limit_for(han, fu, rules)
+    listed = LISTED[not closed].get(yaku) or yaku_list(yaku, closed)
+    return _new_score((han, fu, listed, all_dora, (dora, ura, reds), limit, 0, base,
                        payment_for(base, dealer, tsumo, ctx.honba), lines, wait, ()))
 
 
@@ -336,7 +343,7 @@ def _yakuman_candidate(names: list[str], hand_yakuman: Sequence[str], fu: int, w
     return (13 * count, fu, 0, names, wait, reading)
 
 
-def _yakuman_score(han: int, fu: int, yakuman: list[str], lines: tuple | Callable, wait: str, ctx: WinContext,
+def _yakuman_score(han: int, fu: int, yakuman: list[str], lines: tuple | list, wait: str, ctx: WinContext,
                    rules: Rules) -> HandScore:
     ordered = sorted(set(yakuman), key=yaku_rules.YAKUMAN_ORDER.index)
     notes: tuple[str, ...] = ()
@@ -358,7 +365,7 @@ def _fu_lines(reading: tuple, melds: tuple[Meld, ...], win: int, closed: bool, c
     return fu_rules.standard_fu_lines(pair, pungs, wait, closed, pinfu, ctx, rules)
 
 
-def _renhou_score(lines: tuple | Callable, fu: int, wait: str, ctx: WinContext) -> HandScore:
+def _renhou_score(lines: tuple | list, fu: int, wait: str, ctx: WinContext) -> HandScore:
     """EMA: blessing of man is a mangan, not added to other yaku or dora."""
     payment = payment_for(2000, ctx.dealer, ctx.tsumo, ctx.honba)
     return HandScore(5, fu, (("renhou", 5),), 0, (0, 0, 0), MANGAN, 0, 2000, payment, lines, wait,

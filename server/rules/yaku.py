@@ -41,7 +41,8 @@ YAKU_BIT = {name: 1 << i for i, name in enumerate(YAKU_HAN)}
 (RIICHI, DOUBLE_RIICHI, IPPATSU, MENZEN_TSUMO, PINFU, IIPEIKOU, TANYAO, SANSHOKU, ITTSU, HAKU, HATSU, CHUN,
  SEAT_WIND, ROUND_WIND, CHANTA, RINSHAN, CHANKAN, HAITEI, HOUTEI, CHIITOITSU, SANSHOKU_DOUKOU, SANANKOU,
  SANKANTSU, TOITOI, HONITSU, SHOUSANGEN, HONROUTOU, JUNCHAN, RYANPEIKOU, CHINITSU) = YAKU_BIT.values()
-_listed: tuple[dict[int, tuple[tuple[str, int], ...]], dict[int, tuple[tuple[str, int], ...]]] = ({}, {})
+# The (name, han) list of each set seen, closed and open: read by scoring directly, for speed.
+LISTED: tuple[dict[int, tuple[tuple[str, int], ...]], dict[int, tuple[tuple[str, int], ...]]] = ({}, {})
 HAN_CLOSED: dict[int, int] = {}  # the han of each set seen: read by scoring's loop directly, for speed
 HAN_OPEN: dict[int, int] = {}
 _han = (HAN_CLOSED, HAN_OPEN)
@@ -49,7 +50,7 @@ _han = (HAN_CLOSED, HAN_OPEN)
 
 def yaku_list(yaku: int, closed: bool) -> tuple[tuple[str, int], ...]:
     """The (name, han) of each yaku of a set, in the order of YAKU_HAN."""
-    memo = _listed[not closed]
+    memo = LISTED[not closed]
     listed = memo.get(yaku)
     if listed is None:
         table = YAKU_HAN_CLOSED if closed else YAKU_HAN_OPEN
