@@ -39,6 +39,7 @@ from server.rules.packed import (
     OVER_FOUR_BIT,
     TILE_MARKING_RED,
     SUITS,
+    TWO_BITS,
     WIDTH,
     is_nine_gates,
     is_seven_pairs,
@@ -191,21 +192,23 @@ def score_hand(tiles: Sequence[int], win_tile: int, melds: Sequence[Meld], ctx: 
     nine_gates = not n_melds and hand_yaku & CHINITSU and is_nine_gates(concealed)
 
     # A candidate for every reading and every place the winning tile can sit.
-    try:  # nearly every hand: each suit and the honours read one way (decompose.SINGLE_MAN, ...)
-        shape = (SINGLE_MAN[concealed & MAN] + SINGLE_PIN[concealed & PIN] + SINGLE_SOU[concealed & SOU]
-                 + SINGLE_HONOURS[concealed & HONOURS])
-    except KeyError:  # a part that reads several ways or not at all
-        shapes = standard_shapes(concealed)
-    else:
-        shapes = [shape] if shape >> PAIRS_AT & 7 == 1 else []
     tsumo = ctx.tsumo
     candidates: list[_Candidate] = []
-    if not n_melds:
-        # Seven pairs may also read as sets (ryanpeikou); thirteen orphans never does.
+    if not n_melds and not concealed & ~TWO_BITS:  # only pairs (packed.is_seven_pairs' first test)
+        # Seven pairs may also read as sets (ryanpeikou).
+        shapes = standard_shapes(concealed)
         if is_seven_pairs(concealed):
             candidates.append(_chiitoitsu_candidate(hand_yaku, hand_yakuman, all_dora, rules))
-        elif not shapes and is_thirteen_orphans(concealed):
-            candidates.append(_yakuman_candidate(["kokushi"], hand_yakuman, 0, "kokushi", None, rules))
+    else:
+        try:  # nearly every hand: each suit and the honours read one way (decompose.SINGLE_MAN, ...)
+            shape = (SINGLE_MAN[concealed & MAN] + SINGLE_PIN[concealed & PIN] + SINGLE_SOU[concealed & SOU]
+                     + SINGLE_HONOURS[concealed & HONOURS])
+        except KeyError:  # a part that reads several ways or not at all
+            shapes = standard_shapes(concealed)
+            if not shapes and not n_melds and is_thirteen_orphans(concealed):  # never read as sets
+                candidates.append(_yakuman_candidate(["kokushi"], hand_yakuman, 0, "kokushi", None, rules))
+        else:
+            shapes = [shape] if shape >> PAIRS_AT & 7 == 1 else []
     if not shapes and not candidates:
         raise ScoringError(_not_complete_reason(concealed, n_melds))
     win_fu = 2 if tsumo else 10 if closed else 0  # scoring guide, 'Counting fu' steps 4-5: closed ron, tsumo

@@ -66,7 +66,6 @@ def yaku_han(yaku: int, closed: bool) -> int:
     return han
 
 
-_SITUATIONS = (("rinshan", RINSHAN), ("chankan", CHANKAN), ("haitei", HAITEI), ("houtei", HOUTEI))
 # Kinds as bits (1 << kind), for chow firsts and pung kinds.
 _OUTSIDE_CHOWS = sum(1 << (base + i) for base in (0, 9, 18) for i in (0, 6))  # 123 and 789
 _OUTSIDE_KINDS = sum(1 << kind for kind in TERMINALS_AND_HONOURS)
@@ -87,9 +86,14 @@ def hand_yaku(packed: int, ctx: WinContext, rules: Rules, closed: bool, unusual:
             yaku |= DOUBLE_RIICHI
         if ctx.ippatsu:
             yaku |= IPPATSU
-        for flag, bit in _SITUATIONS:
-            if getattr(ctx, flag):
-                yaku |= bit
+        if ctx.rinshan:
+            yaku |= RINSHAN
+        if ctx.chankan:
+            yaku |= CHANKAN
+        if ctx.haitei:
+            yaku |= HAITEI
+        if ctx.houtei:
+            yaku |= HOUTEI
     elif ctx.riichi:
         yaku = RIICHI
     if ctx.tsumo and closed:
@@ -106,7 +110,12 @@ def hand_yaku(packed: int, ctx: WinContext, rules: Rules, closed: bool, unusual:
 
 def hand_yakuman(packed: int, ctx: WinContext, unusual: bool) -> list[str]:
     """Yakuman that hold for every reading: the first-draw wins and the tile-colour ones."""
-    names = [name for name in ("tenhou", "chiihou") if getattr(ctx, name)] if unusual else []
+    names = []
+    if unusual:
+        if ctx.tenhou:
+            names.append("tenhou")
+        if ctx.chiihou:
+            names.append("chiihou")
     if packed & MAN_PIN_SIMPLES:  # none of the colour yakuman
         return names
     if not packed & NOT_GREEN:
