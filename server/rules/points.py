@@ -77,8 +77,22 @@ def collected(base: int, dealer: bool, tsumo: bool) -> int:
 _new_payment = partial(tuple.__new__, Payment)  # a Payment from one tuple, without __new__'s argument handling
 
 
+# Payments made, by (base, dealer, tsumo, honba): the scoring guide's table is small (a few
+# hundred bases, a handful of counters), so every hand after the first few is a lookup.
+PAYMENTS: dict[tuple[int, bool, bool, int], Payment] = {}
+
+
 def payment_for(base: int, dealer: bool, tsumo: bool, honba: int = 0) -> Payment:
     """The payment table of the scoring guide ('Dealer and non-dealer')."""
+    payment = PAYMENTS.get((base, dealer, tsumo, honba))
+    if payment is None:
+        payment = _payment(base, dealer, tsumo, honba)
+        if len(PAYMENTS) < 100_000:  # bounded, whatever the callers ask
+            PAYMENTS[(base, dealer, tsumo, honba)] = payment
+    return payment
+
+
+def _payment(base: int, dealer: bool, tsumo: bool, honba: int) -> Payment:
     if not tsumo:
         return _new_payment((-(-base * (6 if dealer else 4) // 100) * 100 + 300 * honba, 0, 0, 0))  # ron
     if dealer:
