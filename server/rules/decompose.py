@@ -3,9 +3,10 @@
 A concealed set is coded as an int: a chow starting at kind k is `k`, a pung of kind k
 is `PUNG + k`.  Readings of each suit are memoised by the suit's counts, so a hand is
 read by looking up four small tables and joining them.  `standard_readings` gives the
-set codes (for the game's analysis and `readings`); `standard_shapes`, scoring's hot
-path, gives each reading as one packed int (a Shape), from tables keyed by the suits'
-packed counts that `prefill` can fill beforehand with every suit there is.
+set codes (for the game's analysis and `readings`); `standard_shapes`, for scoring,
+gives each reading as one packed int (a Shape), from tables keyed by the suits' packed
+counts that `prefill` can fill beforehand with every suit there is.  Scoring's hot path
+reads the SINGLE_* tables, which hold the one Shape of each suit that reads one way.
 """
 
 from __future__ import annotations
