@@ -52,7 +52,7 @@ class WinContext:
         """A one-line reason why these facts cannot all hold, or None.  (Checked in turn, with
         no list of them built: scoring asks this of every hand with an unusual flag.)"""
         riichi = self.riichi or self.double_riichi
-        tsumo, dealer = self.tsumo, self.seat_wind == 0
+        tsumo, dealer = self.tsumo, self.dealer
         first_turn = self.tenhou or self.chiihou or self.renhou
         if riichi and not closed:
             return "riichi needs a closed hand, and this one has an open meld"

@@ -23,6 +23,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from server.rules.config import EMA2016, TENHOU
+from server.rules.points import _payment, limit_for
 from server.rules.scoring import ScoringError, score_hand
 from tests.rules.random_hands import (GREEN_KINDS, RandomHand, map_hand, mirror_indicator_map, mirror_map, random_hand,
                                       suit_permutation)
@@ -132,3 +133,20 @@ def test_the_fu_lines_shown_add_up_to_the_fu_scored(seed, rules):
         return
     lines = sum(fu for _, fu in score.fu_lines)
     assert score.fu == (25 if score.wait == "chiitoitsu" else -(-lines // 10) * 10), (hand.describe(), score.fu_lines)
+
+
+@SETTINGS
+@given(seeds, rules_presets)
+def test_the_limit_and_base_points_are_those_of_the_han_and_fu(seed, rules):
+    """Scoring guide, 'Base points' and 'Limit hands': the base points follow from the han
+    and fu alone (or the yakuman), and the payment from the base points.  score_hand reads
+    the usual hand's limit inline rather than through points.limit_for, and looks payments
+    up, so both must agree with points on every hand."""
+    hand = hand_from(seed)
+    try:
+        score = score_hand(hand.tiles, hand.win_tile, hand.melds, hand.ctx, rules)
+    except ScoringError:
+        return
+    if "renhou" not in dict(score.yaku):  # renhou under EMA is a mangan of its own (tested in test_yaku)
+        assert (score.limit, score.base) == limit_for(score.han, score.fu, rules, yakuman=score.yakuman), hand.describe()
+    assert score.payment == _payment(score.base, hand.ctx.dealer, hand.ctx.tsumo, hand.ctx.honba), hand.describe()
