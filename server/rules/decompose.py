@@ -131,7 +131,8 @@ def prefill() -> None:
 def standard_shapes(packed: int) -> list[Shape]:
     """All readings of the concealed tiles (packed counts, see packed.py) as sets plus one
     pair, as Shapes.  Each suit's shapes are looked up by its counts, so a hand costs four
-    lookups and a join; nearly every hand has one reading of each suit and no join to make."""
+    lookups and a join.  (Scoring reads a hand whose parts each read one way from the
+    SINGLE_* tables first, and comes here for the others.)"""
     man = _suit_shapes[0].get(packed & SUIT_MASK)
     if man is None:
         man = _shapes_of(0, packed & SUIT_MASK)
@@ -148,9 +149,6 @@ def standard_shapes(packed: int) -> list[Shape]:
         honours = _honour_shapes_of(packed >> HONOUR_SHIFT)
     if not honours:
         return []
-    if len(man) == len(pin) == len(sou) == 1:  # nearly every hand: one sum, no product
-        shape = man[0] + pin[0] + sou[0] + honours[0]
-        return [shape] if shape >> PAIRS_AT & 7 == 1 else []
     out = []
     for a, b, c, d in product(man, pin, sou, honours):
         shape = a + b + c + d

@@ -6,7 +6,6 @@ a ron, or 100 to each payment of a tsumo.
 
 from __future__ import annotations
 
-from functools import partial
 from typing import NamedTuple
 
 from server.rules.config import Rules
@@ -74,9 +73,6 @@ def collected(base: int, dealer: bool, tsumo: bool) -> int:
     return -(-base * 2 // 100) * 100 + 2 * (-(-base // 100) * 100)
 
 
-_new_payment = partial(tuple.__new__, Payment)  # a Payment from one tuple, without __new__'s argument handling
-
-
 # Payments made, by (base, dealer, tsumo, honba): the scoring guide's table is small (a few
 # hundred bases, a handful of counters), so every hand after the first few is a lookup.
 PAYMENTS: dict[tuple[int, bool, bool, int], Payment] = {}
@@ -94,7 +90,7 @@ def payment_for(base: int, dealer: bool, tsumo: bool, honba: int = 0) -> Payment
 
 def _payment(base: int, dealer: bool, tsumo: bool, honba: int) -> Payment:
     if not tsumo:
-        return _new_payment((-(-base * (6 if dealer else 4) // 100) * 100 + 300 * honba, 0, 0, 0))  # ron
+        return Payment(ron=round_up_100(base * (6 if dealer else 4)) + 300 * honba)
     if dealer:
-        return _new_payment((0, 0, 0, -(-base * 2 // 100) * 100 + 100 * honba))  # all
-    return _new_payment((0, -(-base * 2 // 100) * 100 + 100 * honba, -(-base // 100) * 100 + 100 * honba, 0))
+        return Payment(all=round_up_100(base * 2) + 100 * honba)
+    return Payment(dealer=round_up_100(base * 2) + 100 * honba, non_dealer=round_up_100(base) + 100 * honba)
