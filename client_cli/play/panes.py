@@ -282,8 +282,10 @@ class TablePane(Vertical):
         self.set_class(compact, "compact")
         return True
 
-    PLAYER_KEYS = ("<- -> or 1-9 0 - = [ ]: choose a tile\nEnter, its key again or a click:\n   discard it\n"
-                   "i riichi  t tsumo  r ron\np pon  k j l kong  c v b m z chi\nx or Esc pass   w waits\nCtrl+Q quit")
+    # Eight lines, none longer than the keys pane of the narrowest wide layout (COMPACT_BELOW),
+    # so that none wraps and all are seen.
+    PLAYER_KEYS = ("<- -> or 1-9 0 - = [ ]:\n   choose a tile\nEnter, its key or a click:\n   discard it\n"
+                   "i riichi  t tsumo  r ron\np pon  k j l kong\nc v b m z chi  w waits\nx or Esc pass  Ctrl+Q quit")
     WATCHER_KEYS = "You are watching: the public\nevents only.\n\nCtrl+Q quit"
 
     def on_mount(self) -> None:

@@ -192,19 +192,19 @@ def info_text(view: View, unicode: bool = False, clock: str = "") -> Text:
     elif view["phase"] == "turn":
         turn = view["turn"]
         who = "you" if turn == me(view) else view["names"][turn]
-        out.append(f"turn: {who} ({seat_wind(view, turn)}) to play")
-        if clock:
-            out.append(f"  {clock}", style="bold")
+        out.append(f"turn: {who} ({seat_wind(view, turn)})")
+        if clock:  # on a line of its own, so that a narrow pane does not wrap it
+            out.append(f"\n{clock}", style="bold")
     elif view["phase"] in ("calls", "chankan"):
         turn = view["turn"]
         who = "you" if turn == me(view) else view["names"][turn]
         if view["phase"] == "calls" and view.get("last_discard") is not None:
-            out.append(f"{who} ({seat_wind(view, turn)}) discarded ")
+            out.append(f"{who} ({seat_wind(view, turn)})\ndiscarded ")  # two lines: a narrow pane wraps one
             out.append_text(tile_text(view["last_discard"], red_fives(view), unicode))
         else:
-            out.append(f"{who} ({seat_wind(view, turn)}) declared a kong")
+            out.append(f"{who} ({seat_wind(view, turn)})\ndeclared a kong")
         if clock:  # ours: we are offered a call
-            out.append(f"  your call: {clock}", style="bold")
+            out.append(f"\nyour call: {clock}", style="bold")
     return out
 
 

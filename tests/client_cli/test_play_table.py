@@ -71,7 +71,7 @@ async def test_during_a_call_window_only_our_own_clock_shows_never_the_discarder
         await pilot.pause(0.6)  # a tick
         # the discarder drew: it is known to be deciding, with its estimated clock
         assert re.search(r"<- (10|9)s", screen_lines(app, where)[1]), screen_lines(app, where)
-        assert re.search(r"turn: \w+ \(\w+\) to play  (10|9)s", str(app.query_one("#info").render()))
+        assert re.search(r"turn: \w+ \(\w+\)\n(10|9)s", str(app.query_one("#info").render()))
         seq = len(events) + 2
         for event in game.apply(discarder, discard):
             conn.queue.put_nowait({"type": "event", "seq": seq, "event": event.for_seat(seat)})
@@ -132,6 +132,34 @@ async def test_a_seat_header_never_wraps_onto_the_pond(size):
 
 
 
+@pytest.mark.asyncio
+@pytest.mark.parametrize("size", [(100, 36), (120, 40)])
+async def test_the_keys_and_our_turn_and_clock_are_drawn_whole_in_the_wide_layout(size):
+    """At the narrowest wide layout (and wider), every line of key help is on screen, none
+    wrapped, and the turn's line (a bot's name included) and its clock are each drawn on
+    one line."""
+    game = a_game_with(lambda g: g.public.phase.value == "turn" and g.waiting_for()[0] == 0)
+    view = seat_view(game, 0)
+    app = TableOnly(view, [])
+    async with app.run_test(size=size) as pilot:
+        pane = app.query_one(TablePane)
+        pane.fit(*size)
+        pane.show(view, choices([action_to_data(a) for a in game.legal_actions(0)]), False, "67s left")
+        await pilot.pause()
+        assert not pane.has_class("compact")
+        drawn = [line.strip() for line in screen_lines(app, "#keys")]
+        assert [line for line in drawn if line] == [line.strip() for line in TablePane.PLAYER_KEYS.splitlines()], drawn
+        info = [line.strip("│ ") for line in screen_lines(app, "#info")]
+        wind = render.seat_wind(view, 0)
+        assert f"turn: you ({wind})" in info and "67s left" in info, info
+        # another seat's turn, with a bot's name, and its estimated clock
+        view = {**view, "turn": 1, "names": [view["names"][0], "builtin-bot-1", *view["names"][2:]]}
+        pane.show(view, choices([]), False, "", "9s left")
+        await pilot.pause()
+        info = [line.strip("│ ") for line in screen_lines(app, "#info")]
+        assert f"turn: builtin-bot-1 ({render.seat_wind(view, 1)})" in info and "9s left" in info, info
+
+
 def test_the_compact_info_line_names_the_indicator_and_the_dora_it_gives():
     game = Game(TENHOU, seed=b"dora" * 8, names=["a", "b", "c", "d"])
     view = seat_view(game, 0)
@@ -176,7 +204,7 @@ def test_the_info_says_who_discarded_what_while_calls_are_open():
     view = seat_view(game, (game.public.turn + 1) % 4)
     tile = tile_plain(view["last_discard"], True)
     name, wind = view["names"][view["turn"]], render.seat_wind(view, view["turn"])
-    assert f"{name} ({wind}) discarded {tile}" in render.info_text(view).plain
+    assert f"{name} ({wind})\ndiscarded {tile}" in render.info_text(view).plain
     assert "calls" not in render.info_text(view).plain
 
 

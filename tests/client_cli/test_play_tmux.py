@@ -70,7 +70,7 @@ def answer(tmux: Tmux, name: str, screen: str) -> str:
         if button in screen:
             tmux.keys(name, key)
             return key
-    if "<- " in screen and re.search(r"turn: you \(\w+\) to play", screen):
+    if "<- " in screen and re.search(r"turn: you \(\w+\)", screen):
         tmux.keys(name, "Enter")  # the drawn tile, selected when it comes
         return "discard"
     return ""
@@ -117,7 +117,7 @@ def test_riichi_play_under_tmux_plays_a_hand_against_a_real_server(tmux, server)
     tmux.wait_for("host", r"Invite code: \S+")
     assert "shanten-bot-3" in tmux.screen("host") or "bot-3" in tmux.screen("host")
     tmux.keys("host", "g")
-    table = tmux.wait_for("host", r"turn: you \(East\) to play")
+    table = tmux.wait_for("host", r"turn: you \(East\)")
     screen = tmux.screen("host")
     assert "dora indicators" in screen and "tiles left 69" in screen and "East 1" in screen
     hand = re.search(r"^ ((?:\S\S ){13})   (\S\S)\s*$", screen, re.M)
@@ -145,7 +145,7 @@ def test_quitting_mid_game_asks_twice_and_resume_takes_the_seat_back(tmux, serve
     tmux.open("first", f"{PLAY} --server {server.url} --name alice --bots 3 --no-clock")
     tmux.wait_for("first", r"Invite code: \S+")
     tmux.keys("first", "g")
-    tmux.wait_for("first", r"turn: you \(East\) to play")
+    tmux.wait_for("first", r"turn: you \(East\)")
     hand = re.search(r"^ ((?:\S\S ){13})   (\S\S)\s*$", tmux.screen("first"), re.M).group(0).split()
     tmux.keys("first", "C-q")
     tmux.wait_for("first", r"Ctrl\+Q again to leave")
@@ -154,7 +154,7 @@ def test_quitting_mid_game_asks_twice_and_resume_takes_the_seat_back(tmux, serve
     tmux.wait_for("first", r"EXITED 0")
     assert '"table"' in tmux.state.read_text() and tmux.state.stat().st_mode & 0o077 == 0
     tmux.open("back", f"{PLAY} --server {server.url} --resume")
-    tmux.wait_for("back", r"turn: you \(East\) to play")
+    tmux.wait_for("back", r"turn: you \(East\)")
     again = re.search(r"^ ((?:\S\S ){13})   (\S\S)\s*$", tmux.screen("back"), re.M)
     assert again and sorted(again.group(0).split()) == sorted(hand)  # the same seat, the same tiles
     assert "alice" in tmux.screen("back")
