@@ -244,7 +244,7 @@ class TablePane(Vertical):
         if compact:
             self.query_one("#c-info", Static).update(render.info_line(view, self.unicode, info_clock))
         else:
-            self.query_one("#info", Static).update(render.info_text(view, self.unicode, info_clock))
+            self.query_one("#info", Static).update(render.info_text(view, self.unicode, info_clock, width))
         hand = self.query_one("#hand", HandView)
         waits = self.query_one("#waits", Static)
         if me is None:

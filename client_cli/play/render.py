@@ -177,16 +177,20 @@ def dora_kind(indicator: int) -> int:
     return 31 + (kind - 31 + 1) % 3
 
 
-def info_text(view: View, unicode: bool = False, clock: str = "") -> Text:
-    """Round, counters, sticks, dora indicators, tiles left, whose turn."""
+def info_text(view: View, unicode: bool = False, clock: str = "", width: int | None = None) -> Text:
+    """Round, counters, sticks, dora indicators, tiles left, whose turn.  The dora line is
+    `dora indicators 4m (dora 5m)`, or, where that is wider than `width` (after a kong),
+    the compact line's `dora 5m 3p (ind. 4m 2p)`."""
     out = Text()
     out.append(f"{round_text(view)}", style="bold")
     out.append(f"   honba {view['honba']}   sticks {view['sticks']}\n")
-    out.append("dora indicators ")
-    out.append_text(tiles_text(view["dora_indicators"], red_fives(view), unicode))
-    out.append(" (dora ")
-    out.append_text(kinds_text([dora_kind(t) for t in view["dora_indicators"]], unicode))
-    out.append(f")\ntiles left {view['tiles_left']}\n")
+    indicators = tiles_text(view["dora_indicators"], red_fives(view), unicode)
+    dora = kinds_text([dora_kind(t) for t in view["dora_indicators"]], unicode)
+    if width is None or len("dora indicators  (dora )") + indicators.cell_len + dora.cell_len <= width:
+        out.append_text(Text.assemble("dora indicators ", indicators, " (dora ", dora, ")"))
+    else:
+        out.append_text(Text.assemble("dora ", dora, " (ind. ", indicators, ")"))
+    out.append(f"\ntiles left {view['tiles_left']}\n")
     if view.get("final"):
         out.append("the game is over", style="bold")
     elif view["phase"] == "turn":

@@ -171,6 +171,15 @@ def test_the_info_names_the_dora_each_indicator_gives():
     assert f"dora indicators {tile_plain(indicator, True)} (dora {kind_text(render.dora_kind(indicator))})" in text
 
 
+def test_after_a_kong_the_dora_line_takes_the_short_form_where_the_long_one_would_wrap():
+    game = Game(TENHOU, seed=b"dora" * 8, names=["a", "b", "c", "d"])
+    view = {**public_view(game), "dora_indicators": [0, 36, 72]}  # 1m 1p 1s, as after two kongs
+    assert "dora indicators 1m 1p 1s (dora 2m 2p 2s)" in render.info_text(view, width=60).plain
+    lines = render.info_text(view, width=29).plain.splitlines()  # the info pane at 100 columns
+    assert "dora 2m 2p 2s (ind. 1m 1p 1s)" in lines and all(len(line) <= 29 for line in lines[:3]), lines
+    assert "dora indicators 1m (dora 2m)" in render.info_text({**view, "dora_indicators": [0]}, width=29).plain
+
+
 def test_red_fives_are_drawn_as_the_table_plays_them_its_override_first():
     from client_cli.play.render import red_fives
     from client_cli.play.tiles import tile_plain
