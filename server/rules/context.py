@@ -30,13 +30,6 @@ class WinContext:
     sticks: int = 0
 
     @property
-    def unusual(self) -> bool:
-        """Any flag beyond tsumo, riichi and ippatsu, or winds/counters out of range."""
-        return (self.double_riichi or self.rinshan or self.chankan or self.haitei or self.houtei or self.tenhou
-                or self.chiihou or self.renhou or self.ippatsu or (self.seat_wind | self.round_wind) & ~3 != 0
-                or (self.honba | self.sticks) < 0)
-
-    @property
     def dealer(self) -> bool:
         return self.seat_wind == 0
 
@@ -50,7 +43,7 @@ class WinContext:
 
     def contradiction(self, closed: bool, kongs: int, ippatsu_broken_by_concealed_kong: bool = True) -> str | None:
         """A one-line reason why these facts cannot all hold, or None.  (Checked in turn, with
-        no list of them built: scoring asks this of every hand with an unusual flag.)"""
+        no list of them built: scoring asks this of every hand with a flag beyond riichi and tsumo.)"""
         riichi = self.riichi or self.double_riichi
         tsumo, dealer = self.tsumo, self.dealer
         first_turn = self.tenhou or self.chiihou or self.renhou

@@ -35,8 +35,11 @@ from server.rules.packed import (
     FIELD,
     HONOURS,
     KINDS_MASK,
+    MAN_PIN_SIMPLES,
+    OUTSIDE,
     OVER_FOUR_ADD,
     OVER_FOUR_BIT,
+    SIMPLES,
     SUITS,
     TILE_MARKING_RED,
     TWO_BITS,
@@ -46,9 +49,19 @@ from server.rules.packed import (
     is_thirteen_orphans,
     unpack,
 )
-from server.rules.points import MANGAN, Payment, collected, limit_for, payment_for
+from server.rules.points import MANGAN, PAYMENTS, Payment, collected, limit_for, payment_for
 from server.rules.tiles import DORA_OF, FIVES, RED_FIVES, tile_name
-from server.rules.yaku import CHINITSU, LISTED, yaku_han, yaku_list
+from server.rules.yaku import (
+    CHINITSU,
+    HONITSU,
+    HONROUTOU,
+    LISTED,
+    MENZEN_TSUMO,
+    RIICHI,
+    TANYAO,
+    yaku_han,
+    yaku_list,
+)
 
 MAN, PIN, SOU = SUITS
 _CHI, _PON, _ANKAN = MeldKind.CHI, MeldKind.PON, MeldKind.ANKAN  # a global is read faster than an Enum member
@@ -175,24 +188,54 @@ def score_hand(tiles: Sequence[int], win_tile: int, melds: Sequence[Meld], ctx: 
     win = win_tile if win_tile < 34 else FIVES[win_tile - 34]
     if not concealed >> WIDTH * win & FIELD:
         raise ScoringError(f"the winning tile {tile_name(win_tile)} is not among the hand's tiles")
-    unusual = ctx.unusual
-    if unusual or (ctx.riichi and not closed):
+    riichi, tsumo, seat_wind, round_wind = ctx.riichi, ctx.tsumo, ctx.seat_wind, ctx.round_wind
+    # The yaku of how the hand was won.  An unusual win (any flag beyond riichi and tsumo,
+    # or winds or counters out of range: one in seven of the benchmark's) is checked for
+    # contradictions, and its yaku read by yaku.rare_yaku; the rest take two tests.
+    unusual = (ctx.double_riichi or ctx.ippatsu or ctx.rinshan or ctx.chankan or ctx.haitei or ctx.houtei
+               or ctx.tenhou or ctx.chiihou or ctx.renhou or (seat_wind | round_wind) & ~3 != 0
+               or (ctx.honba | ctx.sticks) < 0)
+    if unusual:
         reason = ctx.contradiction(closed, kongs, rules.ippatsu_broken_by_concealed_kong)
         if reason:
             raise ScoringError(reason)
+        hand_yaku = yaku_rules.rare_yaku(ctx)
+        riichi = riichi or ctx.double_riichi
+    elif riichi:
+        if not closed:
+            raise ScoringError(ctx.contradiction(closed, kongs))
+        hand_yaku = RIICHI
+    else:
+        hand_yaku = 0
     dora = ura = 0
     for indicator in ctx.dora_indicators:
         dora += packed >> _DORA_AT[indicator] & FIELD
-    if ctx.riichi or ctx.double_riichi:
+    if riichi:
         for indicator in ctx.ura_indicators:
             ura += packed >> _DORA_AT[indicator] & FIELD
     all_dora = dora + ura + reds
-    hand_yaku = yaku_rules.hand_yaku(packed, ctx, rules, closed, unusual)
-    hand_yakuman = yaku_rules.hand_yakuman(packed, ctx, unusual)
+    # The yaku of the tiles, each one mask over all the hand's tiles (packed.py): EMA 'Yaku'.
+    if closed:
+        if tsumo:
+            hand_yaku |= MENZEN_TSUMO
+        if not packed & OUTSIDE:
+            hand_yaku |= TANYAO
+        elif not packed & SIMPLES:
+            hand_yaku |= HONROUTOU
+    elif not packed & OUTSIDE:
+        if rules.open_tanyao:
+            hand_yaku |= TANYAO
+    elif not packed & SIMPLES:
+        hand_yaku |= HONROUTOU
+    if (not packed & MAN) + (not packed & PIN) + (not packed & SOU) == 2:  # one suit
+        hand_yaku |= HONITSU if packed & HONOURS else CHINITSU
+    if unusual or not packed & MAN_PIN_SIMPLES:  # a first-turn win, or a colour yakuman is possible
+        hand_yakuman: Sequence[str] = yaku_rules.hand_yakuman(packed, ctx, unusual)
+    else:
+        hand_yakuman = ()
     nine_gates = not n_melds and hand_yaku & CHINITSU and is_nine_gates(concealed)
 
     # A candidate for every reading and every place the winning tile can sit.
-    tsumo = ctx.tsumo
     candidates: list[_Candidate] = []
     if not n_melds and not concealed & ~TWO_BITS:  # only pairs (packed.is_seven_pairs' first test)
         # Seven pairs may also read as sets (ryanpeikou).
@@ -258,7 +301,7 @@ def score_hand(tiles: Sequence[int], win_tile: int, melds: Sequence[Meld], ctx: 
                 candidates.append((0, 0, None, None, wait, reading))
 
     # The best candidate: what the winner collects first, then han, then fu.
-    dealer = not ctx.seat_wind  # ctx.dealer, without the property's call
+    dealer = not seat_wind  # ctx.dealer, without the property's call
     if len(candidates) > 1:
         best = max(candidates, key=lambda c: (_collected(c, rules, dealer, tsumo), c[0], c[1]))
     else:
@@ -269,7 +312,7 @@ def score_hand(tiles: Sequence[int], win_tile: int, melds: Sequence[Meld], ctx: 
         lines = [reading, melds, win, closed, ctx, rules]  # HandScore.fu_lines writes them out from this
     else:
         lines = fu_rules.CHIITOITSU_FU if wait == "chiitoitsu" else ()
-    if ctx.renhou and rules.renhou_mangan:
+    if unusual and ctx.renhou and rules.renhou_mangan:
         renhou = _renhou_score(lines if yaku is not None else (), fu, wait, ctx)
         if yaku is None or collected(2000, dealer, tsumo) > _collected(best, rules, dealer, tsumo):
             return renhou
@@ -285,8 +328,9 @@ def score_hand(tiles: Sequence[int], win_tile: int, melds: Sequence[Meld], ctx: 
     else:
         limit, base = limit_for(han, fu, rules)
     listed = LISTED[not closed].get(yaku) or yaku_list(yaku, closed)
-    return _new_score((han, fu, listed, all_dora, (dora, ura, reds), limit, 0, base,
-                       payment_for(base, dealer, tsumo, ctx.honba), lines, wait, ()))
+    honba = ctx.honba
+    payment = PAYMENTS.get((base, dealer, tsumo, honba)) or payment_for(base, dealer, tsumo, honba)  # its memo first
+    return _new_score((han, fu, listed, all_dora, (dora, ura, reds), limit, 0, base, payment, lines, wait, ()))
 
 
 _new_score = partial(tuple.__new__, HandScore)  # a HandScore from one tuple, without __new__'s argument handling

@@ -4,14 +4,15 @@ A reading is a pair, the chows (by their first kind) and the kinds of the pungs 
 kongs, both as bits (1 << kind), with how many of them are concealed (a pung completed
 by a ron counts as open: scoring guide, 'Meld fu') and how many are kongs.  The yaku
 found are a set, an int with a bit a yaku (YAKU_BIT).  Values are (closed, open) han; 0
-means the yaku needs a closed hand.
+means the yaku needs a closed hand.  The yaku of a usual win's flags and of the tiles
+alone (riichi, menzen tsumo, tanyao, honroutou, honitsu, chinitsu) are one test each, which
+scoring.score_hand makes itself.
 """
 
 from __future__ import annotations
 
-from server.rules.config import Rules
 from server.rules.context import WinContext
-from server.rules.packed import HONOURS, MAN_PIN_SIMPLES, NOT_GREEN, NOT_TERMINALS, OUTSIDE, SIMPLES, SUITS
+from server.rules.packed import HONOURS, MAN_PIN_SIMPLES, NOT_GREEN, NOT_TERMINALS
 from server.rules.tiles import IS_TERMINAL_OR_HONOUR, TERMINALS_AND_HONOURS
 
 Yaku = tuple[str, int]
@@ -70,41 +71,25 @@ def yaku_han(yaku: int, closed: bool) -> int:
 _OUTSIDE_CHOWS = sum(1 << (base + i) for base in (0, 9, 18) for i in (0, 6))  # 123 and 789
 _OUTSIDE_KINDS = sum(1 << kind for kind in TERMINALS_AND_HONOURS)
 _SUIT_FIRSTS = (1 << 0) | (1 << 9) | (1 << 18)
-_MAN, _PIN, _SOU = SUITS
 
 
-def hand_yaku(packed: int, ctx: WinContext, rules: Rules, closed: bool, unusual: bool) -> int:
-    """Yaku that hold for every reading, as a set: how the hand was won, and which tiles it
-    holds (all of them, the melds' included, as packed counts: see packed.py).
-
-    `unusual` is ctx.unusual, which the caller has already worked out."""
-    yaku = 0
-    if unusual:
-        if ctx.riichi or ctx.double_riichi:
-            yaku = RIICHI
-        if ctx.double_riichi:
-            yaku |= DOUBLE_RIICHI
-        if ctx.ippatsu:
-            yaku |= IPPATSU
-        if ctx.rinshan:
-            yaku |= RINSHAN
-        if ctx.chankan:
-            yaku |= CHANKAN
-        if ctx.haitei:
-            yaku |= HAITEI
-        if ctx.houtei:
-            yaku |= HOUTEI
-    elif ctx.riichi:
-        yaku = RIICHI
-    if ctx.tsumo and closed:
-        yaku |= MENZEN_TSUMO
-    if not packed & OUTSIDE:
-        if closed or rules.open_tanyao:
-            yaku |= TANYAO
-    elif not packed & SIMPLES:
-        yaku |= HONROUTOU
-    if (not packed & _MAN) + (not packed & _PIN) + (not packed & _SOU) == 2:
-        yaku |= HONITSU if packed & HONOURS else CHINITSU
+def rare_yaku(ctx: WinContext) -> int:
+    """The yaku of how an unusual hand was won (one with a flag beyond riichi and tsumo), as
+    a set.  Scoring reads a usual win's riichi, menzen tsumo and the yaku of the tiles
+    (tanyao, honroutou, honitsu, chinitsu) itself, with one mask each over the hand's tiles."""
+    yaku = RIICHI if ctx.riichi or ctx.double_riichi else 0
+    if ctx.double_riichi:
+        yaku |= DOUBLE_RIICHI
+    if ctx.ippatsu:
+        yaku |= IPPATSU
+    if ctx.rinshan:
+        yaku |= RINSHAN
+    if ctx.chankan:
+        yaku |= CHANKAN
+    if ctx.haitei:
+        yaku |= HAITEI
+    if ctx.houtei:
+        yaku |= HOUTEI
     return yaku
 
 
