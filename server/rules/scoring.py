@@ -50,15 +50,33 @@ from server.rules.packed import (
     unpack,
 )
 from server.rules.points import MANGAN, PAYMENTS, Payment, collected, limit_for, payment_for
-from server.rules.tiles import DORA_OF, FIVES, RED_FIVES, tile_name
+from server.rules.tiles import DORA_OF, FIVES, IS_TERMINAL_OR_HONOUR, RED_FIVES, tile_name
 from server.rules.yaku import (
+    CHANTA,
     CHINITSU,
+    DRAGON_PUNGS,
     HONITSU,
     HONROUTOU,
+    IIPEIKOU,
+    ITTSU,
+    JUNCHAN,
     LISTED,
     MENZEN_TSUMO,
+    OUTSIDE_CHOWS,
+    OUTSIDE_KINDS,
+    PINFU,
     RIICHI,
+    ROUND_WIND,
+    RYANPEIKOU,
+    SANANKOU,
+    SANKANTSU,
+    SANSHOKU,
+    SANSHOKU_DOUKOU,
+    SEAT_WIND,
+    SHOUSANGEN,
+    SUIT_FIRSTS,
     TANYAO,
+    TOITOI,
     yaku_han,
     yaku_list,
 )
@@ -263,6 +281,8 @@ def score_hand(tiles: Sequence[int], win_tile: int, melds: Sequence[Meld], ctx: 
         n_chis, n_pungs = shape >> N_CHIS_AT & 7, shape >> N_PUNGS_AT & 7
         all_pungs = meld_pungs | pungs
         all_n_pungs = meld_n_pungs + n_pungs
+        all_chis = meld_chis | chis
+        all_n_chis = meld_n_chis + n_chis
         reading_fu = 20 + meld_fu + (shape >> PUNG_FU_AT & 255) + win_fu  # steps 3-6 (as fu.standard_fu counts them)
         pair_fu = fu_rules.pair_fu(pair, ctx, rules) if pair >= 27 else 0
         reading_fu += pair_fu
@@ -289,9 +309,40 @@ def score_hand(tiles: Sequence[int], win_tile: int, melds: Sequence[Meld], ctx: 
                 if yakuman or hand_yakuman:
                     candidates.append(_yakuman_candidate(yakuman, hand_yakuman, fu, wait, reading, rules))
                     continue
-            yaku = hand_yaku | yaku_rules.shape_yaku(
-                pair, meld_chis | chis, all_pungs, meld_n_chis + n_chis, all_n_pungs, shape >> TWINS_AT & 3,
-                concealed_pungs, kongs, pinfu, ctx, closed)
+            # The yaku of the reading (EMA 'Yaku', the rows that depend on the sets).
+            yaku = hand_yaku | PINFU if pinfu else hand_yaku
+            if all_n_chis >= 2:
+                if closed:
+                    twins = shape >> TWINS_AT & 3  # pairs of identical chows
+                    if twins:
+                        yaku |= RYANPEIKOU if twins == 2 else IIPEIKOU
+                if all_n_chis >= 3:
+                    if all_chis & (all_chis >> 9) & (all_chis >> 18) & 0x7F:  # the same first in all three suits
+                        yaku |= SANSHOKU
+                    if all_chis & (all_chis >> 3) & (all_chis >> 6) & SUIT_FIRSTS:  # 123, 456, 789 of one suit
+                        yaku |= ITTSU
+            honour_pungs = all_pungs >> 27  # winds E-N as bits 0-3, dragons as bits 4-6
+            if honour_pungs:
+                if honour_pungs & 0b1110000:
+                    yaku |= DRAGON_PUNGS[honour_pungs >> 4]
+                if honour_pungs >> seat_wind & 1:
+                    yaku |= SEAT_WIND
+                if honour_pungs >> round_wind & 1:
+                    yaku |= ROUND_WIND
+            if (all_n_chis and IS_TERMINAL_OR_HONOUR[pair] and not all_chis & ~OUTSIDE_CHOWS
+                    and not all_pungs & ~OUTSIDE_KINDS):
+                yaku |= CHANTA if pair >= 27 or honour_pungs else JUNCHAN
+            if all_n_pungs >= 3:
+                if all_pungs & (all_pungs >> 9) & (all_pungs >> 18) & 0x1FF:  # the same kind in all three suits
+                    yaku |= SANSHOKU_DOUKOU
+                if concealed_pungs == 3:
+                    yaku |= SANANKOU
+                if kongs == 3:
+                    yaku |= SANKANTSU
+                if all_n_pungs == 4:
+                    yaku |= TOITOI
+            if pair >= 31 and (all_pungs >> 31) in (3, 5, 6):  # two dragon pungs and the third dragon's pair
+                yaku |= SHOUSANGEN
             if yaku:
                 han = han_of.get(yaku)
                 if han is None:

@@ -1,19 +1,22 @@
-"""The yaku and yakuman of EMA 2016 ('Yaku', 'Yakuman') for one reading of a hand.
+"""The yaku and yakuman of EMA 2016 ('Yaku', 'Yakuman'): their names and han, the yaku
+of an unusual win's flags, and the yakuman.
 
-A reading is a pair, the chows (by their first kind) and the kinds of the pungs and
-kongs, both as bits (1 << kind), with how many of them are concealed (a pung completed
-by a ron counts as open: scoring guide, 'Meld fu') and how many are kongs.  The yaku
-found are a set, an int with a bit a yaku (YAKU_BIT).  Values are (closed, open) han; 0
-means the yaku needs a closed hand.  The yaku of a usual win's flags and of the tiles
-alone (riichi, menzen tsumo, tanyao, honroutou, honitsu, chinitsu) are one test each, which
-scoring.score_hand makes itself.
+A set of yaku is an int with a bit a yaku (YAKU_BIT); its han and its (name, han) list
+are looked up.  Values are (closed, open) han; 0 means the yaku needs a closed hand.
+The yaku every hand is tested for (riichi, menzen tsumo, the yaku of the tiles, and
+those of a reading's sets: pinfu, iipeikou, sanshoku, yakuhai, chanta, toitoi and the
+rest) are found inside scoring.score_hand, with the masks and tables below, because that
+runs for every win and a call costs more than most of its tests.  A reading there is a
+pair, the chows (by their first kind) and the kinds of the pungs and kongs, both as bits
+(1 << kind), with how many of them are concealed (a pung completed by a ron counts as
+open: scoring guide, 'Meld fu') and how many are kongs.
 """
 
 from __future__ import annotations
 
 from server.rules.context import WinContext
 from server.rules.packed import HONOURS, MAN_PIN_SIMPLES, NOT_GREEN, NOT_TERMINALS
-from server.rules.tiles import IS_TERMINAL_OR_HONOUR, TERMINALS_AND_HONOURS
+from server.rules.tiles import TERMINALS_AND_HONOURS
 
 Yaku = tuple[str, int]
 
@@ -67,10 +70,11 @@ def yaku_han(yaku: int, closed: bool) -> int:
     return han
 
 
-# Kinds as bits (1 << kind), for chow firsts and pung kinds.
-_OUTSIDE_CHOWS = sum(1 << (base + i) for base in (0, 9, 18) for i in (0, 6))  # 123 and 789
-_OUTSIDE_KINDS = sum(1 << kind for kind in TERMINALS_AND_HONOURS)
-_SUIT_FIRSTS = (1 << 0) | (1 << 9) | (1 << 18)
+# For the yaku of a reading, which scoring.score_hand finds itself: kinds as bits (1 << kind),
+# for chow firsts and pung kinds.
+OUTSIDE_CHOWS = sum(1 << (base + i) for base in (0, 9, 18) for i in (0, 6))  # 123 and 789
+OUTSIDE_KINDS = sum(1 << kind for kind in TERMINALS_AND_HONOURS)
+SUIT_FIRSTS = (1 << 0) | (1 << 9) | (1 << 18)
 
 
 def rare_yaku(ctx: WinContext) -> int:
@@ -112,54 +116,13 @@ def hand_yakuman(packed: int, ctx: WinContext, unusual: bool) -> list[str]:
     return names
 
 
-def shape_yaku(pair: int, chis: int, pungs: int, n_chis: int, n_pungs: int, twins: int, concealed_pungs: int,
-               kongs: int, pinfu: bool, ctx: WinContext, closed: bool) -> int:
-    """Yaku of one four-sets-and-a-pair reading (EMA 'Yaku' table, shape rows), as a set.
-
-    `chis` are the chows' first kinds and `pungs` the kinds of the pungs and kongs, as
-    bits (1 << kind); there are `n_chis` chows, `twins` pairs of identical ones, and
-    `n_pungs` pungs, of which `concealed_pungs` are concealed (a pung completed by a ron is
-    not) and `kongs` are kongs."""
-    yaku = PINFU if pinfu else 0
-    if n_chis >= 2:
-        if closed and twins:
-            yaku |= RYANPEIKOU if twins == 2 else IIPEIKOU
-        if n_chis >= 3:
-            if chis & (chis >> 9) & (chis >> 18) & 0x7F:  # the same first in all three suits
-                yaku |= SANSHOKU
-            if chis & (chis >> 3) & (chis >> 6) & _SUIT_FIRSTS:  # 123, 456, 789 of one suit
-                yaku |= ITTSU
-    honour_pungs = pungs >> 27
-    if honour_pungs:
-        if honour_pungs & 0b1110000:
-            yaku |= _DRAGON_PUNGS[honour_pungs >> 4]
-        if pungs >> ctx.seat_wind_kind & 1:
-            yaku |= SEAT_WIND
-        if pungs >> ctx.round_wind_kind & 1:
-            yaku |= ROUND_WIND
-    if n_chis and IS_TERMINAL_OR_HONOUR[pair] and not chis & ~_OUTSIDE_CHOWS and not pungs & ~_OUTSIDE_KINDS:
-        yaku |= CHANTA if pair >= 27 or honour_pungs else JUNCHAN
-    if n_pungs >= 3:
-        if pungs & (pungs >> 9) & (pungs >> 18) & 0x1FF:
-            yaku |= SANSHOKU_DOUKOU
-        if concealed_pungs == 3:
-            yaku |= SANANKOU
-        if kongs == 3:
-            yaku |= SANKANTSU
-        if n_pungs == 4:
-            yaku |= TOITOI
-    if pair >= 31 and (pungs >> 31) in (3, 5, 6):  # two dragon pungs and the third dragon's pair
-        yaku |= SHOUSANGEN
-    return yaku
-
-
 # The yakuhai of each set of dragon pungs (white, green, red as bits 0-2).
-_DRAGON_PUNGS = tuple((HAKU if d & 1 else 0) | (HATSU if d & 2 else 0) | (CHUN if d & 4 else 0) for d in range(8))
+DRAGON_PUNGS = tuple((HAKU if d & 1 else 0) | (HATSU if d & 2 else 0) | (CHUN if d & 4 else 0) for d in range(8))
 
 
 def shape_yakuman(pair: int, pungs: int, n_pungs: int, concealed_pungs: int, kongs: int,
                   nine_gates: bool) -> list[str]:
-    """Yakuman of one four-sets-and-a-pair reading (`pungs` as bits, as for shape_yaku)."""
+    """Yakuman of one four-sets-and-a-pair reading (`pungs` as bits, 1 << kind)."""
     names = ["chuuren"] if nine_gates else []
     if n_pungs < 3:
         return names
