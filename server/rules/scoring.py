@@ -161,11 +161,20 @@ def score_hand(tiles: Sequence[int], win_tile: int, melds: Sequence[Meld], ctx: 
     # Counts, packed (packed.py), and what the readings need of the melds: chow firsts,
     # pung kinds (both as bits, 1 << kind), their step-6 fu, concealed kongs, kongs.
     n_melds = len(melds)
-    if n_melds > 4 or len(tiles) != 14 - 3 * n_melds:
-        raise ScoringError(_size_error(len(tiles), n_melds))
-    concealed = 0
-    for tile in tiles:  # a loop adds big ints twice as fast as sum(map(...)) does
-        concealed += TILE_MARKING_RED[tile]
+    count = TILE_MARKING_RED
+    if not n_melds:  # 14 tiles, added in one expression: a quarter faster than the loop below
+        try:
+            a, b, c, d, e, f, g, h, i, j, k, l, m, n = tiles  # noqa: E741
+        except ValueError:
+            raise ScoringError(_size_error(len(tiles), n_melds)) from None
+        concealed = (count[a] + count[b] + count[c] + count[d] + count[e] + count[f] + count[g] + count[h]
+                     + count[i] + count[j] + count[k] + count[l] + count[m] + count[n])
+    else:
+        if n_melds > 4 or len(tiles) != 14 - 3 * n_melds:
+            raise ScoringError(_size_error(len(tiles), n_melds))
+        concealed = 0
+        for tile in tiles:  # a loop adds big ints twice as fast as sum(map(...)) does
+            concealed += count[tile]
     packed = concealed
     red = concealed > KINDS_MASK
     if red:
@@ -275,6 +284,7 @@ def score_hand(tiles: Sequence[int], win_tile: int, melds: Sequence[Meld], ctx: 
     win_fu = 2 if tsumo else 10 if closed else 0  # scoring guide, 'Counting fu' steps 4-5: closed ron, tsumo
     meld_n_pungs = n_melds - meld_n_chis
     han_of = yaku_rules.HAN_CLOSED if closed else yaku_rules.HAN_OPEN
+    win_key = win << 5  # the waits' index (_waits_table)
     for shape in shapes:
         pair = (shape >> PAIR_AT) - 1
         chis, pungs = shape & KINDS, shape >> PUNGS_AT & KINDS
@@ -287,7 +297,7 @@ def score_hand(tiles: Sequence[int], win_tile: int, melds: Sequence[Meld], ctx: 
         pair_fu = fu_rules.pair_fu(pair, ctx, rules) if pair >= 27 else 0
         reading_fu += pair_fu
         could_pinfu = closed and n_chis == 4 and not pair_fu
-        for wait, wait_fu in _WAITS[win << 5 | ((chis << 2) >> win & 7) << 2 | (pair == win) << 1 | (pungs >> win & 1)]:
+        for wait, wait_fu in _WAITS[win_key | (chis << 4 >> win & 28) | (pair == win) << 1 | (pungs >> win & 1)]:
             concealed_pungs = meld_concealed + n_pungs
             fu = reading_fu + wait_fu
             pinfu = False
