@@ -124,6 +124,8 @@ class HandScore(NamedTuple):
 # bits, wait, pinfu) or None).
 _Candidate = tuple
 
+_NOT_TWO_BITS = ~TWO_BITS
+
 # Where each dora indicator's dora is counted in the packed counts.
 _DORA_AT = tuple(WIDTH * DORA_OF[indicator] for indicator in range(34))
 
@@ -264,7 +266,7 @@ def score_hand(tiles: Sequence[int], win_tile: int, melds: Sequence[Meld], ctx: 
 
     # A candidate for every reading and every place the winning tile can sit.
     candidates: list[_Candidate] = []
-    if not n_melds and not concealed & ~TWO_BITS:  # only pairs (packed.is_seven_pairs' first test)
+    if not n_melds and not concealed & _NOT_TWO_BITS:  # only pairs (packed.is_seven_pairs' first test)
         # Seven pairs may also read as sets (ryanpeikou).
         shapes = standard_shapes(concealed)
         if is_seven_pairs(concealed):
