@@ -180,17 +180,21 @@ def dora_kind(indicator: int) -> int:
 def info_text(view: View, unicode: bool = False, clock: str = "", width: int | None = None) -> Text:
     """Round, counters, sticks, dora indicators, tiles left, whose turn.  The dora line is
     `dora indicators 4m (dora 5m)`, or, where that is wider than `width` (after a kong),
-    the compact line's `dora 5m 3p (ind. 4m 2p)`."""
+    the compact line's `dora 5m 3p (ind. 4m 2p)`; where even that is wider (three kongs or
+    more at 100 columns) the dora and the indicators take a line each, the indicators'
+    line saying the tiles left, so the pane keeps its number of lines."""
     out = Text()
     out.append(f"{round_text(view)}", style="bold")
     out.append(f"   honba {view['honba']}   sticks {view['sticks']}\n")
     indicators = tiles_text(view["dora_indicators"], red_fives(view), unicode)
     dora = kinds_text([dora_kind(t) for t in view["dora_indicators"]], unicode)
+    left = view["tiles_left"]
     if width is None or len("dora indicators  (dora )") + indicators.cell_len + dora.cell_len <= width:
-        out.append_text(Text.assemble("dora indicators ", indicators, " (dora ", dora, ")"))
+        out.append_text(Text.assemble("dora indicators ", indicators, " (dora ", dora, ")", f"\ntiles left {left}\n"))
+    elif len("dora  (ind. )") + indicators.cell_len + dora.cell_len <= width:
+        out.append_text(Text.assemble("dora ", dora, " (ind. ", indicators, ")", f"\ntiles left {left}\n"))
     else:
-        out.append_text(Text.assemble("dora ", dora, " (ind. ", indicators, ")"))
-    out.append(f"\ntiles left {view['tiles_left']}\n")
+        out.append_text(Text.assemble("dora ", dora, "\nind. ", indicators, f"  {left} left\n"))
     if view.get("final"):
         out.append("the game is over", style="bold")
     elif view["phase"] == "turn":

@@ -180,6 +180,20 @@ def test_after_a_kong_the_dora_line_takes_the_short_form_where_the_long_one_woul
     assert "dora indicators 1m (dora 2m)" in render.info_text({**view, "dora_indicators": [0]}, width=29).plain
 
 
+def test_with_four_indicators_or_more_the_dora_and_the_indicators_take_a_line_each_at_100_columns():
+    game = Game(TENHOU, seed=b"dora" * 8, names=["a", "b", "c", "d"])
+    five = [0, 36, 72, 108, 132]  # 1m 1p 1s East Red, as after four kongs
+    for indicators in (five[:4], five):
+        view = {**public_view(game), "dora_indicators": indicators, "tiles_left": 52}
+        short = render.info_text(view, width=29).plain.splitlines()  # the info pane at 100 columns
+        wide = render.info_text(view, width=60).plain.splitlines()
+        assert len(short) == len(wide) and all(len(line) <= 29 for line in short), short
+        dora = " ".join(("2m", "2p", "2s", "So", "Wh")[:len(indicators)])
+        shown = " ".join(("1m", "1p", "1s", "Ea", "Rd")[:len(indicators)])
+        assert short[1:3] == [f"dora {dora}", f"ind. {shown}  52 left"], short
+        assert short[2:] != wide[2:] and short[3:] == wide[3:]  # the rest of the pane is as it was
+
+
 def test_red_fives_are_drawn_as_the_table_plays_them_its_override_first():
     from client_cli.play.render import red_fives
     from client_cli.play.tiles import tile_plain
