@@ -15,7 +15,7 @@ open: scoring guide, 'Meld fu') and how many are kongs.
 from __future__ import annotations
 
 from server.rules.context import WinContext
-from server.rules.packed import HONOURS, MAN_PIN_SIMPLES, NOT_GREEN, NOT_TERMINALS
+from server.rules.packed import HONOURS, NOT_GREEN, NOT_TERMINALS
 from server.rules.tiles import TERMINALS_AND_HONOURS
 
 Yaku = tuple[str, int]
@@ -98,15 +98,15 @@ def rare_yaku(ctx: WinContext) -> int:
 
 
 def hand_yakuman(packed: int, ctx: WinContext, unusual: bool) -> list[str]:
-    """Yakuman that hold for every reading: the first-draw wins and the tile-colour ones."""
+    """Yakuman that hold for every reading: the first-draw wins and the tile-colour ones.
+    (Scoring calls this only for an unusual win or a hand with no simple of man or pin,
+    packed.MAN_PIN_SIMPLES: any other hand has none of them.)"""
     names = []
     if unusual:
         if ctx.tenhou:
             names.append("tenhou")
         if ctx.chiihou:
             names.append("chiihou")
-    if packed & MAN_PIN_SIMPLES:  # none of the colour yakuman
-        return names
     if not packed & NOT_GREEN:
         names.append("ryuuiisou")
     if not packed & NOT_TERMINALS:
