@@ -173,9 +173,10 @@ def main(argv: list[str] | None = None) -> int:
           f"136-ids, Meld, HandConfig): riichi-server {args.hands / built_ours:,.0f} hands/s | "
           f"mahjong {args.hands / built_theirs:,.0f} hands/s | {built_theirs / built_ours:.1f}x")
 
-    dealt = [deal(args.hands, s) for s in [args.seed] + fresh_seeds]
-    ok &= measure("shanten", shanten_ours, dealt, shanten_theirs, [[list(c) for c in d] for d in dealt], args.repeat)
-    dealt = dealt[0]
+    dealt_sets = [deal(args.hands, s) for s in [args.seed] + fresh_seeds]
+    ok &= measure("shanten", shanten_ours, dealt_sets, shanten_theirs, [[list(c) for c in d] for d in dealt_sets],
+                  args.repeat)
+    dealt = dealt_sets[0]
     same = sum(1 for c in dealt if shanten(c) == Shanten.calculate_shanten(c))
     print(f"shanten agreement: {same:,}/{len(dealt):,} hands (RULINGS.md: tenpai only on a fifth tile is not "
           f"tenpai, so ours may be one worse where four of a kind are held)")

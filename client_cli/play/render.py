@@ -189,12 +189,15 @@ def info_text(view: View, unicode: bool = False, clock: str = "", width: int | N
     indicators = tiles_text(view["dora_indicators"], red_fives(view), unicode)
     dora = kinds_text([dora_kind(t) for t in view["dora_indicators"]], unicode)
     left = view["tiles_left"]
+    tiles_left = f"\ntiles left {left}\n"
     if width is None or len("dora indicators  (dora )") + indicators.cell_len + dora.cell_len <= width:
-        out.append_text(Text.assemble("dora indicators ", indicators, " (dora ", dora, ")", f"\ntiles left {left}\n"))
+        dora_line = Text.assemble("dora indicators ", indicators, " (dora ", dora, ")")
     elif len("dora  (ind. )") + indicators.cell_len + dora.cell_len <= width:
-        out.append_text(Text.assemble("dora ", dora, " (ind. ", indicators, ")", f"\ntiles left {left}\n"))
-    else:
-        out.append_text(Text.assemble("dora ", dora, "\nind. ", indicators, f"  {left} left\n"))
+        dora_line = Text.assemble("dora ", dora, " (ind. ", indicators, ")")
+    else:  # the tiles left share the indicators' line
+        dora_line, tiles_left = Text.assemble("dora ", dora, "\nind. ", indicators), f"  {left} left\n"
+    out.append_text(dora_line)
+    out.append(tiles_left)
     if view.get("final"):
         out.append("the game is over", style="bold")
     elif view["phase"] == "turn":
