@@ -12,7 +12,7 @@ from typing import NamedTuple
 
 from server.rules import fu as fu_rules
 from server.rules import yaku as yaku_rules
-from server.rules.config import Rules
+from server.rules.config import EMA2016, Rules
 from server.rules.context import WinContext
 from server.rules.decompose import (
     KINDS,
@@ -49,7 +49,7 @@ from server.rules.packed import (
     is_thirteen_orphans,
     unpack,
 )
-from server.rules.points import MANGAN, PAYMENTS, Payment, collected, limit_for, payment_for
+from server.rules.points import MANGAN, PAYMENTS, YAKUMAN, Payment, collected, limit_for, payment_for
 from server.rules.tiles import DORA_OF, FIVES, IS_TERMINAL_OR_HONOUR, RED_FIVES, tile_name
 from server.rules.yaku import (
     CHANTA,
@@ -149,6 +149,9 @@ def _waits_table() -> list[tuple[tuple[str, int], ...]]:
 
 
 _WAITS = _waits_table()
+_THREE_WINDS = frozenset(winds for winds in range(16) if winds.bit_count() >= 3)  # E-N pungs as bits
+# points.limit_for of 5-12 han, which depends neither on the fu nor on the rules.
+_HIGH_LIMITS = (None,) * 5 + tuple(limit_for(han, 0, EMA2016) for han in range(5, 13))
 
 
 def score_hand(tiles: Sequence[int], win_tile: int, melds: Sequence[Meld], ctx: WinContext,
@@ -164,19 +167,28 @@ def score_hand(tiles: Sequence[int], win_tile: int, melds: Sequence[Meld], ctx: 
     # pung kinds (both as bits, 1 << kind), their step-6 fu, concealed kongs, kongs.
     n_melds = len(melds)
     count = TILE_MARKING_RED
-    if not n_melds:  # 14 tiles, added in one expression: a quarter faster than the loop below
-        try:
+    try:  # the tiles added in one expression: a third faster than a loop
+        if not n_melds:
             a, b, c, d, e, f, g, h, i, j, k, l, m, n = tiles  # noqa: E741
-        except ValueError:
-            raise ScoringError(_size_error(len(tiles), n_melds)) from None
-        concealed = (count[a] + count[b] + count[c] + count[d] + count[e] + count[f] + count[g] + count[h]
-                     + count[i] + count[j] + count[k] + count[l] + count[m] + count[n])
-    else:
-        if n_melds > 4 or len(tiles) != 14 - 3 * n_melds:
-            raise ScoringError(_size_error(len(tiles), n_melds))
-        concealed = 0
-        for tile in tiles:  # a loop adds big ints twice as fast as sum(map(...)) does
-            concealed += count[tile]
+            concealed = (count[a] + count[b] + count[c] + count[d] + count[e] + count[f] + count[g] + count[h]
+                         + count[i] + count[j] + count[k] + count[l] + count[m] + count[n])
+        elif n_melds == 1:
+            a, b, c, d, e, f, g, h, i, j, k = tiles
+            concealed = (count[a] + count[b] + count[c] + count[d] + count[e] + count[f] + count[g] + count[h]
+                         + count[i] + count[j] + count[k])
+        elif n_melds == 2:
+            a, b, c, d, e, f, g, h = tiles
+            concealed = count[a] + count[b] + count[c] + count[d] + count[e] + count[f] + count[g] + count[h]
+        elif n_melds == 3:
+            a, b, c, d, e = tiles
+            concealed = count[a] + count[b] + count[c] + count[d] + count[e]
+        elif n_melds == 4:
+            a, b = tiles
+            concealed = count[a] + count[b]
+        else:
+            raise ValueError
+    except ValueError:
+        raise ScoringError(_size_error(len(tiles), n_melds)) from None
     packed = concealed
     red = concealed > KINDS_MASK
     if red:
@@ -258,7 +270,8 @@ def score_hand(tiles: Sequence[int], win_tile: int, melds: Sequence[Meld], ctx: 
         hand_yaku |= HONROUTOU
     if (not packed & MAN) + (not packed & PIN) + (not packed & SOU) == 2:  # one suit
         hand_yaku |= HONITSU if packed & HONOURS else CHINITSU
-    if unusual or not packed & MAN_PIN_SIMPLES:  # a first-turn win, or a colour yakuman is possible
+    # A colour yakuman is possible (no simple of man or pin), or a win on the first draw.
+    if not packed & MAN_PIN_SIMPLES or unusual and (ctx.tenhou or ctx.chiihou):
         hand_yakuman: Sequence[str] = yaku_rules.hand_yakuman(packed, ctx, unusual)
     else:
         hand_yakuman = ()
@@ -276,9 +289,11 @@ def score_hand(tiles: Sequence[int], win_tile: int, melds: Sequence[Meld], ctx: 
             shape = (SINGLE_MAN[concealed & MAN] + SINGLE_PIN[concealed & PIN] + SINGLE_SOU[concealed & SOU]
                      + SINGLE_HONOURS[concealed & HONOURS])
         except KeyError:  # a part that reads several ways or not at all
-            shapes = standard_shapes(concealed)
-            if not shapes and not n_melds and is_thirteen_orphans(concealed):  # never read as sets
+            if not n_melds and is_thirteen_orphans(concealed):  # never read as sets
                 candidates.append(_yakuman_candidate(["kokushi"], hand_yakuman, 0, "kokushi", None, rules))
+                shapes = ()
+            else:
+                shapes = standard_shapes(concealed)
         else:
             shapes = [shape] if shape >> PAIRS_AT & 7 == 1 else []
     if not shapes and not candidates:
@@ -296,9 +311,49 @@ def score_hand(tiles: Sequence[int], win_tile: int, melds: Sequence[Meld], ctx: 
         all_chis = meld_chis | chis
         all_n_chis = meld_n_chis + n_chis
         reading_fu = 20 + meld_fu + (shape >> PUNG_FU_AT & 255) + win_fu  # steps 3-6 (as fu.standard_fu counts them)
-        pair_fu = fu_rules.pair_fu(pair, ctx, rules) if pair >= 27 else 0
+        if pair < 27:  # step 7, as fu.pair_fu counts it
+            pair_fu = 0
+        elif pair >= 31:  # a dragon
+            pair_fu = 2
+        elif pair - 27 == seat_wind:
+            pair_fu = rules.double_wind_pair_fu if pair - 27 == round_wind else 2
+        else:
+            pair_fu = 2 if pair - 27 == round_wind else 0
         reading_fu += pair_fu
         could_pinfu = closed and n_chis == 4 and not pair_fu
+        # The yaku of the reading's sets (EMA 'Yaku'), but for pinfu and sanankou, which
+        # depend on where the winning tile sits.
+        yaku = hand_yaku
+        if all_n_chis >= 2:
+            if closed:
+                twins = shape >> TWINS_AT & 3  # pairs of identical chows
+                if twins:
+                    yaku |= RYANPEIKOU if twins == 2 else IIPEIKOU
+            if all_n_chis >= 3:
+                if all_chis & (all_chis >> 9) & (all_chis >> 18) & 0x7F:  # the same first in all three suits
+                    yaku |= SANSHOKU
+                if all_chis & (all_chis >> 3) & (all_chis >> 6) & SUIT_FIRSTS:  # 123, 456, 789 of one suit
+                    yaku |= ITTSU
+        honour_pungs = all_pungs >> 27  # winds E-N as bits 0-3, dragons as bits 4-6
+        if honour_pungs:
+            if honour_pungs & 0b1110000:
+                yaku |= DRAGON_PUNGS[honour_pungs >> 4]
+            if honour_pungs >> seat_wind & 1:
+                yaku |= SEAT_WIND
+            if honour_pungs >> round_wind & 1:
+                yaku |= ROUND_WIND
+        if (all_n_chis and IS_TERMINAL_OR_HONOUR[pair] and not all_chis & ~OUTSIDE_CHOWS
+                and not all_pungs & ~OUTSIDE_KINDS):
+            yaku |= CHANTA if pair >= 27 or honour_pungs else JUNCHAN
+        if all_n_pungs >= 3:
+            if all_pungs & (all_pungs >> 9) & (all_pungs >> 18) & 0x1FF:  # the same kind in all three suits
+                yaku |= SANSHOKU_DOUKOU
+            if kongs == 3:
+                yaku |= SANKANTSU
+            if all_n_pungs == 4:
+                yaku |= TOITOI
+        if pair >= 31 and (all_pungs >> 31) in (3, 5, 6):  # two dragon pungs and the third dragon's pair
+            yaku |= SHOUSANGEN
         for wait, wait_fu in _WAITS[win_key | (chis << 4 >> win & 28) | (pair == win) << 1 | (pungs >> win & 1)]:
             concealed_pungs = meld_concealed + n_pungs
             fu = reading_fu + wait_fu
@@ -316,57 +371,29 @@ def score_hand(tiles: Sequence[int], win_tile: int, melds: Sequence[Meld], ctx: 
             else:
                 fu = -(-fu // 10) * 10
             reading = (pair, pungs, wait, pinfu)  # pinfu: the shape, even where a yakuman hides the yaku
-            if all_n_pungs >= 3 or nine_gates or hand_yakuman:
+            # Where yaku.shape_yakuman may find one: nine gates, or four concealed pungs, four
+            # kongs, three dragon pungs, three or four wind pungs.
+            if nine_gates or hand_yakuman or all_n_pungs >= 3 and (
+                    concealed_pungs == 4 or kongs == 4 or all_pungs >> 31 == 7 or all_pungs >> 27 & 15 in _THREE_WINDS):
                 yakuman = yaku_rules.shape_yakuman(pair, all_pungs, all_n_pungs, concealed_pungs, kongs, nine_gates)
                 if yakuman or hand_yakuman:
                     candidates.append(_yakuman_candidate(yakuman, hand_yakuman, fu, wait, reading, rules))
                     continue
-            # The yaku of the reading (EMA 'Yaku', the rows that depend on the sets).
-            yaku = hand_yaku | PINFU if pinfu else hand_yaku
-            if all_n_chis >= 2:
-                if closed:
-                    twins = shape >> TWINS_AT & 3  # pairs of identical chows
-                    if twins:
-                        yaku |= RYANPEIKOU if twins == 2 else IIPEIKOU
-                if all_n_chis >= 3:
-                    if all_chis & (all_chis >> 9) & (all_chis >> 18) & 0x7F:  # the same first in all three suits
-                        yaku |= SANSHOKU
-                    if all_chis & (all_chis >> 3) & (all_chis >> 6) & SUIT_FIRSTS:  # 123, 456, 789 of one suit
-                        yaku |= ITTSU
-            honour_pungs = all_pungs >> 27  # winds E-N as bits 0-3, dragons as bits 4-6
-            if honour_pungs:
-                if honour_pungs & 0b1110000:
-                    yaku |= DRAGON_PUNGS[honour_pungs >> 4]
-                if honour_pungs >> seat_wind & 1:
-                    yaku |= SEAT_WIND
-                if honour_pungs >> round_wind & 1:
-                    yaku |= ROUND_WIND
-            if (all_n_chis and IS_TERMINAL_OR_HONOUR[pair] and not all_chis & ~OUTSIDE_CHOWS
-                    and not all_pungs & ~OUTSIDE_KINDS):
-                yaku |= CHANTA if pair >= 27 or honour_pungs else JUNCHAN
-            if all_n_pungs >= 3:
-                if all_pungs & (all_pungs >> 9) & (all_pungs >> 18) & 0x1FF:  # the same kind in all three suits
-                    yaku |= SANSHOKU_DOUKOU
-                if concealed_pungs == 3:
-                    yaku |= SANANKOU
-                if kongs == 3:
-                    yaku |= SANKANTSU
-                if all_n_pungs == 4:
-                    yaku |= TOITOI
-            if pair >= 31 and (all_pungs >> 31) in (3, 5, 6):  # two dragon pungs and the third dragon's pair
-                yaku |= SHOUSANGEN
-            if yaku:
-                han = han_of.get(yaku)
+            won = yaku | PINFU if pinfu else yaku
+            if concealed_pungs == 3:
+                won |= SANANKOU
+            if won:
+                han = han_of.get(won)
                 if han is None:
-                    han = yaku_han(yaku, closed)
-                candidates.append((han + all_dora, fu, yaku, None, wait, reading))
+                    han = yaku_han(won, closed)
+                candidates.append((han + all_dora, fu, won, None, wait, reading))
             else:
                 candidates.append((0, 0, None, None, wait, reading))
 
     # The best candidate: what the winner collects first, then han, then fu.
     dealer = not seat_wind  # ctx.dealer, without the property's call
     if len(candidates) > 1:
-        best = max(candidates, key=lambda c: (_collected(c, rules, dealer, tsumo), c[0], c[1]))
+        best = _best(candidates, rules, dealer, tsumo)
     else:
         best = candidates[0]
     han, fu, yaku, yakuman, wait, reading = best
@@ -388,6 +415,8 @@ def score_hand(tiles: Sequence[int], win_tile: int, melds: Sequence[Meld], ctx: 
         limit = None
         if base >= 2000 or (base == 1920 and rules.kiriage):
             limit, base = MANGAN, 2000
+    elif han < 13:
+        limit, base = _HIGH_LIMITS[han]
     else:
         limit, base = limit_for(han, fu, rules)
     listed = LISTED[not closed].get(yaku) or yaku_list(yaku, closed)
@@ -397,6 +426,39 @@ def score_hand(tiles: Sequence[int], win_tile: int, melds: Sequence[Meld], ctx: 
 
 
 _new_score = partial(tuple.__new__, HandScore)  # a HandScore from one tuple, without __new__'s argument handling
+
+
+def _best(candidates: list[_Candidate], rules: Rules, dealer: bool, tsumo: bool) -> _Candidate:
+    """The first of the candidates that collect most, then have most han, then most fu.
+    (_collected and points.collected, inlined: one hand in seven has several candidates.)"""
+    best = candidates[0]
+    best_key = (-1,)
+    kiriage = rules.kiriage
+    for candidate in candidates:
+        han, fu, yaku, yakuman = candidate[:4]
+        if yakuman is not None:
+            base = 8000 * (han // 13)
+        elif yaku is None:
+            base = 0
+        elif han < 5:
+            base = fu << (2 + han)
+            if base >= 2000 or (base == 1920 and kiriage):
+                base = 2000
+        elif han < 13:
+            base = _HIGH_LIMITS[han][1]
+        else:
+            base = limit_for(han, fu, rules)[1]
+        # What the winner collects, in hundreds: points.collected.
+        if not tsumo:
+            paid = -(-base * (6 if dealer else 4) // 100)
+        elif dealer:
+            paid = 3 * -(-base * 2 // 100)
+        else:
+            paid = -(-base * 2 // 100) + 2 * -(-base // 100)
+        key = (paid, han, fu)
+        if key > best_key:
+            best, best_key = candidate, key
+    return best
 
 
 def _collected(candidate: _Candidate, rules: Rules, dealer: bool, tsumo: bool) -> int:
@@ -455,15 +517,19 @@ def _yakuman_candidate(names: list[str], hand_yakuman: Sequence[str], fu: int, w
 
 def _yakuman_score(han: int, fu: int, yakuman: list[str], lines: tuple | list, wait: str, ctx: WinContext,
                    rules: Rules) -> HandScore:
-    ordered = sorted(set(yakuman), key=yaku_rules.YAKUMAN_ORDER.index)
     notes: tuple[str, ...] = ()
-    if not rules.yakuman_stack and len(ordered) > 1:
-        notes = (f"also {', '.join(ordered[1:])}: yakuman are not added under {rules.name}",)
-        ordered = ordered[:1]
-    limit, base = limit_for(han, fu, rules, yakuman=len(ordered))
-    payment = payment_for(base, ctx.dealer, ctx.tsumo, ctx.honba)
-    return HandScore(han, fu, tuple((n, 13) for n in ordered), 0, (0, 0, 0), limit, len(ordered), base,
-                     payment, lines, wait, notes)
+    if len(yakuman) == 1:  # nearly always
+        listed = ((yakuman[0], 13),)
+    else:
+        ordered = sorted(set(yakuman), key=yaku_rules.YAKUMAN_ORDER.index)
+        if not rules.yakuman_stack and len(ordered) > 1:
+            notes = (f"also {', '.join(ordered[1:])}: yakuman are not added under {rules.name}",)
+            ordered = ordered[:1]
+        listed = tuple((n, 13) for n in ordered)
+    count = len(listed)
+    base = 8000 * count  # points.limit_for for yakuman
+    payment = payment_for(base, not ctx.seat_wind, ctx.tsumo, ctx.honba)
+    return _new_score((han, fu, listed, 0, (0, 0, 0), YAKUMAN, count, base, payment, lines, wait, notes))
 
 
 def _fu_lines(reading: tuple, melds: tuple[Meld, ...], win: int, closed: bool, ctx: WinContext,

@@ -23,8 +23,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from server.rules.config import EMA2016, TENHOU
-from server.rules.points import _payment, limit_for
-from server.rules.scoring import ScoringError, score_hand
+from server.rules.points import _payment, collected, limit_for
+from server.rules.scoring import ScoringError, _best, score_hand
 from tests.rules.random_hands import (GREEN_KINDS, RandomHand, map_hand, mirror_indicator_map, mirror_map, random_hand,
                                       suit_permutation)
 
@@ -140,8 +140,8 @@ def test_the_fu_lines_shown_add_up_to_the_fu_scored(seed, rules):
 def test_the_limit_and_base_points_are_those_of_the_han_and_fu(seed, rules):
     """Scoring guide, 'Base points' and 'Limit hands': the base points follow from the han
     and fu alone (or the yakuman), and the payment from the base points.  score_hand reads
-    the usual hand's limit inline rather than through points.limit_for, and looks payments
-    up, so both must agree with points on every hand."""
+    the usual hand's limit inline, and those of 5-12 han from a table, rather than through
+    points.limit_for, and looks payments up, so both must agree with points on every hand."""
     hand = hand_from(seed)
     try:
         score = score_hand(hand.tiles, hand.win_tile, hand.melds, hand.ctx, rules)
@@ -150,3 +150,31 @@ def test_the_limit_and_base_points_are_those_of_the_han_and_fu(seed, rules):
     if "renhou" not in dict(score.yaku):  # renhou under EMA is a mangan of its own (tested in test_yaku)
         assert (score.limit, score.base) == limit_for(score.han, score.fu, rules, yakuman=score.yakuman), hand.describe()
     assert score.payment == _payment(score.base, hand.ctx.dealer, hand.ctx.tsumo, hand.ctx.honba), hand.describe()
+
+
+candidates = st.lists(st.one_of(
+    st.tuples(st.integers(1, 20), st.sampled_from([20, 25, 30, 40, 50, 60, 70, 80, 90, 100, 110]),
+              st.integers(1, 2**30)).map(lambda t: (t[0], t[1], t[2], None, "ryanmen", None)),  # a reading with yaku
+    st.integers(0, 3).map(lambda dora: (dora, 0, None, None, "tanki", None)),  # no yaku
+    st.integers(1, 3).map(lambda n: (13 * n, 40, 0, ["suuankou"] * n, "tanki", None)),  # yakuman
+), min_size=1, max_size=6)
+
+
+@SETTINGS
+@given(candidates, st.booleans(), st.booleans(), rules_presets)
+def test_the_reading_taken_collects_most_then_has_most_han_then_most_fu(readings, dealer, tsumo, rules):
+    """EMA 'Fu' and the scoring guide: where a hand reads several ways, the reading that
+    pays the winner most is taken, and of those the one with most han, then most fu.
+    score_hand picks it with its own inlined arithmetic (scoring._best); here it is picked
+    with points.limit_for and points.collected, the first of equals as max() does."""
+    def key(candidate):
+        han, fu, yaku, yakuman = candidate[:4]
+        if yakuman is not None:
+            base = 8000 * (han // 13)
+        elif yaku is None:
+            base = 0
+        else:
+            base = limit_for(han, fu, rules)[1]
+        return (collected(base, dealer, tsumo), han, fu)
+
+    assert _best(readings, rules, dealer, tsumo) is max(readings, key=key)
