@@ -73,18 +73,23 @@ def collected(base: int, dealer: bool, tsumo: bool) -> int:
     return -(-base * 2 // 100) * 100 + 2 * (-(-base // 100) * 100)
 
 
-# Payments made, by (base, dealer, tsumo, honba): the scoring guide's table is small (a few
-# hundred bases, a handful of counters), so every hand after the first few is a lookup.
-PAYMENTS: dict[tuple[int, bool, bool, int], Payment] = {}
+# Payments made, keyed by `honba << 21 | base << 2 | dealer << 1 | tsumo`: one int, hashed
+# and compared faster than a tuple, and distinct for every base below 2**19 (65 yakuman)
+# and every honba.  The scoring guide's table is small (a few hundred bases, a handful
+# of counters), so every hand after the first few is a lookup.
+PAYMENTS: dict[int, Payment] = {}
 
 
 def payment_for(base: int, dealer: bool, tsumo: bool, honba: int = 0) -> Payment:
     """The payment table of the scoring guide ('Dealer and non-dealer')."""
-    payment = PAYMENTS.get((base, dealer, tsumo, honba))
+    if base >> 19:  # beyond any hand, or negative: not memoised, so that keys stay distinct
+        return _payment(base, dealer, tsumo, honba)
+    key = honba << 21 | base << 2 | dealer << 1 | tsumo
+    payment = PAYMENTS.get(key)
     if payment is None:
         payment = _payment(base, dealer, tsumo, honba)
         if len(PAYMENTS) < 100_000:  # bounded, whatever the callers ask
-            PAYMENTS[(base, dealer, tsumo, honba)] = payment
+            PAYMENTS[key] = payment
     return payment
 
 

@@ -60,7 +60,10 @@ from server.rules.yaku import (
     IIPEIKOU,
     ITTSU,
     JUNCHAN,
-    LISTED,
+    HAN_CLOSED,
+    HAN_OPEN,
+    LISTED_CLOSED,
+    LISTED_OPEN,
     MENZEN_TSUMO,
     OUTSIDE_CHOWS,
     OUTSIDE_KINDS,
@@ -295,12 +298,12 @@ def score_hand(tiles: Sequence[int], win_tile: int, melds: Sequence[Meld], ctx: 
             else:
                 shapes = standard_shapes(concealed)
         else:
-            shapes = [shape] if shape >> PAIRS_AT & 7 == 1 else []
+            shapes = (shape,) if shape >> PAIRS_AT & 7 == 1 else ()
     if not shapes and not candidates:
         raise ScoringError(_not_complete_reason(concealed, n_melds))
     win_fu = 2 if tsumo else 10 if closed else 0  # scoring guide, 'Counting fu' steps 4-5: closed ron, tsumo
     meld_n_pungs = n_melds - meld_n_chis
-    han_of = yaku_rules.HAN_CLOSED if closed else yaku_rules.HAN_OPEN
+    han_of, listed_of = (HAN_CLOSED, LISTED_CLOSED) if closed else (HAN_OPEN, LISTED_OPEN)  # the memos of yaku.py
     win_key = win << 5  # the waits' index (_waits_table)
     for shape in shapes:
         pair = (shape >> PAIR_AT) - 1
@@ -383,8 +386,9 @@ def score_hand(tiles: Sequence[int], win_tile: int, melds: Sequence[Meld], ctx: 
             if concealed_pungs == 3:
                 won |= SANANKOU
             if won:
-                han = han_of.get(won)
-                if han is None:
+                try:
+                    han = han_of[won]
+                except KeyError:  # a set of yaku not seen before
                     han = yaku_han(won, closed)
                 candidates.append((han + all_dora, fu, won, None, wait, reading))
             else:
@@ -419,9 +423,15 @@ def score_hand(tiles: Sequence[int], win_tile: int, melds: Sequence[Meld], ctx: 
         limit, base = _HIGH_LIMITS[han]
     else:
         limit, base = limit_for(han, fu, rules)
-    listed = LISTED[not closed].get(yaku) or yaku_list(yaku, closed)
+    try:
+        listed = listed_of[yaku]
+    except KeyError:
+        listed = yaku_list(yaku, closed)
     honba = ctx.honba
-    payment = PAYMENTS.get((base, dealer, tsumo, honba)) or payment_for(base, dealer, tsumo, honba)  # its memo first
+    try:  # payment_for's memo first (points.PAYMENTS: its key)
+        payment = PAYMENTS[honba << 21 | base << 2 | dealer << 1 | tsumo]
+    except KeyError:
+        payment = payment_for(base, dealer, tsumo, honba)
     return _new_score((han, fu, listed, all_dora, (dora, ura, reds), limit, 0, base, payment, lines, wait, ()))
 
 

@@ -46,7 +46,9 @@ YAKU_BIT = {name: 1 << i for i, name in enumerate(YAKU_HAN)}
  SEAT_WIND, ROUND_WIND, CHANTA, RINSHAN, CHANKAN, HAITEI, HOUTEI, CHIITOITSU, SANSHOKU_DOUKOU, SANANKOU,
  SANKANTSU, TOITOI, HONITSU, SHOUSANGEN, HONROUTOU, JUNCHAN, RYANPEIKOU, CHINITSU) = YAKU_BIT.values()
 # The (name, han) list of each set seen, closed and open: read by scoring directly, for speed.
-LISTED: tuple[dict[int, tuple[tuple[str, int], ...]], dict[int, tuple[tuple[str, int], ...]]] = ({}, {})
+LISTED_CLOSED: dict[int, tuple[tuple[str, int], ...]] = {}
+LISTED_OPEN: dict[int, tuple[tuple[str, int], ...]] = {}
+LISTED = (LISTED_CLOSED, LISTED_OPEN)
 HAN_CLOSED: dict[int, int] = {}  # the han of each set seen: read by scoring's loop directly, for speed
 HAN_OPEN: dict[int, int] = {}
 _han = (HAN_CLOSED, HAN_OPEN)

@@ -10,11 +10,13 @@ to mangan (no kiriage)"). It is NOT computed with the formula the code uses.
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from server.rules.config import EMA2016, TENHOU
 from server.rules.context import WinContext
 from server.rules.melds import parse_meld
-from server.rules.points import Payment, limit_for, payment_for
+from server.rules.points import Payment, _payment, limit_for, payment_for
 from server.rules.scoring import score_hand
 from server.rules.tiles import kind_of, parse_tile, parse_tiles, wind_index
 
@@ -370,3 +372,13 @@ def test_three_han_30_fu_with_two_honba_in_real_hands():
     assert (tsumo.han, tsumo.fu) == (3, 30)
     assert tsumo.payment == Payment(dealer=2200, non_dealer=1200)
     assert tsumo.total == 4600  # "With the stick you collect 5,600": sticks are not a payment
+
+
+@settings(max_examples=500, derandomize=True, database=None, deadline=None)
+@given(st.lists(st.tuples(st.integers(0, 10**6), st.booleans(), st.booleans(), st.integers(0, 10**4)), max_size=30))
+def test_a_payment_is_that_of_its_own_base_and_counters_whatever_was_asked_before(asked):
+    """payment_for memoises payments under one int a (base, dealer, tsumo, honba), and
+    score_hand reads that memo: no two of them may share an entry, or a hand would be
+    paid what another was."""
+    for base, dealer, tsumo, honba in asked:
+        assert payment_for(base, dealer, tsumo, honba) == _payment(base, dealer, tsumo, honba)
