@@ -68,8 +68,9 @@ def shape_fields(shape: Shape) -> tuple[int, int, int, int, int, int, int]:
 _suit_shapes: tuple[dict[int, tuple[Shape, ...]], ...] = ({}, {}, {})
 _honour_shapes: dict[int, tuple[Shape, ...]] = {}
 # The one Shape of each suit (and of the honours) that reads exactly one way, keyed by the
-# hand's packed counts masked to that suit, not shifted: scoring's fast path, which reads
-# a hand whose four parts are all here with four lookups and a sum (see scoring.py).
+# hand's packed counts masked to that suit, not shifted (the honours, the top field, by
+# the counts shifted down, a smaller int): scoring's fast path, which reads a hand whose
+# four parts are all here with four lookups and a sum (see scoring.py).
 # Filled by prefill(), and by the first sight of a suit before it.
 SINGLE_MAN: dict[int, Shape] = {}
 SINGLE_PIN: dict[int, Shape] = {}
@@ -124,7 +125,7 @@ def prefill() -> None:
             key = pack_counts(counts[27:34])
             shape = _shape(_read_honours(counts))
             _honour_shapes[key] = (shape,)
-            SINGLE_HONOURS[key << HONOUR_SHIFT] = shape
+            SINGLE_HONOURS[key] = shape
     _PREFILLED.append(True)
 
 
@@ -175,7 +176,7 @@ def _honour_shapes_of(key: int) -> tuple[Shape, ...]:
     reading = _read_honours(counts)
     shapes = _honour_shapes[key] = () if reading is None else (_shape(reading),)
     if shapes:
-        SINGLE_HONOURS[key << HONOUR_SHIFT] = shapes[0]
+        SINGLE_HONOURS[key] = shapes[0]
     return shapes
 
 

@@ -33,6 +33,7 @@ from server.rules.fu import CONCEALED_PUNG_FU, EDGE_WAITS
 from server.rules.melds import Meld, MeldKind
 from server.rules.packed import (
     FIELD,
+    HONOUR_SHIFT,
     HONOURS,
     KINDS_MASK,
     MAN_PIN_SIMPLES,
@@ -283,14 +284,16 @@ def score_hand(tiles: Sequence[int], win_tile: int, melds: Sequence[Meld], ctx: 
     # A candidate for every reading and every place the winning tile can sit.
     candidates: list[_Candidate] = []
     if not n_melds and not concealed & _NOT_TWO_BITS:  # only pairs (packed.is_seven_pairs' first test)
-        # Seven pairs may also read as sets (ryanpeikou).
-        shapes = standard_shapes(concealed)
+        # Seven pairs may also read as sets (ryanpeikou), unless two pairs are honours,
+        # which only the pair of a reading can be.
+        honour_pairs = concealed >> HONOUR_SHIFT
+        shapes = () if honour_pairs & (honour_pairs - 1) else standard_shapes(concealed)
         if is_seven_pairs(concealed):
             candidates.append(_chiitoitsu_candidate(hand_yaku, hand_yakuman, all_dora, rules))
     else:
         try:  # nearly every hand: each suit and the honours read one way (decompose.SINGLE_MAN, ...)
             shape = (SINGLE_MAN[concealed & MAN] + SINGLE_PIN[concealed & PIN] + SINGLE_SOU[concealed & SOU]
-                     + SINGLE_HONOURS[concealed & HONOURS])
+                     + SINGLE_HONOURS[concealed >> HONOUR_SHIFT])
         except KeyError:  # a part that reads several ways or not at all
             if not n_melds and is_thirteen_orphans(concealed):  # never read as sets
                 candidates.append(_yakuman_candidate(["kokushi"], hand_yakuman, 0, "kokushi", None, rules))

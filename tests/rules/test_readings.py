@@ -5,7 +5,7 @@ import itertools
 from server.rules import decompose
 from server.rules.decompose import readings
 from server.rules.fu import pung_fu
-from server.rules.packed import HONOUR_SHIFT, SUIT_SHIFT, pack, pack_counts, unpack
+from server.rules.packed import SUIT_SHIFT, pack, pack_counts, unpack
 from server.rules.tiles import counts_of, parse_tiles
 from tests.rules.random_hands import random_hands
 
@@ -84,15 +84,16 @@ def test_the_prefilled_honours_table_holds_every_honour_reading() -> None:
 
 
 def test_the_single_reading_tables_hold_exactly_the_suits_that_read_one_way() -> None:
-    """Scoring's fast path: SINGLE_MAN/PIN/SOU/HONOURS, keyed by the suit's counts left in
-    place, must hold the one shape of every part that reads one way, and nothing else."""
+    """Scoring's fast path: SINGLE_MAN/PIN/SOU, keyed by the suit's counts left in place,
+    and SINGLE_HONOURS, by the honours' counts shifted down, must hold the one shape of
+    every part that reads one way, and nothing else."""
     decompose.prefill()
     singles = (decompose.SINGLE_MAN, decompose.SINGLE_PIN, decompose.SINGLE_SOU)
     for suit, (table, single) in enumerate(zip(decompose._suit_shapes, singles)):
         expected = {key << SUIT_SHIFT[suit]: shapes[0] for key, shapes in table.items() if len(shapes) == 1}
         assert single == expected
         assert len(single) == 21_743 - sum(1 for shapes in table.values() if len(shapes) > 1)
-    expected = {key << HONOUR_SHIFT: shapes[0] for key, shapes in decompose._honour_shapes.items() if shapes}
+    expected = {key: shapes[0] for key, shapes in decompose._honour_shapes.items() if shapes}
     assert decompose.SINGLE_HONOURS == expected and len(expected) == 8 * 2**7 - 7 * 2**6
 
 
