@@ -443,12 +443,13 @@ _new_score = partial(tuple.__new__, HandScore)  # a HandScore from one tuple, wi
 
 def _best(candidates: list[_Candidate], rules: Rules, dealer: bool, tsumo: bool) -> _Candidate:
     """The first of the candidates that collect most, then have most han, then most fu.
-    (_collected and points.collected, inlined: one hand in seven has several candidates.)"""
+    (_collected and points.collected, inlined, and the three compared as one int: one
+    hand in seven has several candidates.)"""
     best = candidates[0]
-    best_key = (-1,)
+    best_key = -1
     kiriage = rules.kiriage
     for candidate in candidates:
-        han, fu, yaku, yakuman = candidate[:4]
+        han, fu, yaku, yakuman, _, _ = candidate
         if yakuman is not None:
             base = 8000 * (han // 13)
         elif yaku is None:
@@ -468,7 +469,7 @@ def _best(candidates: list[_Candidate], rules: Rules, dealer: bool, tsumo: bool)
             paid = 3 * -(-base * 2 // 100)
         else:
             paid = -(-base * 2 // 100) + 2 * -(-base // 100)
-        key = (paid, han, fu)
+        key = paid << 20 | han << 10 | fu  # han and fu are below 1024
         if key > best_key:
             best, best_key = candidate, key
     return best
