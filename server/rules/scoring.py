@@ -86,6 +86,7 @@ from server.rules.yaku import (
 )
 
 MAN, PIN, SOU = SUITS
+MAN_PIN, MAN_SOU, PIN_SOU = MAN | PIN, MAN | SOU, PIN | SOU  # a hand of one suit has none of one of these
 _CHI, _PON, _ANKAN = MeldKind.CHI, MeldKind.PON, MeldKind.ANKAN  # a global is read faster than an Enum member
 
 
@@ -153,6 +154,10 @@ def _waits_table() -> list[tuple[tuple[str, int], ...]]:
 
 
 _WAITS = _waits_table()
+# Fu rounded up to the next 10 (step 10), but 20, which only an open ron worth nothing more
+# can reach outside pinfu, is 30 (EMA 'open pinfu', 22 rounded up).  A reading has at most
+# 20 + 10 + 4 x 32 + 4 + 2 = 164 fu before rounding.
+_FU_ROUNDED = tuple(30 if fu == 20 else -(-fu // 10) * 10 for fu in range(256))
 _THREE_WINDS = frozenset(winds for winds in range(16) if winds.bit_count() >= 3)  # E-N pungs as bits
 # points.limit_for of 5-12 han, which depends neither on the fu nor on the rules.
 _HIGH_LIMITS = (None,) * 5 + tuple(limit_for(han, 0, EMA2016) for han in range(5, 13))
@@ -260,20 +265,30 @@ def score_hand(tiles: Sequence[int], win_tile: int, melds: Sequence[Meld], ctx: 
             ura += packed >> _DORA_AT[indicator] & FIELD
     all_dora = dora + ura + reds
     # The yaku of the tiles, each one mask over all the hand's tiles (packed.py): EMA 'Yaku'.
+    # With them, by whether the hand is closed: the fu of how it was won (scoring guide,
+    # 'Counting fu' steps 4-5: tsumo, closed ron), and the han and yaku-list memos of yaku.py.
     if closed:
+        han_of, listed_of = HAN_CLOSED, LISTED_CLOSED
         if tsumo:
             hand_yaku |= MENZEN_TSUMO
+            win_fu = 2
+        else:
+            win_fu = 10
         if not packed & OUTSIDE:
             hand_yaku |= TANYAO
         elif not packed & SIMPLES:
             hand_yaku |= HONROUTOU
-    elif not packed & OUTSIDE:
-        if rules.open_tanyao:
-            hand_yaku |= TANYAO
-    elif not packed & SIMPLES:
-        hand_yaku |= HONROUTOU
-    if (not packed & MAN) + (not packed & PIN) + (not packed & SOU) == 2:  # one suit
-        hand_yaku |= HONITSU if packed & HONOURS else CHINITSU
+    else:
+        han_of, listed_of = HAN_OPEN, LISTED_OPEN
+        win_fu = 2 if tsumo else 0
+        if not packed & OUTSIDE:
+            if rules.open_tanyao:
+                hand_yaku |= TANYAO
+        elif not packed & SIMPLES:
+            hand_yaku |= HONROUTOU
+    if not packed & MAN_PIN or not packed & MAN_SOU or not packed & PIN_SOU:  # at most one suit
+        if packed & ~HONOURS:  # exactly one
+            hand_yaku |= HONITSU if packed & HONOURS else CHINITSU
     # A colour yakuman is possible (no simple of man or pin), or a win on the first draw.
     if not packed & MAN_PIN_SIMPLES or unusual and (ctx.tenhou or ctx.chiihou):
         hand_yakuman: Sequence[str] = yaku_rules.hand_yakuman(packed, ctx, unusual)
@@ -304,9 +319,7 @@ def score_hand(tiles: Sequence[int], win_tile: int, melds: Sequence[Meld], ctx: 
             shapes = (shape,) if shape >> PAIRS_AT & 7 == 1 else ()
     if not shapes and not candidates:
         raise ScoringError(_not_complete_reason(concealed, n_melds))
-    win_fu = 2 if tsumo else 10 if closed else 0  # scoring guide, 'Counting fu' steps 4-5: closed ron, tsumo
     meld_n_pungs = n_melds - meld_n_chis
-    han_of, listed_of = (HAN_CLOSED, LISTED_CLOSED) if closed else (HAN_OPEN, LISTED_OPEN)  # the memos of yaku.py
     win_key = win << 5  # the waits' index (_waits_table)
     for shape in shapes:
         pair = (shape >> PAIR_AT) - 1
@@ -372,10 +385,8 @@ def score_hand(tiles: Sequence[int], win_tile: int, melds: Sequence[Meld], ctx: 
                 fu -= CONCEALED_PUNG_FU[win] // 2
             if pinfu:
                 fu = 20 if tsumo else 30
-            elif fu == 20:
-                fu = 30  # an open ron worth nothing more: EMA 'open pinfu', 22 rounded up
             else:
-                fu = -(-fu // 10) * 10
+                fu = _FU_ROUNDED[fu]
             reading = (pair, pungs, wait, pinfu)  # pinfu: the shape, even where a yakuman hides the yaku
             # Where yaku.shape_yakuman may find one: nine gates, or four concealed pungs, four
             # kongs, three dragon pungs, three or four wind pungs.
