@@ -296,28 +296,30 @@ def score_hand(tiles: Sequence[int], win_tile: int, melds: Sequence[Meld], ctx: 
         hand_yakuman = ()
     nine_gates = not n_melds and hand_yaku & CHINITSU and is_nine_gates(concealed)
 
-    # A candidate for every reading and every place the winning tile can sit.
-    candidates: list[_Candidate] = []
+    # A candidate for every reading and every place the winning tile can sit: the first in
+    # `best`, and only where there are more (one hand in seven), all in a list.
+    best: _Candidate | None = None
+    more: list[_Candidate] | None = None
     if not n_melds and not concealed & _NOT_TWO_BITS:  # only pairs (packed.is_seven_pairs' first test)
         # Seven pairs may also read as sets (ryanpeikou), unless two pairs are honours,
         # which only the pair of a reading can be.
         honour_pairs = concealed >> HONOUR_SHIFT
         shapes = () if honour_pairs & (honour_pairs - 1) else standard_shapes(concealed)
         if is_seven_pairs(concealed):
-            candidates.append(_chiitoitsu_candidate(hand_yaku, hand_yakuman, all_dora, rules))
+            best = _chiitoitsu_candidate(hand_yaku, hand_yakuman, all_dora, rules)
     else:
         try:  # nearly every hand: each suit and the honours read one way (decompose.SINGLE_MAN, ...)
             shape = (SINGLE_MAN[concealed & MAN] + SINGLE_PIN[concealed & PIN] + SINGLE_SOU[concealed & SOU]
                      + SINGLE_HONOURS[concealed >> HONOUR_SHIFT])
         except KeyError:  # a part that reads several ways or not at all
             if not n_melds and is_thirteen_orphans(concealed):  # never read as sets
-                candidates.append(_yakuman_candidate(["kokushi"], hand_yakuman, 0, "kokushi", None, rules))
+                best = _yakuman_candidate(["kokushi"], hand_yakuman, 0, "kokushi", None, rules)
                 shapes = ()
             else:
                 shapes = standard_shapes(concealed)
         else:
             shapes = (shape,) if shape >> PAIRS_AT & 7 == 1 else ()
-    if not shapes and not candidates:
+    if not shapes and best is None:
         raise ScoringError(_not_complete_reason(concealed, n_melds))
     meld_n_pungs = n_melds - meld_n_chis
     win_key = win << 5  # the waits' index (_waits_table)
@@ -388,33 +390,38 @@ def score_hand(tiles: Sequence[int], win_tile: int, melds: Sequence[Meld], ctx: 
             else:
                 fu = _FU_ROUNDED[fu]
             reading = (pair, pungs, wait, pinfu)  # pinfu: the shape, even where a yakuman hides the yaku
+            candidate = None
             # Where yaku.shape_yakuman may find one: nine gates, or four concealed pungs, four
             # kongs, three dragon pungs, three or four wind pungs.
             if nine_gates or hand_yakuman or all_n_pungs >= 3 and (
                     concealed_pungs == 4 or kongs == 4 or all_pungs >> 31 == 7 or all_pungs >> 27 & 15 in _THREE_WINDS):
                 yakuman = yaku_rules.shape_yakuman(pair, all_pungs, all_n_pungs, concealed_pungs, kongs, nine_gates)
                 if yakuman or hand_yakuman:
-                    candidates.append(_yakuman_candidate(yakuman, hand_yakuman, fu, wait, reading, rules))
-                    continue
-            won = yaku | PINFU if pinfu else yaku
-            if concealed_pungs == 3:
-                won |= SANANKOU
-            if won:
-                try:
-                    han = han_of[won]
-                except KeyError:  # a set of yaku not seen before
-                    han = yaku_han(won, closed)
-                candidates.append((han + all_dora, fu, won, None, wait, reading))
+                    candidate = _yakuman_candidate(yakuman, hand_yakuman, fu, wait, reading, rules)
+            if candidate is None:
+                won = yaku | PINFU if pinfu else yaku
+                if concealed_pungs == 3:
+                    won |= SANANKOU
+                if won:
+                    try:
+                        han = han_of[won]
+                    except KeyError:  # a set of yaku not seen before
+                        han = yaku_han(won, closed)
+                    candidate = (han + all_dora, fu, won, None, wait, reading)
+                else:
+                    candidate = (0, 0, None, None, wait, reading)
+            if best is None:
+                best = candidate
+            elif more is None:
+                more = [best, candidate]
             else:
-                candidates.append((0, 0, None, None, wait, reading))
+                more.append(candidate)
 
     # The best candidate: what the winner collects first, then han, then fu.
     dealer = not seat_wind  # ctx.dealer, without the property's call
-    if len(candidates) > 1:
-        best = _best(candidates, rules, dealer, tsumo)
-    else:
-        best = candidates[0]
-    han, fu, yaku, yakuman, wait, reading = best
+    if more is not None:
+        best = _best(more, rules, dealer, tsumo)
+    han, fu, yaku, yakuman, wait, reading = best  # type: ignore[misc]
     lines: tuple[tuple[str, int], ...] | list
     if reading is not None:
         lines = [reading, melds, win, closed, ctx, rules]  # HandScore.fu_lines writes them out from this
