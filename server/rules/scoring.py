@@ -107,9 +107,9 @@ class HandScore(NamedTuple):
     yakuman: int
     base: int
     payment: Payment
-    # The fu lines, or (as a list) the reading to write them out from: they are only read
-    # for display, so they are written out on use rather than for every hand scored.
-    fu_source: tuple[tuple[str, int], ...] | list
+    # The fu lines, or (after _READING) the reading to write them out from: they are only
+    # read for display, so they are written out on use rather than for every hand scored.
+    fu_source: tuple
     wait: str  # ryanmen, kanchan, penchan, tanki, shanpon, chiitoitsu, kokushi
     notes: tuple[str, ...] = ()
 
@@ -117,7 +117,7 @@ class HandScore(NamedTuple):
     def fu_lines(self) -> tuple[tuple[str, int], ...]:
         """Each fu line (label, fu) of the scoring guide's steps, before rounding."""
         source = self.fu_source
-        return _fu_lines(*source) if isinstance(source, list) else source
+        return _fu_lines(*source[1:]) if source and source[0] is _READING else source
 
     @property
     def total(self) -> int:
@@ -128,6 +128,7 @@ class HandScore(NamedTuple):
 # or None for no yaku, yakuman names or None, wait, reading (pair, concealed pungs as
 # bits, wait, pinfu) or None).
 _Candidate = tuple
+_READING = object()  # marks a HandScore.fu_source that holds a reading, not fu lines
 
 _NOT_TWO_BITS = ~TWO_BITS
 
@@ -422,9 +423,8 @@ def score_hand(tiles: Sequence[int], win_tile: int, melds: Sequence[Meld], ctx: 
     if more is not None:
         best = _best(more, rules, dealer, tsumo)
     han, fu, yaku, yakuman, wait, reading = best  # type: ignore[misc]
-    lines: tuple[tuple[str, int], ...] | list
     if reading is not None:
-        lines = [reading, melds, win, closed, ctx, rules]  # HandScore.fu_lines writes them out from this
+        lines: tuple = (_READING, reading, melds, win, closed, ctx, rules)  # HandScore.fu_lines writes them out
     else:
         lines = fu_rules.CHIITOITSU_FU if wait == "chiitoitsu" else ()
     if unusual and ctx.renhou and rules.renhou_mangan:
@@ -547,7 +547,7 @@ def _yakuman_candidate(names: list[str], hand_yakuman: Sequence[str], fu: int, w
     return (13 * count, fu, 0, names, wait, reading)
 
 
-def _yakuman_score(han: int, fu: int, yakuman: list[str], lines: tuple | list, wait: str, ctx: WinContext,
+def _yakuman_score(han: int, fu: int, yakuman: list[str], lines: tuple, wait: str, ctx: WinContext,
                    rules: Rules) -> HandScore:
     notes: tuple[str, ...] = ()
     if len(yakuman) == 1:  # nearly always
@@ -573,7 +573,7 @@ def _fu_lines(reading: tuple, melds: tuple[Meld, ...], win: int, closed: bool, c
     return fu_rules.standard_fu_lines(pair, pungs, wait, closed, pinfu, ctx, rules)
 
 
-def _renhou_score(lines: tuple | list, fu: int, wait: str, ctx: WinContext) -> HandScore:
+def _renhou_score(lines: tuple, fu: int, wait: str, ctx: WinContext) -> HandScore:
     """EMA: blessing of man is a mangan, not added to other yaku or dora."""
     payment = payment_for(2000, ctx.dealer, ctx.tsumo, ctx.honba)
     return HandScore(5, fu, (("renhou", 5),), 0, (0, 0, 0), MANGAN, 0, 2000, payment, lines, wait,
