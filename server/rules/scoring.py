@@ -51,7 +51,7 @@ from server.rules.packed import (
     unpack,
 )
 from server.rules.points import MANGAN, PAYMENTS, YAKUMAN, Payment, collected, limit_for, payment_for
-from server.rules.tiles import DORA_OF, FIVES, IS_TERMINAL_OR_HONOUR, RED_FIVES, tile_name
+from server.rules.tiles import DORA_OF, IS_TERMINAL_OR_HONOUR, KIND_OF_TILE, RED_FIVES, tile_name
 from server.rules.yaku import (
     CHANTA,
     CHINITSU,
@@ -236,10 +236,13 @@ def score_hand(tiles: Sequence[int], win_tile: int, melds: Sequence[Meld], ctx: 
     if (packed + OVER_FOUR_ADD) & OVER_FOUR_BIT:  # packed.over_four, inlined
         raise ScoringError(_too_many_reason(packed))
     reds = _red_fives(tiles, melds, rules) if red else 0
-    win = win_tile if win_tile < 34 else FIVES[win_tile - 34]
+    win = KIND_OF_TILE[win_tile]
     if not concealed >> WIDTH * win & FIELD:
         raise ScoringError(f"the winning tile {tile_name(win_tile)} is not among the hand's tiles")
-    riichi, tsumo, seat_wind, round_wind = ctx.riichi, ctx.tsumo, ctx.seat_wind, ctx.round_wind
+    riichi = ctx.riichi
+    tsumo = ctx.tsumo
+    seat_wind = ctx.seat_wind
+    round_wind = ctx.round_wind
     # The yaku of how the hand was won.  An unusual win (any flag beyond riichi and tsumo,
     # or winds or counters out of range: one in seven of the benchmark's) is checked for
     # contradictions, and its yaku read by yaku.rare_yaku; the rest take two tests.
@@ -324,6 +327,7 @@ def score_hand(tiles: Sequence[int], win_tile: int, melds: Sequence[Meld], ctx: 
         raise ScoringError(_not_complete_reason(concealed, n_melds))
     meld_n_pungs = n_melds - meld_n_chis
     win_key = win << 5  # the waits' index (_waits_table)
+    fixed_fu = 20 + meld_fu + win_fu  # steps 3-6 but the concealed pungs (as fu.standard_fu counts them)
     for shape in shapes:
         pair = (shape >> PAIR_AT) - 1
         chis, pungs = shape & KINDS, shape >> PUNGS_AT & KINDS
@@ -332,7 +336,7 @@ def score_hand(tiles: Sequence[int], win_tile: int, melds: Sequence[Meld], ctx: 
         all_n_pungs = meld_n_pungs + n_pungs
         all_chis = meld_chis | chis
         all_n_chis = meld_n_chis + n_chis
-        reading_fu = 20 + meld_fu + (shape >> PUNG_FU_AT & 255) + win_fu  # steps 3-6 (as fu.standard_fu counts them)
+        reading_fu = fixed_fu + (shape >> PUNG_FU_AT & 255)
         if pair < 27:  # step 7, as fu.pair_fu counts it
             pair_fu = 0
         elif pair >= 31:  # a dragon
@@ -342,7 +346,6 @@ def score_hand(tiles: Sequence[int], win_tile: int, melds: Sequence[Meld], ctx: 
         else:
             pair_fu = 2 if pair - 27 == round_wind else 0
         reading_fu += pair_fu
-        could_pinfu = closed and n_chis == 4 and not pair_fu
         # The yaku of the reading's sets (EMA 'Yaku'), but for pinfu and sanankou, which
         # depend on where the winning tile sits.
         yaku = hand_yaku
@@ -381,7 +384,7 @@ def score_hand(tiles: Sequence[int], win_tile: int, melds: Sequence[Meld], ctx: 
             fu = reading_fu + wait_fu
             pinfu = False
             if wait == "ryanmen":
-                pinfu = could_pinfu
+                pinfu = closed and n_chis == 4 and not pair_fu
             elif wait == "shanpon" and not tsumo:
                 # A pung completed by a discard counts as open (EMA 'Fu'; scoring guide 'Meld fu').
                 concealed_pungs -= 1
@@ -391,15 +394,14 @@ def score_hand(tiles: Sequence[int], win_tile: int, melds: Sequence[Meld], ctx: 
             else:
                 fu = _FU_ROUNDED[fu]
             reading = (pair, pungs, wait, pinfu)  # pinfu: the shape, even where a yakuman hides the yaku
-            candidate = None
-            # Where yaku.shape_yakuman may find one: nine gates, or four concealed pungs, four
-            # kongs, three dragon pungs, three or four wind pungs.
-            if nine_gates or hand_yakuman or all_n_pungs >= 3 and (
-                    concealed_pungs == 4 or kongs == 4 or all_pungs >> 31 == 7 or all_pungs >> 27 & 15 in _THREE_WINDS):
-                yakuman = yaku_rules.shape_yakuman(pair, all_pungs, all_n_pungs, concealed_pungs, kongs, nine_gates)
-                if yakuman or hand_yakuman:
-                    candidate = _yakuman_candidate(yakuman, hand_yakuman, fu, wait, reading, rules)
-            if candidate is None:
+            # A yakuman, where yaku.shape_yakuman may find one (nine gates, or four concealed
+            # pungs, four kongs, three dragon pungs, three or four wind pungs) or the hand has one.
+            if (nine_gates or hand_yakuman or all_n_pungs >= 3 and (
+                    concealed_pungs == 4 or kongs == 4 or all_pungs >> 31 == 7 or all_pungs >> 27 & 15 in _THREE_WINDS)
+                    ) and ((yakuman := yaku_rules.shape_yakuman(pair, all_pungs, all_n_pungs, concealed_pungs, kongs,
+                                                                nine_gates)) or hand_yakuman):
+                candidate = _yakuman_candidate(yakuman, hand_yakuman, fu, wait, reading, rules)
+            else:
                 won = yaku | PINFU if pinfu else yaku
                 if concealed_pungs == 3:
                     won |= SANANKOU
