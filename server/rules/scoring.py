@@ -125,8 +125,8 @@ class HandScore(NamedTuple):
 
 
 # A candidate reading before it becomes a HandScore: (han, fu, set of yaku (yaku.YAKU_BIT)
-# or None for no yaku, yakuman names or None, wait, reading (pair, concealed pungs as
-# bits, wait, pinfu) or None).
+# or None for no yaku, yakuman names or None, wait, and the reading's pair, concealed
+# pungs as bits and pinfu, or None for seven pairs and thirteen orphans).
 _Candidate = tuple
 _READING = object()  # marks a HandScore.fu_source that holds a reading, not fu lines
 
@@ -393,14 +393,13 @@ def score_hand(tiles: Sequence[int], win_tile: int, melds: Sequence[Meld], ctx: 
                 fu = 20 if tsumo else 30
             else:
                 fu = _FU_ROUNDED[fu]
-            reading = (pair, pungs, wait, pinfu)  # pinfu: the shape, even where a yakuman hides the yaku
             # A yakuman, where yaku.shape_yakuman may find one (nine gates, or four concealed
             # pungs, four kongs, three dragon pungs, three or four wind pungs) or the hand has one.
             if (nine_gates or hand_yakuman or all_n_pungs >= 3 and (
                     concealed_pungs == 4 or kongs == 4 or all_pungs >> 31 == 7 or all_pungs >> 27 & 15 in _THREE_WINDS)
                     ) and ((yakuman := yaku_rules.shape_yakuman(pair, all_pungs, all_n_pungs, concealed_pungs, kongs,
                                                                 nine_gates)) or hand_yakuman):
-                candidate = _yakuman_candidate(yakuman, hand_yakuman, fu, wait, reading, rules)
+                candidate = _yakuman_candidate(yakuman, hand_yakuman, fu, wait, (pair, pungs, pinfu), rules)
             else:
                 won = yaku | PINFU if pinfu else yaku
                 if concealed_pungs == 3:
@@ -410,9 +409,9 @@ def score_hand(tiles: Sequence[int], win_tile: int, melds: Sequence[Meld], ctx: 
                         han = han_of[won]
                     except KeyError:  # a set of yaku not seen before
                         han = yaku_han(won, closed)
-                    candidate = (han + all_dora, fu, won, None, wait, reading)
+                    candidate = (han + all_dora, fu, won, None, wait, pair, pungs, pinfu)
                 else:
-                    candidate = (0, 0, None, None, wait, reading)
+                    candidate = (0, 0, None, None, wait, pair, pungs, pinfu)
             if best is None:
                 best = candidate
             elif more is None:
@@ -424,9 +423,9 @@ def score_hand(tiles: Sequence[int], win_tile: int, melds: Sequence[Meld], ctx: 
     dealer = not seat_wind  # ctx.dealer, without the property's call
     if more is not None:
         best = _best(more, rules, dealer, tsumo)
-    han, fu, yaku, yakuman, wait, reading = best  # type: ignore[misc]
-    if reading is not None:
-        lines: tuple = (_READING, reading, melds, win, closed, ctx, rules)  # HandScore.fu_lines writes them out
+    han, fu, yaku, yakuman, wait, pair, pungs, pinfu = best  # type: ignore[misc]
+    if pair is not None:  # pinfu: the shape, even where a yakuman hides the yaku
+        lines: tuple = (_READING, pair, pungs, wait, pinfu, melds, win, closed, ctx, rules)  # for HandScore.fu_lines
     else:
         lines = fu_rules.CHIITOITSU_FU if wait == "chiitoitsu" else ()
     if unusual and ctx.renhou and rules.renhou_mangan:
@@ -469,7 +468,7 @@ def _best(candidates: list[_Candidate], rules: Rules, dealer: bool, tsumo: bool)
     best_key = -1
     kiriage = rules.kiriage
     for candidate in candidates:
-        han, fu, yaku, yakuman, _, _ = candidate
+        han, fu, yaku, yakuman, _, _, _, _ = candidate
         if yakuman is not None:
             base = 8000 * (han // 13)
         elif yaku is None:
@@ -536,17 +535,17 @@ def _chiitoitsu_candidate(hand_yaku: int, hand_yakuman: Sequence[str], dora: int
     if "tsuuiisou" in hand_yakuman or "tenhou" in hand_yakuman or "chiihou" in hand_yakuman:
         return _yakuman_candidate([], hand_yakuman, 25, "chiitoitsu", None, rules)
     yaku = yaku_rules.CHIITOITSU | hand_yaku
-    return (yaku_han(yaku, True) + dora, 25, yaku, None, "chiitoitsu", None)
+    return (yaku_han(yaku, True) + dora, 25, yaku, None, "chiitoitsu", None, None, None)
 
 
-def _yakuman_candidate(names: list[str], hand_yakuman: Sequence[str], fu: int, wait: str, reading: tuple | None,
-                       rules: Rules) -> _Candidate:
+def _yakuman_candidate(names: list[str], hand_yakuman: Sequence[str], fu: int, wait: str,
+                       reading: tuple[int, int, bool] | None, rules: Rules) -> _Candidate:
     names = [*names, *hand_yakuman]
     if wait == "chiitoitsu":
         # Seven pairs can only be all honours among the shape-free yakuman.
         names = [n for n in names if n in ("tsuuiisou", "tenhou", "chiihou")]
     count = len(set(names)) if rules.yakuman_stack else 1
-    return (13 * count, fu, 0, names, wait, reading)
+    return (13 * count, fu, 0, names, wait, *(reading or (None, None, None)))
 
 
 def _yakuman_score(han: int, fu: int, yakuman: list[str], lines: tuple, wait: str, ctx: WinContext,
@@ -566,9 +565,8 @@ def _yakuman_score(han: int, fu: int, yakuman: list[str], lines: tuple, wait: st
     return _new_score((han, fu, listed, 0, (0, 0, 0), YAKUMAN, count, base, payment, lines, wait, notes))
 
 
-def _fu_lines(reading: tuple, melds: tuple[Meld, ...], win: int, closed: bool, ctx: WinContext,
-              rules: Rules) -> tuple[tuple[str, int], ...]:
-    pair, own_pungs, wait, pinfu = reading
+def _fu_lines(pair: int, own_pungs: int, wait: str, pinfu: bool, melds: tuple[Meld, ...], win: int, closed: bool,
+              ctx: WinContext, rules: Rules) -> tuple[tuple[str, int], ...]:
     ron_shanpon = wait == "shanpon" and not ctx.tsumo
     pungs = [(m.first, not m.is_open, m.is_kong) for m in melds if not m.is_chi]
     pungs += [(kind, not (ron_shanpon and kind == win), False) for kind in range(34) if own_pungs >> kind & 1]
