@@ -154,9 +154,9 @@ def test_the_limit_and_base_points_are_those_of_the_han_and_fu(seed, rules):
 
 candidates = st.lists(st.one_of(
     st.tuples(st.integers(1, 20), st.sampled_from([20, 25, 30, 40, 50, 60, 70, 80, 90, 100, 110]),
-              st.integers(1, 2**30)).map(lambda t: (t[0], t[1], t[2], None, "ryanmen", None)),  # a reading with yaku
-    st.integers(0, 3).map(lambda dora: (dora, 0, None, None, "tanki", None)),  # no yaku
-    st.integers(1, 3).map(lambda n: (13 * n, 40, 0, ["suuankou"] * n, "tanki", None)),  # yakuman
+              st.integers(1, 2**30)).map(lambda t: (t[0], t[1], t[2], None, "ryanmen", 0, 0, False)),  # with yaku
+    st.integers(0, 3).map(lambda dora: (dora, 0, None, None, "tanki", 0, 0, False)),  # no yaku
+    st.integers(1, 3).map(lambda n: (13 * n, 40, 0, ["suuankou"] * n, "tanki", 0, 0, False)),  # yakuman
 ), min_size=1, max_size=6)
 
 
