@@ -54,21 +54,39 @@ HAN_OPEN: dict[int, int] = {}
 _han = (HAN_CLOSED, HAN_OPEN)
 
 
+def _byte_tables(closed: bool) -> tuple[tuple[tuple[tuple[str, int], ...], ...], ...]:
+    """For each byte of a set of yaku (bits 0-7, 8-15, ...), the (name, han) list of every
+    value it can take: a set's list is the four bytes' lists joined, in YAKU_HAN's order."""
+    table = YAKU_HAN_CLOSED if closed else YAKU_HAN_OPEN
+    names = list(YAKU_HAN)
+    return tuple(tuple(tuple((name, table[name]) for i, name in enumerate(names[start:start + 8]) if byte >> i & 1)
+                       for byte in range(1 << len(names[start:start + 8])))
+                 for start in range(0, len(names), 8))
+
+
+_LISTS_BY_BYTE = (_byte_tables(True), _byte_tables(False))
+_HAN_BY_BYTE = tuple(tuple(tuple(sum(han for _, han in listed) for listed in byte) for byte in tables)
+                     for tables in _LISTS_BY_BYTE)
+
+
 def yaku_list(yaku: int, closed: bool) -> tuple[tuple[str, int], ...]:
     """The (name, han) of each yaku of a set, in the order of YAKU_HAN."""
     memo = LISTED[not closed]
     listed = memo.get(yaku)
     if listed is None:
-        table = YAKU_HAN_CLOSED if closed else YAKU_HAN_OPEN
-        listed = memo[yaku] = tuple((name, table[name]) for name, bit in YAKU_BIT.items() if yaku & bit)
+        a, b, c, d = _LISTS_BY_BYTE[not closed]
+        listed = memo[yaku] = a[yaku & 255] + b[yaku >> 8 & 255] + c[yaku >> 16 & 255] + d[yaku >> 24]
     return listed
 
 
 def yaku_han(yaku: int, closed: bool) -> int:
-    """The han of a set of yaku, closed or open (memoised: a server sees a few thousand sets)."""
-    han = _han[not closed].get(yaku)
+    """The han of a set of yaku, closed or open (memoised: a server sees a few thousand sets,
+    and a new set takes four lookups)."""
+    memo = _han[not closed]
+    han = memo.get(yaku)
     if han is None:
-        han = _han[not closed][yaku] = sum(h for _, h in yaku_list(yaku, closed))
+        a, b, c, d = _HAN_BY_BYTE[not closed]
+        han = memo[yaku] = a[yaku & 255] + b[yaku >> 8 & 255] + c[yaku >> 16 & 255] + d[yaku >> 24]
     return han
 
 

@@ -929,3 +929,22 @@ def test_winds_and_counters_out_of_range_give_a_one_line_scoring_error(fields, m
     with pytest.raises(ScoringError, match=match) as error:
         score_hand(tiles, parse_tile("4s"), (), WinContext(riichi=True, **fields), EMA2016)
     one_line(error)
+
+
+@pytest.mark.parametrize("closed", [True, False], ids=["closed", "open"])
+def test_a_set_of_yaku_is_worth_the_han_of_its_yaku(closed):
+    """EMA: "Where two values are given, the second is for an open hand (one with a tile
+    claimed from a discard)."  A hand scores the han of each of its yaku.  Scoring keeps a
+    set of yaku as bits and reads its han and (name, han) list from tables a byte at a time
+    (yaku._HAN_BY_BYTE, _LISTS_BY_BYTE); here they are added up from YAKU_HAN itself."""
+    import random
+
+    from server.rules.yaku import YAKU_BIT, YAKU_HAN, yaku_han, yaku_list
+
+    rng = random.Random(2016)
+    for _ in range(3000):
+        names = [name for name in YAKU_HAN if rng.random() < 0.2]
+        bits = sum(YAKU_BIT[name] for name in names)
+        expected = tuple((name, YAKU_HAN[name][0 if closed else 1]) for name in names)
+        assert yaku_list(bits, closed) == expected
+        assert yaku_han(bits, closed) == sum(han for _, han in expected)
