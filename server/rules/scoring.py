@@ -37,6 +37,8 @@ from server.rules.packed import (
     HONOURS,
     KINDS_MASK,
     MAN_PIN_SIMPLES,
+    NOT_GREEN,
+    NOT_TERMINALS,
     OUTSIDE,
     OVER_FOUR_ADD,
     OVER_FOUR_BIT,
@@ -293,8 +295,11 @@ def score_hand(tiles: Sequence[int], win_tile: int, melds: Sequence[Meld], ctx: 
     if not packed & MAN_PIN or not packed & MAN_SOU or not packed & PIN_SOU:  # at most one suit
         if packed & ~HONOURS:  # exactly one
             hand_yaku |= HONITSU if packed & HONOURS else CHINITSU
-    # A colour yakuman is possible (no simple of man or pin), or a win on the first draw.
-    if not packed & MAN_PIN_SIMPLES or unusual and (ctx.tenhou or ctx.chiihou):
+    # A yakuman of the tiles (all green, all terminals, all honours: the masks of
+    # yaku.hand_yakuman, tested only where no simple of man or pin is held), or a win on
+    # the first draw.
+    if not packed & MAN_PIN_SIMPLES and (not packed & NOT_GREEN or not packed & NOT_TERMINALS
+                                         or not packed & ~HONOURS) or unusual and (ctx.tenhou or ctx.chiihou):
         hand_yakuman: Sequence[str] = yaku_rules.hand_yakuman(packed, ctx, unusual)
     else:
         hand_yakuman = ()

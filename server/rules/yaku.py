@@ -119,8 +119,8 @@ def rare_yaku(ctx: WinContext) -> int:
 
 def hand_yakuman(packed: int, ctx: WinContext, unusual: bool) -> list[str]:
     """Yakuman that hold for every reading: the first-draw wins and the tile-colour ones.
-    (Scoring calls this only for a hand with no simple of man or pin, packed.MAN_PIN_SIMPLES,
-    or a tenhou or chiihou: any other hand has none of them.)"""
+    (Scoring calls this only where one of the three masks below holds, or for a tenhou or
+    chiihou: any other hand has none of them.)"""
     names = []
     if unusual:
         if ctx.tenhou:
