@@ -66,11 +66,14 @@ async def test_a_seat_never_sees_another_seats_hand_or_draws(lobby):
 async def test_an_answer_with_a_stale_decision_id_is_dropped_with_an_error(lobby):
     host, table = await seated_table(lobby)
     offer = await next_message(host, "offer")
-    table.put(Input("act", host, {"decision": offer["decision"] - 1, "action": offer["actions"][0]}))
+    # A discard, not the first action offered: a deal may offer a kong, a tsumo or nine
+    # terminals first, and then the next event is not a discard of seat 0's.
+    discard = next(action for action in offer["actions"] if action["type"] == "discard")
+    table.put(Input("act", host, {"decision": offer["decision"] - 1, "action": discard}))
     assert (await next_message(host, "error"))["code"] == "stale_decision"
     table.put(Input("act", host, {"decision": offer["decision"], "action": {"type": "discard", "tile": 200}}))
     assert (await next_message(host, "error"))["code"] == "illegal_action"
-    table.put(Input("act", host, {"decision": offer["decision"], "action": offer["actions"][0]}))
+    table.put(Input("act", host, {"decision": offer["decision"], "action": discard}))
     assert (await next_message(host, "event"))["event"]["seat"] == 0  # the offer stayed open
 
 
