@@ -17,7 +17,6 @@ from server.rules.context import WinContext
 from server.rules.decompose import (
     KINDS,
     N_CHIS_AT,
-    N_PUNGS_AT,
     PAIR_AT,
     PAIRS_AT,
     PUNG_FU_AT,
@@ -330,17 +329,18 @@ def score_hand(tiles: Sequence[int], win_tile: int, melds: Sequence[Meld], ctx: 
             shapes = (shape,) if shape >> PAIRS_AT & 7 == 1 else ()
     if not shapes and best is None:
         raise ScoringError(_not_complete_reason(concealed, n_melds))
-    meld_n_pungs = n_melds - meld_n_chis
+    concealed_sets = 4 - n_melds  # in every reading of the concealed tiles, with their pair
     win_key = win << 5  # the waits' index (_waits_table)
     fixed_fu = 20 + meld_fu + win_fu  # steps 3-6 but the concealed pungs (as fu.standard_fu counts them)
     for shape in shapes:
         pair = (shape >> PAIR_AT) - 1
         chis, pungs = shape & KINDS, shape >> PUNGS_AT & KINDS
-        n_chis, n_pungs = shape >> N_CHIS_AT & 7, shape >> N_PUNGS_AT & 7
+        n_chis = shape >> N_CHIS_AT & 7
+        n_pungs = concealed_sets - n_chis
         all_pungs = meld_pungs | pungs
-        all_n_pungs = meld_n_pungs + n_pungs
         all_chis = meld_chis | chis
         all_n_chis = meld_n_chis + n_chis
+        all_n_pungs = 4 - all_n_chis
         reading_fu = fixed_fu + (shape >> PUNG_FU_AT & 255)
         if pair < 27:  # step 7, as fu.pair_fu counts it
             pair_fu = 0
