@@ -23,8 +23,9 @@ man+pin, which maps a sou id to the row of man+pin+sou, which maps an honour id 
 the answers for 0-4 melds.  Seven pairs and thirteen orphans need only how many
 kinds are held twice, once, and how many orphan kinds once and twice; each part's
 tally of those is memoised, and the sum of the four tallies keys a dict of the
-shanten of the better of the two forms.  So a warm call is one bytearray(), one
-struct unpack and thirteen subscripts.  The first call memoises every part of up to
+shanten of the better of the two forms.  The hot path reads a part's vector id and
+tally together, from one int (the _HOT dicts).  So a warm call is one bytearray(),
+one struct unpack and nine subscripts.  The first call memoises every part of up to
 8 tiles and every combination and tally they reach (see prefill, about 0.2 s); the
 rare longer part is memoised on first sight.
 """
@@ -62,6 +63,14 @@ _ROWS: tuple[dict[int, dict], dict[int, dict], dict[int, dict]] = ({}, {}, {})
 _TALLY: dict[bytes, int] = {}
 _OTHER_FORMS: dict[int, int] = {}
 
+# The same parts again, as the hot path reads them: each part's tally and vector id in one
+# int (tally << 18 | id), so that one read gives both and the tallies of the four parts
+# add up with the ids below them (the man part: its stage-0 row and its tally).
+_HOT_MAN: dict[bytes, tuple[dict, int]] = {}
+_HOT_SUIT: dict[bytes, int] = {}
+_HOT_HONOUR: dict[bytes, int] = {}
+_ID_MASK = (1 << 16) - 1  # a vector id above this is not put in the _HOT dicts
+
 _VECTORS: list[tuple[int, ...]] = []  # id -> vector
 _VECTOR_ID: dict[tuple[int, ...], int] = {}
 _COMBINED: dict[tuple[int, int], int] = {}
@@ -76,15 +85,28 @@ def shanten(counts: Sequence[int], melds: int = 0) -> int:
     """
     try:
         man, pin, sou, hon = _SPLIT(bytearray(counts))
-        s = _MAN[man][_SUIT_ID[pin]][_SUIT_ID[sou]][_HONOUR_ID[hon]][melds]
+        row, tally = _HOT_MAN[man]
+        p, q, h = _HOT_SUIT[pin], _HOT_SUIT[sou], _HOT_HONOUR[hon]
+        s = row[p & _ID_MASK][q & _ID_MASK][h & _ID_MASK][melds]
         if melds == 0:
-            t = _OTHER_FORMS[_TALLY[man] + _TALLY[pin] + _TALLY[sou] + _TALLY[hon]]
+            t = _OTHER_FORMS[(tally + p + q + h) >> 18]
             return t if t < s else s
     except (KeyError, IndexError, struct.error):
-        _fill(counts, melds)
-        return shanten(counts, melds)
+        _fill(counts, melds)  # raises for a malformed hand
+        return _memoised_shanten(counts, melds)
     if melds < 0:
         _fill(counts, melds)  # raises
+    return s
+
+
+def _memoised_shanten(counts: Sequence[int], melds: int) -> int:
+    """shanten once _fill has run, from the memo itself (a part whose vector id is too big
+    for the _HOT dicts is only there)."""
+    man, pin, sou, hon = _SPLIT(bytearray(counts))
+    s = _MAN[man][_SUIT_ID[pin]][_SUIT_ID[sou]][_HONOUR_ID[hon]][melds]
+    if melds == 0:
+        t = _OTHER_FORMS[_TALLY[man] + _TALLY[pin] + _TALLY[sou] + _TALLY[hon]]
+        return t if t < s else s
     return s
 
 
@@ -215,6 +237,7 @@ def _fill(counts: Sequence[int], melds: int) -> tuple[int, ...]:
             _SUIT_ID[suit] = _intern(_suit_vector(suit))
     if hon not in _HONOUR_ID:
         _HONOUR_ID[hon] = _intern(_honour_vector(bytes(sorted(hon))))
+    _hot(man, pin, sou, hon)
     tally = _tally(man) + _tally(pin) + _tally(sou) + _tally(hon)
     if tally not in _OTHER_FORMS:
         _other_forms(tally & 63, tally >> 6 & 63, tally >> 12 & 15, tally >> 16)
@@ -274,7 +297,7 @@ def prefill() -> None:
                 vid = leaf_vid[step] = _intern(_FAMILIES[step][0])
             _SUIT_ID[part] = vid
             _MAN[part] = _row(0, vid)
-            _tally(part)
+            _hot(part, part, part, None)
 
     def honours(i: int, budget: int, counts: tuple[int, ...]) -> None:
         for c in range(min(4, budget) + 1):
@@ -283,7 +306,7 @@ def prefill() -> None:
                 continue
             part = bytes(counts + (c,))
             _HONOUR_ID[part] = _intern(_honour_vector(bytes(sorted(part))))
-            _tally(part)
+            _hot(None, None, None, part)
 
     suits(8, _EMPTY, _PREFILL_TILES, ())
     honours(0, _PREFILL_TILES, ())
@@ -318,6 +341,17 @@ def _fewest_tiles(parts: dict[bytes, int]) -> dict[int, int]:
         if sum(part) < fewest.get(vid, 99):
             fewest[vid] = sum(part)
     return fewest
+
+
+def _hot(man: bytes | None, pin: bytes | None, sou: bytes | None, hon: bytes | None) -> None:
+    """Put the given parts (already in _MAN, _SUIT_ID, _HONOUR_ID) in the hot path's dicts."""
+    if man is not None:
+        _HOT_MAN[man] = (_MAN[man], _tally(man) << 18)
+    for suit in (pin, sou):
+        if suit is not None and _SUIT_ID[suit] <= _ID_MASK:
+            _HOT_SUIT[suit] = _tally(suit) << 18 | _SUIT_ID[suit]
+    if hon is not None and _HONOUR_ID[hon] <= _ID_MASK:
+        _HOT_HONOUR[hon] = _tally(hon) << 18 | _HONOUR_ID[hon]
 
 
 def _tally(part: bytes) -> int:
