@@ -26,7 +26,7 @@ tally of those is memoised, and the sum of the four tallies keys a dict of the
 shanten of the better of the two forms.  The hot path reads a part's vector id and
 tally together, from one int (the _HOT dicts).  So a warm call is one bytearray(),
 one struct unpack and nine subscripts.  The first call memoises every part of up to
-8 tiles and every combination and tally they reach (see prefill, about 0.2 s); the
+9 tiles and every combination and tally they reach (see prefill, about 0.4 s); the
 rare longer part is memoised on first sight.
 """
 
@@ -261,11 +261,12 @@ def _extend(row: dict, stage: int, key: int) -> dict | tuple[int, ...]:
 
 
 # The parts of up to this many tiles are memoised all at once, on the first miss, with
-# every row of the chain that a hand of up to 14 tiles made of them can reach.  A suit
-# of a random 13-14 tile hand holds more than 8 tiles one time in 500, so a new hand
-# then almost never misses.  That is 22,330 suits, 5,595 honour parts and about 15,000
-# rows: some 8 MB, built in about 0.2 s.
-_PREFILL_TILES = 8
+# every row of the chain that a hand of up to 14 tiles made of them can reach.  One
+# random 13-14 tile hand in 1,800 has a part of more than 9 tiles (one in 230 of more
+# than 8, when the limit was 8 and the misses took a tenth of the time on new hands), so
+# a new hand almost never misses.  That is 42,185 suits, 9,130 honour parts and about
+# 17,000 row entries: some 20 MB, built in about 0.4 s.
+_PREFILL_TILES = 9
 _PREFILLED: list[bool] = []
 
 
