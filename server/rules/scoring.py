@@ -129,7 +129,12 @@ class HandScore(NamedTuple):
 # or None for no yaku, yakuman names or None, wait, and the reading's pair, concealed
 # pungs as bits and pinfu, or None for seven pairs and thirteen orphans).
 _Candidate = tuple
-_READING = object()  # marks a HandScore.fu_source that holds a reading, not fu lines
+
+
+class _READING:  # noqa: N801
+    """Marks a HandScore.fu_source that holds a reading, not fu lines.  A class, so that a
+    copied or unpickled HandScore still holds this very marker."""
+
 
 _NOT_TWO_BITS = ~TWO_BITS
 
@@ -329,7 +334,7 @@ def score_hand(tiles: Sequence[int], win_tile: int, melds: Sequence[Meld], ctx: 
             shapes = (shape,) if shape >> PAIRS_AT & 7 == 1 else ()
     if not shapes and best is None:
         raise ScoringError(_not_complete_reason(concealed, n_melds))
-    concealed_sets = 4 - n_melds  # in every reading of the concealed tiles, with their pair
+    concealed_sets = 4 - n_melds  # the sets of every reading of the concealed tiles, besides its pair
     win_key = win << 5  # the waits' index (_waits_table)
     fixed_fu = 20 + meld_fu + win_fu  # steps 3-6 but the concealed pungs (as fu.standard_fu counts them)
     for shape in shapes:

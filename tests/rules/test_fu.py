@@ -376,3 +376,17 @@ def test_wait_counts_as_ryanmen_where_that_gives_pinfu():
     tsumo = _build("123m789p234s45666s", "6s", riichi=True, tsumo=True)
     assert "pinfu" in _names(tsumo)
     assert (tsumo.han, tsumo.fu) == (3, 20)
+
+
+def test_the_fu_lines_of_a_copied_or_unpickled_score_are_the_same():
+    """A score writes its fu lines only when they are read (from the reading it keeps, under
+    a marker): a copy of the score, as a game snapshot takes, or one read back from a
+    pickle, must still write them, not hand back the reading itself."""
+    import copy
+    import pickle
+
+    score = _build("234m" + REST, "5s")
+    lines = score.fu_lines
+    assert lines and all(isinstance(label, str) for label, _ in lines)
+    assert copy.deepcopy(score).fu_lines == lines
+    assert pickle.loads(pickle.dumps(score)).fu_lines == lines
