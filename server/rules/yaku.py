@@ -14,11 +14,14 @@ open: scoring guide, 'Meld fu') and how many are kongs.
 
 from __future__ import annotations
 
+from typing import TypeVar
+
 from server.rules.context import WinContext
 from server.rules.packed import HONOURS, NOT_GREEN, NOT_TERMINALS
 from server.rules.tiles import TERMINALS_AND_HONOURS
 
 Yaku = tuple[str, int]
+T = TypeVar("T")  # a han (int) or a (name, han) list
 
 YAKU_HAN: dict[str, tuple[int, int]] = {
     "riichi": (1, 0), "double_riichi": (1, 0), "ippatsu": (1, 0), "menzen_tsumo": (1, 0),
@@ -71,23 +74,22 @@ _HAN_BY_BYTE = tuple(tuple(tuple(sum(han for _, han in listed) for listed in byt
 
 def yaku_list(yaku: int, closed: bool) -> tuple[tuple[str, int], ...]:
     """The (name, han) of each yaku of a set, in the order of YAKU_HAN."""
-    memo = LISTED[not closed]
-    listed = memo.get(yaku)
-    if listed is None:
-        a, b, c, d = _LISTS_BY_BYTE[not closed]
-        listed = memo[yaku] = a[yaku & 255] + b[yaku >> 8 & 255] + c[yaku >> 16 & 255] + d[yaku >> 24]
-    return listed
+    return _looked_up(LISTED[not closed], _LISTS_BY_BYTE[not closed], yaku)
 
 
 def yaku_han(yaku: int, closed: bool) -> int:
     """The han of a set of yaku, closed or open (memoised: a server sees a few thousand sets,
     and a new set takes four lookups)."""
-    memo = _han[not closed]
-    han = memo.get(yaku)
-    if han is None:
-        a, b, c, d = _HAN_BY_BYTE[not closed]
-        han = memo[yaku] = a[yaku & 255] + b[yaku >> 8 & 255] + c[yaku >> 16 & 255] + d[yaku >> 24]
-    return han
+    return _looked_up(_han[not closed], _HAN_BY_BYTE[not closed], yaku)
+
+
+def _looked_up(memo: dict[int, T], tables: tuple[tuple[T, ...], ...], yaku: int) -> T:
+    """A set's entry in a memo, made on a miss by joining its four bytes' entries in the tables."""
+    value = memo.get(yaku)
+    if value is None:
+        a, b, c, d = tables
+        value = memo[yaku] = a[yaku & 255] + b[yaku >> 8 & 255] + c[yaku >> 16 & 255] + d[yaku >> 24]
+    return value
 
 
 # For the yaku of a reading, which scoring.score_hand finds itself: kinds as bits (1 << kind),
