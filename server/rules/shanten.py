@@ -92,21 +92,13 @@ def shanten(counts: Sequence[int], melds: int = 0) -> int:
             t = _OTHER_FORMS[(tally + p + q + h) >> 18]
             return t if t < s else s
     except (KeyError, IndexError, struct.error):
-        _fill(counts, melds)  # raises for a malformed hand
-        return _memoised_shanten(counts, melds)
+        # _fill memoises the hand (and raises for a malformed one); its answers also serve
+        # a part whose vector id is too big for the _HOT dicts, which are never filled for it.
+        answers, other_forms = _fill(counts, melds)
+        s = answers[melds]
+        return other_forms if melds == 0 and other_forms < s else s
     if melds < 0:
         _fill(counts, melds)  # raises
-    return s
-
-
-def _memoised_shanten(counts: Sequence[int], melds: int) -> int:
-    """shanten once _fill has run, from the memo itself (a part whose vector id is too big
-    for the _HOT dicts is only there)."""
-    man, pin, sou, hon = _SPLIT(bytearray(counts))
-    s = _MAN[man][_SUIT_ID[pin]][_SUIT_ID[sou]][_HONOUR_ID[hon]][melds]
-    if melds == 0:
-        t = _OTHER_FORMS[_TALLY[man] + _TALLY[pin] + _TALLY[sou] + _TALLY[hon]]
-        return t if t < s else s
     return s
 
 
@@ -116,7 +108,7 @@ def shanten_standard(counts: Sequence[int], melds: int = 0) -> int:
         man, pin, sou, hon = _SPLIT(bytearray(counts))
         s = _MAN[man][_SUIT_ID[pin]][_SUIT_ID[sou]][_HONOUR_ID[hon]][melds]
     except (KeyError, IndexError, struct.error):
-        return _fill(counts, melds)[melds]
+        return _fill(counts, melds)[0][melds]
     if melds < 0:
         _fill(counts, melds)
     return s
@@ -218,8 +210,9 @@ def _check(counts: Sequence[int], melds: int, extra: int) -> None:
 # --- the slow path: compute and memoise what the hot path lacked ---
 
 
-def _fill(counts: Sequence[int], melds: int) -> tuple[int, ...]:
-    """Memoise all the hot path needs for a hand; return its answers for 0-4 melds."""
+def _fill(counts: Sequence[int], melds: int) -> tuple[tuple[int, ...], int]:
+    """Memoise all the hot path needs for a hand; return its standard form's answers for
+    0-4 melds, and the shanten of the better of seven pairs and thirteen orphans."""
     if len(counts) != 34:
         raise ValueError(f"counts has {len(counts)} entries, not 34")
     if not 0 <= melds <= 4:
@@ -243,7 +236,7 @@ def _fill(counts: Sequence[int], melds: int) -> tuple[int, ...]:
         _other_forms(tally & 63, tally >> 6 & 63, tally >> 12 & 15, tally >> 16)
     for stage, key in enumerate((_SUIT_ID[pin], _SUIT_ID[sou], _HONOUR_ID[hon])):
         row = _extend(row, stage, key)
-    return row
+    return row, _OTHER_FORMS[tally]  # type: ignore[return-value]
 
 
 def _extend(row: dict, stage: int, key: int) -> dict | tuple[int, ...]:
