@@ -440,7 +440,7 @@ def score_hand(tiles: Sequence[int], win_tile: int, melds: Sequence[Meld], ctx: 
         lines = fu_rules.CHIITOITSU_FU if wait == "chiitoitsu" else ()
     if unusual and ctx.renhou and rules.renhou_mangan:
         renhou = _renhou_score(lines if yaku is not None else (), fu, wait, ctx)
-        if yaku is None or collected(2000, dealer, tsumo) > _collected(best, rules, dealer, tsumo):
+        if yaku is None or collected(2000, dealer, tsumo) // 100 > _rank(best, rules, dealer, tsumo) >> 20:
             return renhou
     if yakuman:
         return _yakuman_score(han, fu, yakuman, lines, wait, ctx, rules)
@@ -471,49 +471,39 @@ _new_score = partial(tuple.__new__, HandScore)  # a HandScore from one tuple, wi
 
 
 def _best(candidates: list[_Candidate], rules: Rules, dealer: bool, tsumo: bool) -> _Candidate:
-    """The first of the candidates that collect most, then have most han, then most fu.
-    (_collected and points.collected, inlined, and the three compared as one int: one
-    hand in seven has several candidates.)"""
-    best = candidates[0]
-    best_key = -1
-    kiriage = rules.kiriage
+    """The first of the candidates that rank highest (_rank): one hand in seven has several."""
+    best, best_rank = candidates[0], -1
     for candidate in candidates:
-        han, fu, yaku, yakuman, _, _, _, _ = candidate
-        if yakuman is not None:
-            base = 8000 * (han // 13)
-        elif yaku is None:
-            base = 0
-        elif han < 5:
-            base = fu << (2 + han)
-            if base >= 2000 or (base == 1920 and kiriage):
-                base = 2000
-        elif han < 13:
-            base = _HIGH_LIMITS[han][1]
-        else:
-            base = limit_for(han, fu, rules)[1]
-        # What the winner collects, in hundreds: points.collected.
-        if not tsumo:
-            paid = -(-base * (6 if dealer else 4) // 100)
-        elif dealer:
-            paid = 3 * -(-base * 2 // 100)
-        else:
-            paid = -(-base * 2 // 100) + 2 * -(-base // 100)
-        key = paid << 20 | han << 10 | fu  # han and fu are below 1024
-        if key > best_key:
-            best, best_key = candidate, key
+        rank = _rank(candidate, rules, dealer, tsumo)
+        if rank > best_rank:
+            best, best_rank = candidate, rank
     return best
 
 
-def _collected(candidate: _Candidate, rules: Rules, dealer: bool, tsumo: bool) -> int:
-    """What the winner collects for a candidate, before counters."""
-    han, fu, yaku, yakuman = candidate[:4]
+def _rank(candidate: _Candidate, rules: Rules, dealer: bool, tsumo: bool) -> int:
+    """What the winner collects for a candidate before counters, in hundreds, then its han,
+    then its fu, as one int (bits 20 up, 10-19, 0-9: han and fu are below 1024).
+    points.limit_for and points.collected, inlined."""
+    han, fu, yaku, yakuman, _, _, _, _ = candidate
     if yakuman is not None:
         base = 8000 * (han // 13)
     elif yaku is None:
-        return 0
+        base = 0
+    elif han < 5:
+        base = fu << (2 + han)
+        if base >= 2000 or (base == 1920 and rules.kiriage):
+            base = 2000
+    elif han < 13:
+        base = _HIGH_LIMITS[han][1]
     else:
         base = limit_for(han, fu, rules)[1]
-    return collected(base, dealer, tsumo)
+    if not tsumo:
+        paid = -(-base * (6 if dealer else 4) // 100)
+    elif dealer:
+        paid = 3 * -(-base * 2 // 100)
+    else:
+        paid = -(-base * 2 // 100) + 2 * -(-base // 100)
+    return paid << 20 | han << 10 | fu
 
 
 def _size_error(n_tiles: int, n_melds: int) -> str:
