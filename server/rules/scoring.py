@@ -51,7 +51,7 @@ from server.rules.packed import (
     is_thirteen_orphans,
     unpack,
 )
-from server.rules.points import MANGAN, PAYMENTS, YAKUMAN, Payment, collected, limit_for, payment_for
+from server.rules.points import MANGAN, PAYMENTS, Payment, collected, limit_for, payment_for
 from server.rules.tiles import DORA_OF, IS_TERMINAL_OR_HONOUR, KIND_OF_TILE, RED_FIVES, tile_name
 from server.rules.yaku import (
     CHANTA,
@@ -559,10 +559,9 @@ def _yakuman_score(han: int, fu: int, yakuman: list[str], lines: tuple, wait: st
             notes = (f"also {', '.join(ordered[1:])}: yakuman are not added under {rules.name}",)
             ordered = ordered[:1]
         listed = tuple((n, 13) for n in ordered)
-    count = len(listed)
-    base = 8000 * count  # points.limit_for for yakuman
-    payment = payment_for(base, not ctx.seat_wind, ctx.tsumo, ctx.honba)
-    return _new_score((han, fu, listed, 0, (0, 0, 0), YAKUMAN, count, base, payment, lines, wait, notes))
+    limit, base = limit_for(han, fu, rules, yakuman=len(listed))
+    payment = payment_for(base, ctx.dealer, ctx.tsumo, ctx.honba)
+    return _new_score((han, fu, listed, 0, (0, 0, 0), limit, len(listed), base, payment, lines, wait, notes))
 
 
 def _fu_lines(pair: int, own_pungs: int, wait: str, pinfu: bool, melds: tuple[Meld, ...], win: int, closed: bool,
