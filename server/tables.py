@@ -36,6 +36,7 @@ from server.game.actions import (
     action_from_data,
     action_to_data,
 )
+from server.game.analysis import is_red_id
 from server.game.engine import Game
 from server.game.events import Event
 from server.game.record import GameRecord
@@ -131,9 +132,13 @@ def auto_action(game: Game, seat: int, offers: list[Action]) -> Action:
     """What a seat whose time ran out plays: the drawn tile, else the first discard, else pass."""
     drawn = game.private[seat].drawn
     discards = [a for a in offers if isinstance(a, Discard) and not a.riichi]
-    for a in discards:
-        if a.tile == drawn:
-            return a
+    if drawn is not None:
+        # Discards are offered one per face (the lowest id of it), so the drawn tile is
+        # found by its face; it is then the drawn id itself that goes (a tsumogiri).
+        face = (drawn >> 2, is_red_id(drawn, game.rules.red_fives))
+        for a in discards:
+            if (a.tile >> 2, is_red_id(a.tile, game.rules.red_fives)) == face:
+                return Discard(drawn)
     if discards:
         return discards[0]
     for a in offers:
