@@ -179,7 +179,7 @@ def main(argv: list[str] | None = None) -> int:
                   args.repeat)
     dealt = dealt_sets[0]
     same = sum(1 for c in dealt if shanten(c) == Shanten.calculate_shanten(c))
-    print(f"shanten agreement: {same:,}/{len(dealt):,} hands (RULINGS.md: tenpai only on a fifth tile is not "
+    print(f"shanten agreement: {same:,}/{len(dealt):,} hands (docs/RULINGS.md: tenpai only on a fifth tile is not "
           f"tenpai, so ours may be one worse where four of a kind are held)")
     return 1 if args.check and not ok else 0
 

@@ -112,7 +112,7 @@ def test_honba_and_riichi_sticks_on_the_command_line():
     (["123456789s234m55p", "--win", "9s", "--seat", "X"], "'X'"),
 ])
 def test_a_bad_hand_prints_a_one_line_error_and_exits_non_zero(args, names):
-    """A bad hand prints a one-line error (naming the bad part) and exits non-zero (README:
+    """A bad hand prints a one-line error (naming the bad part) and exits non-zero (docs/riichi-score.md:
     "A hand that cannot win prints one line saying why and exits 1.")."""
     result = _run(*args)
     assert result.returncode == 1

@@ -268,7 +268,7 @@ def check(played: Played, out: TextIO, quiet: bool) -> tuple[int, str]:
         print(f"{PROG}: the end of the game differs from the log: {'; '.join(comparison.final)}", file=out)
         return 1, "the final scores disagree"
     for line in comparison.final_results:
-        print(f"note: {line} (the log rounds scores to thousands; see RULINGS.md 'final result')", file=out)
+        print(f"note: {line} (the log rounds scores to thousands; see docs/RULINGS.md 'final result')", file=out)
     tail = "the final scores agree" if played.replay.log.final else "the log records no final scores"
     count = len(played.game.results)
     hands = "the hand agrees" if count == 1 else f"all {count} hands agree"

@@ -1,4 +1,4 @@
-"""The public JSON contract of `riichi-score --jsonl` (README, 'Scoring many hands').
+"""The public JSON contract of `riichi-score --jsonl` (docs/riichi-score.md, "Scoring many hands").
 
 `answer(request)` turns one request object into one answer object and never raises.
 """

@@ -130,7 +130,7 @@ def pon_options(hand: Sequence[int], called: int, red_fives: bool) -> list[tuple
 
 
 def ankan_after_riichi_ok(hand: Sequence[int], drawn: int, melds: int, held: Sequence[int]) -> bool:
-    """RULINGS.md: only with the tile just drawn, only where the three held tiles are a pung
+    """docs/RULINGS.md: only with the tile just drawn, only where the three held tiles are a pung
     in every reading of the waiting hand, and only where the waits stay exactly the same."""
     k = drawn >> 2
     before = [t for t in hand if t != drawn]

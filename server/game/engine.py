@@ -277,7 +277,7 @@ class Game:
         return options
 
     def _kong_options(self, seat: int) -> list[Action]:
-        """Concealed and added kongs in the seat's own turn (after riichi: RULINGS.md's rule)."""
+        """Concealed and added kongs in the seat's own turn (after riichi: docs/RULINGS.md's rule)."""
         priv, sp = self.private[seat], self.public.seats[seat]
         counts = priv.counts
         if sp.riichi:

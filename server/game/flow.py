@@ -1,6 +1,6 @@
 """The game between hands: dealer repeats, counters, rounds, the end, placement and uma.
 
-RULINGS.md 'Two presets': dealer repeats, game length, negative scores, leftover sticks,
+docs/RULINGS.md 'Two presets': dealer repeats, game length, negative scores, leftover sticks,
 uma, tied final scores, final result.
 """
 

@@ -62,7 +62,7 @@ def score_win(game: "Game", seat: int, tile: int, tsumo: bool, chankan: bool, ho
 
 
 def settle_wins(game: "Game", winners: list[int], tile: int, discarder: int | None, chankan: bool) -> dict[str, Any]:
-    """Pay each winner (EMA 'Scoring'; RULINGS.md: several winners, liability, sticks)."""
+    """Pay each winner (EMA 'Scoring'; docs/RULINGS.md: several winners, liability, sticks)."""
     p, rules = game.public, game.rules
     deltas = [0, 0, 0, 0]
     tsumo = discarder is None

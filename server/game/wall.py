@@ -1,4 +1,4 @@
-"""Walls: the documented shuffle of a game seed, and the layout of RULINGS.md.
+"""Walls: the documented shuffle of a game seed, and the layout of docs/RULINGS.md.
 
 A hand's wall is the 136 tile ids (kind = id // 4) in the order play takes them:
 `wall[0:52]` the deal, `wall[52:]` the live draws, the last 14 the dead wall.

@@ -1,4 +1,4 @@
-"""The rules object: one field for every row of RULINGS.md ("Two presets").
+"""The rules object: one field for every row of docs/RULINGS.md ("Two presets").
 
 `EMA2016` is the default preset and `TENHOU` the common online rules.  A table may
 override single fields with `rules.override(field=value)`.
@@ -58,7 +58,7 @@ class Rules:
     tie_break: TieBreak
     result_rounding: ResultRounding
     pao: bool
-    kiriage: bool  # RULINGS.md: no kiriage under either preset
+    kiriage: bool  # docs/RULINGS.md: no kiriage under either preset
     chankan_concealed_kong_kokushi: bool
 
     def override(self, **fields: object) -> "Rules":
@@ -83,7 +83,7 @@ class Rules:
 
 
 # Whole-number fields: (lowest, highest); those in _HUNDREDS are points, counted in hundreds
-# as every payment is (RULINGS.md: "Each payment rounds up to the next 100").
+# as every payment is (docs/RULINGS.md: "Each payment rounds up to the next 100").
 _RANGES = {"rounds": (1, 2), "max_ron_winners": (1, 3), "start_score": (100, 1_000_000),
            "return_score": (100, 2_000_000), "riichi_min_wall": (0, 70), "riichi_min_points": (0, 1_000_000),
            "double_wind_pair_fu": (2, 4), "oka": (0, 4_000_000)}
@@ -92,7 +92,7 @@ _UMA_LIMIT = 1_000_000
 
 
 def _check_scores(rules: "Rules", given: set[str]) -> None:
-    """The score fields must fit together, as the final result (RULINGS.md 'final result',
+    """The score fields must fit together, as the final result (docs/RULINGS.md 'final result',
     'uma') needs them to: each player's result is (score - return_score + uma), thousands,
     plus oka for first, and the four results add up to zero.
 
@@ -213,7 +213,7 @@ TENHOU = Rules(
     uma=(20_000, 10_000, -10_000, -20_000),
     oka=20_000,
     tie_break=TieBreak.SEAT_ORDER,
-    # RULINGS.md gives (score - 30,000) / 1000 + uma (+ oka); the recorded games of the
+    # docs/RULINGS.md gives (score - 30,000) / 1000 + uma (+ oka); the recorded games of the
     # corpus round to whole thousands instead, and the record wins (issue 3).
     result_rounding=ResultRounding.WHOLE_THOUSANDS,
     pao=True,

@@ -4,7 +4,7 @@ Definition.  The *distance* of a hand is the least number of tiles of some compl
 target hand that the hand lacks, where a target never holds more than four tiles of
 a kind; shanten is distance - 1 (-1 complete, 0 tenpai).  This is the usual shanten,
 except that a hand whose only completions need a fifth tile of a kind comes out one
-step worse, as RULINGS.md has it: "A player who is tenpai only on a tile of which
+step worse, as docs/RULINGS.md has it: "A player who is tenpai only on a tile of which
 they hold all four is not tenpai."  Seven pairs need seven different kinds.
 
 Standard form (tomohxx's method).  A *vector* of a part of the hand holds ten

@@ -1,4 +1,4 @@
-"""Tiles and the text notation of RULINGS.md ("Tiles on the wire and in files").
+"""Tiles and the text notation of docs/RULINGS.md ("Tiles on the wire and in files").
 
 A tile *kind* is an int 0-33: 0-8 man (1m-9m), 9-17 pin, 18-26 sou, 27-33 honours
 (East, South, West, North, White, Green, Red).  The rules core works on kinds plus a

@@ -1,6 +1,6 @@
 """The bot SDK (client_cli/bot/sdk.py) against a real riichi-server process: bots play
 whole games over websockets, resume after a dropped connection (from the history or from
-a snapshot), survive a bot that answers what it was not offered, and the README's example
+a snapshot), survive a bot that answers what it was not offered, and the example in docs/bots.md
 bot plays a game."""
 
 from __future__ import annotations

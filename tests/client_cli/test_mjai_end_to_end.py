@@ -198,7 +198,7 @@ def riichi_bot_elsewhere(server, tmp_path, mjai_command: str) -> subprocess.Comp
 
 
 def test_the_example_bot_command_with_python_placeholder_runs_from_any_folder(server, tmp_path):
-    """README: `--mjai "{python} -m client_cli.mjai.example_bot"`: {python} is riichi-bot's own
+    """docs/mjai.md: `--mjai "{python} -m client_cli.mjai.example_bot"`: {python} is riichi-bot's own
     interpreter, so the example runs from any folder, whatever `python` on PATH is."""
     done = riichi_bot_elsewhere(server, tmp_path, "{python} -m client_cli.mjai.example_bot")
     assert done.returncode == 0, done.stderr

@@ -3,7 +3,7 @@
     wall = build_wall(hands={0: "123m456p789s1122z", 1: ...}, draws=["5m", None, "1z"],
                       dora="3p", kong_dora=["4s"], ura=["9m"], replacements=["7z"])
 
-The layout is RULINGS.md's ("The wall, for replays and for tests"):
+The layout is docs/RULINGS.md's ("The wall, for replays and for tests"):
 - `wall[0:52]` the deal: three passes of 4 tiles to the dealer, the next seat, the next,
   the next; then 1 tile to each seat, dealer first;
 - `wall[52:122]` the live draws in order (whoever draws them; the dealer draws first);
@@ -94,7 +94,7 @@ class _Pool:
 def build_wall(hands: dict[int, str] | None = None, draws: Sequence[str | None] = (), dora: str | None = None,
                kong_dora: Sequence[str | None] = (), ura: Sequence[str | None] = (),
                replacements: Sequence[str | None] = (), dealer: int = 0, red_fives: bool = False) -> list[int]:
-    """A 136-id wall with the named tiles where RULINGS.md's layout puts them."""
+    """A 136-id wall with the named tiles where docs/RULINGS.md's layout puts them."""
     hands = hands or {}
     if len(draws) > LIVE_DRAWS:
         raise ValueError(f"{len(draws)} draws: the live wall has {LIVE_DRAWS}")

@@ -2,7 +2,7 @@
 exactly its recorded score changes per hand and its final scores.
 
 corpus README: 'Real four-player games played under the common online rules (the `tenhou`
-preset in ../rules/RULINGS.md)'.  A game is read into steps (server/game/importers), played
+preset in docs/RULINGS.md)'.  A game is read into steps (server/game/importers), played
 on the engine with every call window answered, and each hand's result is held up to the
 log's: the ending, the score changes, the winners with their han, fu and yaku, the tenpai
 seats, and the round, counters, sticks and scores each hand starts with.
@@ -84,7 +84,7 @@ def test_imported_record_replays_to_the_same_game(path):
 
 
 def test_recorded_final_results_after_uma_and_oka():
-    """The record wins over RULINGS.md's formula: the recorded games round (score - 30,000) / 1000
+    """The record wins over docs/RULINGS.md's formula: the recorded games round (score - 30,000) / 1000
     to a whole number, .5 toward zero, add the uma, and give first place minus the sum of the others."""
     differences = []
     for path in FULL_GAMES:

@@ -55,7 +55,7 @@ def test_mjlog_call_bits_decode_to_the_meld(who, m, kind, tiles, called, source)
 
 
 def test_mjlog_walls_deal_the_logged_hands():
-    """corpus README: 'walls[k] is hand k's full wall' in the RULINGS.md layout."""
+    """corpus README: 'walls[k] is hand k's full wall' in the docs/RULINGS.md layout."""
     log = read_mjlog(MJLOG / "first-example.mjlog")
     assert len(log.walls) == len(log.hands) == len(log.expected) == 9
     assert log.rules.name == "tenhou" and log.rules.red_fives and log.rules.open_tanyao
@@ -142,7 +142,7 @@ def test_tenhou6_codes_map_to_kinds():
 
 @pytest.mark.parametrize("name", sorted(p.name for p in TENHOU6.glob("*.json")))
 def test_tenhou6_rebuilt_wall_deals_the_logged_hands(name):
-    """tenhou6.md has no wall: each hand's is rebuilt (RULINGS.md 'The wall'): the deal gives
+    """tenhou6.md has no wall: each hand's is rebuilt (docs/RULINGS.md 'The wall'): the deal gives
     the logged starting hands, the indicators sit at their dead-wall places."""
     data = json.loads((TENHOU6 / name).read_text(encoding="utf-8"))
     log = parse_tenhou6(data)
@@ -157,7 +157,7 @@ def test_tenhou6_rebuilt_wall_deals_the_logged_hands(name):
 
 
 def test_tenhou6_red_fives_take_the_red_ids():
-    """tenhou6.md: 51/52/53 are the red fives; RULINGS.md: ids 16, 52 and 88 are the red ones."""
+    """tenhou6.md: 51/52/53 are the red fives; docs/RULINGS.md: ids 16, 52 and 88 are the red ones."""
     tiles = _Tiles(red=True)
     assert [tiles.take(c) for c in (51, 52, 53)] == [16, 52, 88]
     assert sorted(tiles.take(15) for _ in range(3)) == [17, 18, 19]
@@ -229,7 +229,7 @@ def test_tenhou6_takes_that_do_not_fit_are_refused():
 # ---- the replay checks what the log shows along the way ------------------------------------
 
 def test_replay_checks_the_logs_kong_dora_indicator():
-    """RULINGS.md 'kan dora flip': an added kong's indicator is turned after the replacement
+    """docs/RULINGS.md 'kan dora flip': an added kong's indicator is turned after the replacement
     draw, before the discard; a log that turns another tile is caught there."""
     text = (MJLOG / "encdec-nowinner-multi-top.mjlog").read_text()
     walls = read_walls(MJLOG / "encdec-nowinner-multi-top.walls.json")

@@ -600,7 +600,7 @@ class Checker:
 
     def _check_flow(self, start: dict | None) -> None:
         """The next hand's dealer, counters, round and sticks, or the game's end (EMA 'The
-        Table', 'Counters'; RULINGS.md 'dealer repeats', 'game length')."""
+        Table', 'Counters'; docs/RULINGS.md 'dealer repeats', 'game length')."""
         r, info = self.last_result, self.hand_info
         if r is None or info is None:
             return
@@ -1020,7 +1020,7 @@ def _play_to(rules, seed: bytes, names: list[str], rng_seed: int, decisions: int
 
 
 def test_riichi_below_zero_points_under_ema2016() -> None:
-    """EMA 'Riichi' and RULINGS.md ('riichi needs: closed tenpai, at least 4 tiles left in
+    """EMA 'Riichi' and docs/RULINGS.md ('riichi needs: closed tenpai, at least 4 tiles left in
     the wall' for ema2016, where play goes on below 0): a closed waiting hand may riichi
     whatever its score.  Found by the checker: seat 1 has -2,300, a closed hand waiting
     after discarding 1m, 36 tiles left, and the engine offered no riichi (engine.py

@@ -1,4 +1,4 @@
-"""Claiming discards (EMA 'Claiming Discards'; RULINGS.md swap-calling, the last tile)."""
+"""Claiming discards (EMA 'Claiming Discards'; docs/RULINGS.md swap-calling, the last tile)."""
 
 from __future__ import annotations
 
@@ -52,7 +52,7 @@ def test_chow_is_only_for_the_next_player(rules):
 
 
 def test_chow_offers_every_red_five_choice_under_tenhou():
-    """RULINGS.md: red fives under tenhou; the chow offers differ by whether the red five is used
+    """docs/RULINGS.md: red fives under tenhou; the chow offers differ by whether the red five is used
     (the brief: "chi ... every variant, the red-five choices")."""
     game = game_for(TENHOU, hands={1: "2305m6m19p19s1234z"}, draws=["4m"])
     tsumogiri(game)
@@ -144,7 +144,7 @@ SWAP_HAND = "34567m19p19s1234z"
 def test_swap_calling_after_a_chow_is_forbidden(rules, called, pair, forbidden, allowed):
     """EMA: "A player who claims a tile for a chow may not discard the claimed kind either,
     nor the tile at the far end of the chow (claiming a 3 to go with 4-5 bars a 6). This is
-    swap-calling, and it is not allowed." RULINGS.md: "forbidden: same kind, and the far end of a chow"."""
+    swap-calling, and it is not allowed." docs/RULINGS.md: "forbidden: same kind, and the far end of a chow"."""
     game = game_for(rules, hands={1: SWAP_HAND}, draws=[called])
     tsumogiri(game)
     game.apply(1, find(game, 1, Chi, pair))
@@ -189,7 +189,7 @@ def _last_tile_game(rules):
 @PRESETS
 def test_the_discard_after_the_last_tile_may_only_be_claimed_to_win(rules):
     """EMA: "The discard after the last tile of the wall may only be claimed to win."
-    RULINGS.md: "the discard after it may only be claimed to win"."""
+    docs/RULINGS.md: "the discard after it may only be claimed to win"."""
     game = _last_tile_game(rules)
     tsumogiri(game)  # dealer
     tsumogiri(game)  # seat 1 discards the first 5m: chow, pung and ron are all offered

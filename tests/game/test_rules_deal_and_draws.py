@@ -1,4 +1,4 @@
-"""The deal, the live wall, the dead wall and the last tile (RULINGS.md 'The wall, for
+"""The deal, the live wall, the dead wall and the last tile (docs/RULINGS.md 'The wall, for
 replays and for tests'; EMA 'The Table', 'Under the sea', 'Under the river')."""
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ def _draw_events(events):
 
 @PRESETS
 def test_deal_is_three_passes_of_four_then_one_each_dealer_first(rules):
-    """RULINGS.md: "wall[0:52] is the deal: three passes of 4 tiles to the dealer, the next
+    """docs/RULINGS.md: "wall[0:52] is the deal: three passes of 4 tiles to the dealer, the next
     seat, the next, the next; then 1 tile to each seat, dealer first"."""
     wall = list(range(136))
     game = Game(rules, walls=[wall, noten_wall()])
@@ -40,7 +40,7 @@ def test_deal_is_three_passes_of_four_then_one_each_dealer_first(rules):
 
 
 def test_deal_follows_the_dealer_seat_order_in_a_later_hand():
-    """RULINGS.md: the deal goes "to the dealer, the next seat, the next, the next" - in the
+    """docs/RULINGS.md: the deal goes "to the dealer, the next seat, the next, the next" - in the
     second hand seat 1 deals, so seat 1 takes wall[0:4] and the first live draw wall[52]."""
     wall = list(range(136))
     game = Game(EMA2016, walls=[noten_wall(), wall, noten_wall()])
@@ -63,7 +63,7 @@ def test_builder_places_hands_for_any_dealer():
 @PRESETS
 def test_live_draws_are_wall_52_to_121_in_turn_order_and_the_dead_wall_is_never_drawn(rules):
     """EMA 'The Table': "The last 14 tiles of the wall are the dead wall and are never drawn
-    in turn." RULINGS.md: "wall[52:] are the live draws in order"."""
+    in turn." docs/RULINGS.md: "wall[52:] are the live draws in order"."""
     wall = noten_wall()
     game = make_game(rules, wall)
     draws = [(0, game.private[0].drawn)]
@@ -94,7 +94,7 @@ def test_tiles_left_counts_down_from_69_after_the_first_draw(rules):
 
 @PRESETS
 def test_the_dora_indicator_is_wall_130_turned_at_the_start(rules):
-    """RULINGS.md: "the dead wall is the last 14: dora indicator wall[130]"."""
+    """docs/RULINGS.md: "the dead wall is the last 14: dora indicator wall[130]"."""
     wall = build_wall(hands={0: "147m258p369s1234z"}, dora="7z", red_fives=rules.red_fives)
     game = make_game(rules, wall)
     assert game.public.dora_indicators == [wall[130]]

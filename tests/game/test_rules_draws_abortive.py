@@ -1,5 +1,5 @@
 """Drawn hands: the exhaustive draw with tenpai payments (EMA 'A Drawn Hand'), the abortive
-draws and nagashi mangan of the tenhou preset (RULINGS.md 'Two presets')."""
+draws and nagashi mangan of the tenhou preset (docs/RULINGS.md 'Two presets')."""
 
 from __future__ import annotations
 
@@ -56,7 +56,7 @@ def test_exhaustive_draw_tenpai_payments(rules, tenpai, deltas):
 
 @PRESETS
 def test_waiting_only_on_a_tile_held_four_times_is_not_tenpai(rules):
-    """RULINGS.md: "A player who is tenpai only on a tile of which they hold all four is not tenpai"
+    """docs/RULINGS.md: "A player who is tenpai only on a tile of which they hold all four is not tenpai"
     (seat 1 holds 5555z and three sets: its only wait would be a fifth white dragon)."""
     hands = {0: NOTEN_HAND, 1: "5555z123m456p789s", 2: NOTEN_HAND, 3: NOTEN_HAND}
     game = make_game(rules, build_wall(hands=hands, dora="7z", red_fives=rules.red_fives))
@@ -72,7 +72,7 @@ NINE = "19m19p19s12345z23m"  # eleven different terminals and honours
 
 
 def test_tenhou_nine_terminals_is_offered_on_the_first_uninterrupted_turn_and_aborts_the_hand():
-    """RULINGS.md abortive draws (tenhou): "nine terminals (player's choice, first uninterrupted turn)"."""
+    """docs/RULINGS.md abortive draws (tenhou): "nine terminals (player's choice, first uninterrupted turn)"."""
     game = make_game(TENHOU, build_wall(hands={0: NINE}, draws=["5z"], red_fives=True))
     assert "nine_terminals" in names(game, 0)
     assert "discard" in names(game, 0)  # the player's choice
@@ -92,7 +92,7 @@ def test_tenhou_nine_terminals_may_be_declined():
 
 
 def test_tenhou_nine_terminals_not_offered_after_a_call():
-    """RULINGS.md: nine terminals only on the "first uninterrupted turn": seat 2 pungs the
+    """docs/RULINGS.md: nine terminals only on the "first uninterrupted turn": seat 2 pungs the
     dealer's first discard before seat 1's first draw."""
     hands = {1: NINE, 2: "55p19m19s1234567z"}
     control = make_game(TENHOU, build_wall(hands=hands, draws=["5p", "6z"], red_fives=True))
@@ -118,7 +118,7 @@ def test_tenhou_nine_terminals_not_offered_on_a_later_turn():
 
 
 def test_ema_has_no_nine_terminals_draw():
-    """RULINGS.md abortive draws (ema2016): "none"."""
+    """docs/RULINGS.md abortive draws (ema2016): "none"."""
     game = make_game(EMA2016, build_wall(hands={0: NINE}, draws=["5z"]))
     assert "nine_terminals" not in names(game, 0)
 
@@ -131,7 +131,7 @@ def _four_winds_game(rules):
 
 
 def test_tenhou_four_winds_is_an_abortive_draw():
-    """RULINGS.md abortive draws (tenhou): "four winds" - the same wind as each player's first discard."""
+    """docs/RULINGS.md abortive draws (tenhou): "four winds" - the same wind as each player's first discard."""
     game = _four_winds_game(TENHOU)
     for _ in range(4):
         tsumogiri(game)
@@ -163,7 +163,7 @@ def _four_riichi_game(rules):
 
 
 def test_tenhou_four_riichi_is_an_abortive_draw_with_the_sticks_left_on_the_table():
-    """RULINGS.md abortive draws (tenhou): "four riichi"; EMA: riichi sticks of a drawn hand
+    """docs/RULINGS.md abortive draws (tenhou): "four riichi"; EMA: riichi sticks of a drawn hand
     "stay on the table"."""
     game = _four_riichi_game(TENHOU)
     result = game.results[0]
@@ -185,7 +185,7 @@ TRIPLE = {1: "234m678m34p66s234s", 2: "345m567s67p88s456p", 3: "234m456m345s678s
 
 
 def test_tenhou_triple_ron_is_an_abortive_draw():
-    """RULINGS.md: tenhou "two win; three is an abortive draw" ("triple ron")."""
+    """docs/RULINGS.md: tenhou "two win; three is an abortive draw" ("triple ron")."""
     game = make_game(TENHOU, build_wall(hands=TRIPLE, draws=["9s", "1z", "2z", "3z", "5p"], dora="7z",
                                         red_fives=True))
     _to(game, 0)
@@ -247,7 +247,7 @@ def _four_kongs(rules):
 ], ids=["nine_terminals", "four_winds", "four_riichi", "four_kongs", "triple_ron"])
 def test_abortive_draw_does_not_reveal_who_is_tenpai(build, reason, shown):
     """Nothing in an abortive draw depends on who is waiting: it pays nothing ("deltas" all 0) and
-    the dealer repeats whoever waits (RULINGS.md gives abortive draws no tenpai payment; the only
+    the dealer repeats whoever waits (docs/RULINGS.md gives abortive draws no tenpai payment; the only
     text that shows waiting players is EMA 'A Drawn Hand': "If the wall runs out and nobody wins
     on the last discard, the waiting players are shown" - the exhaustive draw).  So the result
     names no tenpai seats: it carries only what the draw made public itself (the nine-terminals
@@ -273,7 +273,7 @@ def _nagashi_wall(rules):
 
 
 def test_tenhou_nagashi_mangan_paid_as_a_mangan_tsumo_and_counts_as_a_draw():
-    """RULINGS.md nagashi mangan, tenhou: "yes (paid as a mangan tsumo, counts as a draw for
+    """docs/RULINGS.md nagashi mangan, tenhou: "yes (paid as a mangan tsumo, counts as a draw for
     rotation: dealer repeats only if tenpai)"."""
     game = make_game(TENHOU, _nagashi_wall(TENHOU))
     result = run_out(game)
@@ -285,7 +285,7 @@ def test_tenhou_nagashi_mangan_paid_as_a_mangan_tsumo_and_counts_as_a_draw():
 
 
 def test_tenhou_nagashi_mangan_dealer_waiting_keeps_the_deal():
-    """RULINGS.md nagashi mangan: "counts as a draw for rotation: dealer repeats only if tenpai"."""
+    """docs/RULINGS.md nagashi mangan: "counts as a draw for rotation: dealer repeats only if tenpai"."""
     draws: list[str | None] = [None] * 67
     terminals = ["9m"] * 3 + ["9p"] * 4 + ["1s"] * 4 + ["5z"] * 4 + ["6z"] * 2  # the dealer holds a 9m
     for k, face in enumerate(terminals):
@@ -298,7 +298,7 @@ def test_tenhou_nagashi_mangan_dealer_waiting_keeps_the_deal():
 
 
 def test_ema_has_no_nagashi_mangan():
-    """RULINGS.md nagashi mangan, ema2016: "no"."""
+    """docs/RULINGS.md nagashi mangan, ema2016: "no"."""
     game = make_game(EMA2016, _nagashi_wall(EMA2016))
     result = run_out(game)
     assert result["type"] == "exhaustive_draw"

@@ -1,5 +1,5 @@
 """First-turn wins: blessing of heaven, blessing of earth, blessing of man, and what
-interrupts them (EMA 'Yakuman', 'Yaku'; RULINGS.md 'blessing of man')."""
+interrupts them (EMA 'Yakuman', 'Yaku'; docs/RULINGS.md 'blessing of man')."""
 
 from __future__ import annotations
 
@@ -69,7 +69,7 @@ def test_blessing_of_earth_interrupted_by_a_call(rules):
 
 @PRESETS
 def test_blessing_of_earth_interrupted_by_a_concealed_kong(rules):
-    """RULINGS.md/brief: any call, a concealed kong included, interrupts the first go-around."""
+    """docs/RULINGS.md/brief: any call, a concealed kong included, interrupts the first go-around."""
     game = _game(rules, {0: "1111m19p19s12345z", 1: WAITER}, ["7z", "3s"], replacements=["9m"], dora="6z",
                  ura=["6z"])
     game.apply(0, Ankan(0))
@@ -109,7 +109,7 @@ def test_ema_blessing_of_man_a_higher_hand_scores_its_own_value():
 
 
 def test_tenhou_has_no_blessing_of_man():
-    """RULINGS.md: blessing of man (renhou) under tenhou: "not used"."""
+    """docs/RULINGS.md: blessing of man (renhou) under tenhou: "not used"."""
     game = _game(TENHOU, {2: WAITER}, ["1z", "3s"])
     tsumogiri(game)
     _pass_window(game)

@@ -1,4 +1,4 @@
-"""Furiten (EMA 'Furiten'; RULINGS.md 'Points that hold under both')."""
+"""Furiten (EMA 'Furiten'; docs/RULINGS.md 'Points that hold under both')."""
 
 from __future__ import annotations
 

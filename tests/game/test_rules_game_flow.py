@@ -1,5 +1,5 @@
 """Game flow: dealer repeats, counters, rounds, the end of the game, leftover sticks, uma and
-the final result (EMA 'The Table', 'Scoring', 'Riichi'; RULINGS.md 'Two presets'); and
+the final result (EMA 'The Table', 'Scoring', 'Riichi'; docs/RULINGS.md 'Two presets'); and
 illegal actions."""
 
 from __future__ import annotations
@@ -41,7 +41,7 @@ def _riichi_drawn(game, seat):
 
 @pytest.mark.parametrize("rules, start", [(EMA2016, 30000), (TENHOU, 25000)], ids=["ema2016", "tenhou"])
 def test_start_score(rules, start):
-    """EMA 'The Table': "Each player starts with 30,000 points"; RULINGS.md tenhou: "25,000 (return 30,000)"."""
+    """EMA 'The Table': "Each player starts with 30,000 points"; docs/RULINGS.md tenhou: "25,000 (return 30,000)"."""
     game = make_game(rules)
     assert game.public.scores == [start] * 4
     assert game.public.dealer == 0 and game.public.round_name == "E1" and game.public.honba == 0
@@ -65,7 +65,7 @@ def test_dealer_keeps_the_deal_after_winning_and_a_counter_is_added(rules):
 
 @PRESETS
 def test_dealer_keeps_the_deal_when_among_several_winners(rules):
-    """RULINGS.md: dealer repeats: "East among the winners"."""
+    """docs/RULINGS.md: dealer repeats: "East among the winners"."""
     hands = {0: WAITER, 2: "234m456m345p678p3s"}  # both wait on 3s
     game = make_game(rules, _wall(rules, hands, ["1z", "9m", "9p", "2z", "1p", "3s"]))
     _to(game, 1)
@@ -116,7 +116,7 @@ def test_drawn_hand_dealer_not_waiting_passes_the_deal_with_a_counter(rules):
 # ---- rounds and the end of the game -------------------------------------------------------
 
 def test_ema_game_is_east_and_south_and_ends_when_the_south_4_dealer_loses_the_deal():
-    """EMA 'The Table': "A game is two rounds, East then South"; RULINGS.md ema2016 game length:
+    """EMA 'The Table': "A game is two rounds, East then South"; docs/RULINGS.md ema2016 game length:
     "East and South; ends when the South-4 dealer loses the deal"."""
     game = make_game(EMA2016, extra=10)
     rounds = []
@@ -143,7 +143,7 @@ def test_ema_south_4_dealer_waiting_keeps_the_deal_and_the_game_goes_on():
 
 
 def test_tenhou_game_ends_at_once_when_a_score_goes_below_zero():
-    """RULINGS.md tenhou: "the game also ends at once when a score goes below 0"."""
+    """docs/RULINGS.md tenhou: "the game also ends at once when a score goes below 0"."""
     game = make_game(TENHOU, _wall(TENHOU, {0: "19m19p19s1234567z"}, ["5p", "1m"]))
     tsumogiri(game)
     _pass_window(game)
@@ -156,7 +156,7 @@ def test_tenhou_game_ends_at_once_when_a_score_goes_below_zero():
 
 
 def test_ema_plays_on_with_a_negative_score():
-    """RULINGS.md ema2016 negative scores: "play on"."""
+    """docs/RULINGS.md ema2016 negative scores: "play on"."""
     game = make_game(EMA2016, _wall(EMA2016, {0: "19m19p19s1234567z"}, ["5p", "1m"]))
     tsumogiri(game)
     _pass_window(game)
@@ -168,7 +168,7 @@ def test_ema_plays_on_with_a_negative_score():
 
 
 def test_tenhou_west_extension_until_someone_has_30000():
-    """RULINGS.md tenhou: "after South 4, play goes on into West until someone has 30,000 (ends as
+    """docs/RULINGS.md tenhou: "after South 4, play goes on into West until someone has 30,000 (ends as
     soon as someone does at the end of a hand)"."""
     west = _wall(TENHOU, {1: FLUSH}, ["1z", "5p"], dealer=1)
     game = make_game(TENHOU, *([noten_wall()] * 9), west, extra=3)
@@ -187,7 +187,7 @@ def test_tenhou_west_extension_until_someone_has_30000():
 
 
 def test_tenhou_game_ends_after_south_4_when_someone_has_30000():
-    """RULINGS.md tenhou: "East and South" (plus the West extension only when nobody has 30,000)."""
+    """docs/RULINGS.md tenhou: "East and South" (plus the West extension only when nobody has 30,000)."""
     first = _wall(TENHOU, {1: FLUSH}, ["5p"])
     game = make_game(TENHOU, first, *([noten_wall()] * 7), extra=3)
     tsumogiri(game)
@@ -201,7 +201,7 @@ def test_tenhou_game_ends_after_south_4_when_someone_has_30000():
 
 
 def test_tenhou_agari_yame_the_south_4_dealer_in_first_place_ends_the_game_by_winning():
-    """RULINGS.md tenhou: "the South-4 dealer in first place with 30,000+ ends the game after a
+    """docs/RULINGS.md tenhou: "the South-4 dealer in first place with 30,000+ ends the game after a
     win or tenpai (agari-yame, automatic)"."""
     s4 = build_wall(hands={3: FLUSH}, draws=["1z", "5p"], dealer=3, red_fives=True, **NEUTRAL)
     game = make_game(TENHOU, *([noten_wall()] * 7), s4, extra=3)
@@ -217,7 +217,7 @@ def test_tenhou_agari_yame_the_south_4_dealer_in_first_place_ends_the_game_by_wi
 
 
 def test_tenhou_agari_yame_the_south_4_dealer_in_first_place_ends_the_game_by_being_tenpai():
-    """RULINGS.md tenhou: agari-yame "after a win or tenpai"."""
+    """docs/RULINGS.md tenhou: agari-yame "after a win or tenpai"."""
     first = _wall(TENHOU, {3: FLUSH}, ["5p"])  # seat 3 wins a baiman on the dealer's first discard
     s4 = build_wall(hands={3: TENPAI_HANDS[0], 0: NOTEN_HAND, 1: NOTEN_HAND, 2: NOTEN_HAND}, dealer=3,
                     red_fives=True, **NEUTRAL)
@@ -235,7 +235,7 @@ def test_tenhou_agari_yame_the_south_4_dealer_in_first_place_ends_the_game_by_be
 
 
 def test_ema_has_no_agari_yame():
-    """RULINGS.md ema2016: the game "ends when the South-4 dealer loses the deal" - a South-4 dealer
+    """docs/RULINGS.md ema2016: the game "ends when the South-4 dealer loses the deal" - a South-4 dealer
     who wins keeps the deal."""
     s4 = build_wall(hands={3: FLUSH}, draws=["1z", "5p"], dealer=3, **NEUTRAL)
     game = make_game(EMA2016, *([noten_wall()] * 7), s4, extra=3)
@@ -252,7 +252,7 @@ def test_ema_has_no_agari_yame():
 # ---- leftover sticks, uma, the final result -----------------------------------------------
 
 def test_ema_leftover_sticks_split_between_tied_firsts_and_tied_players_share_uma():
-    """RULINGS.md ema2016: leftover riichi sticks "to first place (split equally between players tied
+    """docs/RULINGS.md ema2016: leftover riichi sticks "to first place (split equally between players tied
     for first)"; tied final scores: "tied players share the uma of their places equally"; uma
     "+15,000 / +5,000 / -5,000 / -15,000, no oka"; final result "(score - 30,000 + uma) in thousands"."""
     hands = {0: TENPAI_HANDS[0], 1: NOTEN_HAND, 2: TENPAI_HANDS[1], 3: NOTEN_HAND}
@@ -275,7 +275,7 @@ def test_ema_leftover_sticks_split_between_tied_firsts_and_tied_players_share_um
 
 
 def test_tenhou_leftover_sticks_to_first_and_uma_with_oka():
-    """RULINGS.md tenhou: leftover sticks "to first place"; uma "+20 / +10 / -10 / -20 (thousands),
+    """docs/RULINGS.md tenhou: leftover sticks "to first place"; uma "+20 / +10 / -10 / -20 (thousands),
     oka 20 to first"; final result "(score - 30,000) / 1000 + uma (+ oka for first)"."""
     first = _wall(TENHOU, {1: FLUSH}, ["5p"])
     s4 = build_wall(hands={0: NOTEN_HAND, 1: NOTEN_HAND, 2: TENPAI_HANDS[1], 3: NOTEN_HAND},
@@ -306,7 +306,7 @@ def test_tenhou_leftover_sticks_to_first_and_uma_with_oka():
     ([20000, 45000, 31200, 23800], [-25.0, 30.0, 6.2, -11.2]),
 ])
 def test_ema_final_result_arithmetic_ties_share_uma(scores, expected):
-    """RULINGS.md ema2016: "(score - 30,000 + uma) in thousands, one decimal"; "tied players share the
+    """docs/RULINGS.md ema2016: "(score - 30,000 + uma) in thousands, one decimal"; "tied players share the
     uma of their places equally"."""
     assert final_results(scores, EMA2016) == expected
 
@@ -318,10 +318,10 @@ def test_ema_final_result_arithmetic_ties_share_uma(scores, expected):
     ([30000, 20500, 29500, 20000], [39.0, -19.0, 10.0, -30.0]),
 ])
 def test_tenhou_final_result_arithmetic_ties_by_seat_order(scores, expected):
-    """RULINGS.md tenhou: "(score - 30,000) / 1000 + uma (+ oka for first)"; tied final scores
+    """docs/RULINGS.md tenhou: "(score - 30,000) / 1000 + uma (+ oka for first)"; tied final scores
     "placed by seat order from the first dealer (East first)".  The recorded games of the corpus
     round (score - 30,000) / 1000 to whole thousands, .5 toward zero, and first place takes the
-    balance (which is the oka); where RULINGS.md and a recorded game disagree, the record wins."""
+    balance (which is the oka); where docs/RULINGS.md and a recorded game disagree, the record wins."""
     assert final_results(scores, TENHOU) == expected
 
 
@@ -393,7 +393,7 @@ def test_no_action_after_the_game_is_over():
 
 @PRESETS
 def test_scores_and_sticks_always_add_up(rules):
-    """RULINGS.md: "The four scores plus the riichi sticks on the table always add up to four times
+    """docs/RULINGS.md: "The four scores plus the riichi sticks on the table always add up to four times
     the start score"."""
     game = make_game(rules, extra=16)
     while not game.over:

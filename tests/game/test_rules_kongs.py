@@ -1,5 +1,5 @@
 """Kongs: concealed, open and added kongs, replacements, kong dora, the four-kong limit,
-rinshan and chankan (EMA 'Claiming Discards', 'Yaku'; RULINGS.md presets and wall layout)."""
+rinshan and chankan (EMA 'Claiming Discards', 'Yaku'; docs/RULINGS.md presets and wall layout)."""
 
 from __future__ import annotations
 
@@ -43,7 +43,7 @@ def _four_kong_wall(rules):
 
 @PRESETS
 def test_replacements_come_from_134_135_132_133_and_the_live_wall_shrinks_per_kong(rules):
-    """RULINGS.md: "replacement draws for kongs come from 134, 135, 132, 133 in that order";
+    """docs/RULINGS.md: "replacement draws for kongs come from 134, 135, 132, 133 in that order";
     "Each kong moves the end of the live wall one tile earlier, so the dead wall stays at 14".
     EMA: "The wall's last tile then joins the dead wall, so the dead wall stays at 14"."""
     wall = _four_kong_wall(rules)
@@ -92,7 +92,7 @@ def test_never_more_than_four_kongs(rules):
 @PRESETS
 def test_concealed_kong_in_own_turn_turns_a_dora_and_draws_a_replacement(rules):
     """EMA: "A kong is declared only in a turn that began with a draw, and draws a replacement
-    tile from the dead wall"; "Each kong turns another dora indicator". RULINGS.md kan dora:
+    tile from the dead wall"; "Each kong turns another dora indicator". docs/RULINGS.md kan dora:
     concealed kong "at once" under both presets."""
     wall = build_wall(hands={0: "111m234p567s789s5z"}, draws=["1m"], replacements=["9p"], kong_dora=["3p"],
                       dora="7z", red_fives=rules.red_fives)
@@ -147,7 +147,7 @@ def test_open_kong_on_a_discard_draws_a_replacement_and_shrinks_the_live_wall(ru
 
 
 def test_ema_open_kong_turns_its_dora_indicator_at_once():
-    """RULINGS.md kan dora flip, ema2016: "at once, for every kong"."""
+    """docs/RULINGS.md kan dora flip, ema2016: "at once, for every kong"."""
     game, wall = _daiminkan_game(EMA2016)
     events = game.apply(1, Daiminkan())
     kinds = _types(events)
@@ -156,7 +156,7 @@ def test_ema_open_kong_turns_its_dora_indicator_at_once():
 
 
 def test_tenhou_open_kong_turns_its_dora_indicator_after_the_replacement_draw_before_the_discard():
-    """RULINGS.md kan dora flip, tenhou: "open and added kong after the replacement draw, before the discard"."""
+    """docs/RULINGS.md kan dora flip, tenhou: "open and added kong after the replacement draw, before the discard"."""
     game, wall = _daiminkan_game(TENHOU)
     events = game.apply(1, Daiminkan())
     assert "dora" not in _types(events)
@@ -202,7 +202,7 @@ def test_ema_added_kong_turns_its_dora_indicator_at_once():
 
 
 def test_tenhou_added_kong_turns_its_dora_indicator_after_the_replacement_draw_before_the_discard():
-    """RULINGS.md kan dora flip, tenhou: "open and added kong after the replacement draw, before the discard"."""
+    """docs/RULINGS.md kan dora flip, tenhou: "open and added kong after the replacement draw, before the discard"."""
     game, wall = _kakan_game(TENHOU)
     events = game.apply(1, find(game, 1, Kakan))
     assert "dora" not in _types(events)
@@ -220,7 +220,7 @@ ROBBER = "234m456s789s56p88p"  # waits 4p-7p, pinfu
 
 @PRESETS
 def test_robbing_an_added_kong(rules):
-    """RULINGS.md: "Chankan: the tile added to a pung can be robbed for a win". EMA yaku:
+    """docs/RULINGS.md: "Chankan: the tile added to a pung can be robbed for a win". EMA yaku:
     "Robbing the kong | 1 | Won on the tile another player adds to a pung"."""
     game, wall = _kakan_game(rules, seat3=ROBBER)
     game.apply(1, find(game, 1, Kakan))
@@ -258,7 +258,7 @@ def _ankan_robbery_game(rules):
 
 
 def test_tenhou_a_concealed_kong_can_be_robbed_for_thirteen_orphans_only():
-    """RULINGS.md: "A concealed kong can be robbed only for thirteen orphans under tenhou"."""
+    """docs/RULINGS.md: "A concealed kong can be robbed only for thirteen orphans under tenhou"."""
     game = _ankan_robbery_game(TENHOU)
     game.apply(0, Ankan(0))
     assert game.public.phase is Phase.CHANKAN
@@ -270,7 +270,7 @@ def test_tenhou_a_concealed_kong_can_be_robbed_for_thirteen_orphans_only():
 
 
 def test_ema_a_concealed_kong_can_never_be_robbed():
-    """RULINGS.md: a concealed kong can be robbed "never under ema2016"."""
+    """docs/RULINGS.md: a concealed kong can be robbed "never under ema2016"."""
     game = _ankan_robbery_game(EMA2016)
     game.apply(0, Ankan(0))
     assert game.public.phase is Phase.TURN and game.public.turn == 0
@@ -307,7 +307,7 @@ def test_a_kong_dora_indicator_counts_for_the_win(rules):
 
 @PRESETS
 def test_ura_indicators_under_each_turned_indicator_count_for_a_riichi_win(rules):
-    """RULINGS.md: "ura indicators wall[131, 129, 127, 125, 123]" (one under each turned indicator);
+    """docs/RULINGS.md: "ura indicators wall[131, 129, 127, 125, 123]" (one under each turned indicator);
     EMA: "When a riichi player wins, the ura dora indicators are revealed and count as dora too"."""
     wall = build_wall(hands={0: "111m234p567s789s5z"}, draws=["9p", "1z", "2z", "3z", "1m"], replacements=["5z"],
                       dora="6z", kong_dora=["6z"], ura=["6z", "1p"], red_fives=rules.red_fives)
@@ -331,7 +331,7 @@ def _last_tile_kong_game(rules, when: int):
 
 @PRESETS
 def test_no_kong_on_the_last_tile(rules):
-    """RULINGS.md: "no kong on the last tile"; EMA: "The discard after the last tile of the wall
+    """docs/RULINGS.md: "no kong on the last tile"; EMA: "The discard after the last tile of the wall
     may only be claimed to win"."""
     control = _last_tile_kong_game(rules, 1)
     _to(control, 1)
@@ -366,21 +366,21 @@ def _two_player_four_kongs(rules):
 
 
 def test_tenhou_four_kongs_by_more_than_one_player_is_an_abortive_draw():
-    """RULINGS.md abortive draws (tenhou): "four kongs by more than one player"."""
+    """docs/RULINGS.md abortive draws (tenhou): "four kongs by more than one player"."""
     game = _two_player_four_kongs(TENHOU)
     assert game.results and game.results[0]["type"] == "abortive_draw"
     assert game.results[0]["reason"] == "four_kongs"
 
 
 def test_ema_four_kongs_by_more_than_one_player_is_not_an_abortive_draw():
-    """RULINGS.md abortive draws (ema2016): "none"."""
+    """docs/RULINGS.md abortive draws (ema2016): "none"."""
     game = _two_player_four_kongs(EMA2016)
     assert game.results == []
     assert game.public.phase is Phase.TURN and game.public.turn == 2
 
 
 def test_tenhou_four_kongs_by_one_player_is_not_an_abortive_draw():
-    """RULINGS.md: the abortive draw is "four kongs by more than one player"."""
+    """docs/RULINGS.md: the abortive draw is "four kongs by more than one player"."""
     game = make_game(TENHOU, _four_kong_wall(TENHOU))
     for kind in range(4):
         game.apply(0, Ankan(kind))

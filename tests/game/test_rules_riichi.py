@@ -1,4 +1,4 @@
-"""Riichi (EMA 'Riichi'; RULINGS.md 'riichi needs', the concealed kong after riichi, ippatsu)."""
+"""Riichi (EMA 'Riichi'; docs/RULINGS.md 'riichi needs', the concealed kong after riichi, ippatsu)."""
 
 from __future__ import annotations
 
@@ -101,7 +101,7 @@ def test_riichi_needs_at_least_four_tiles_left_in_the_wall(rules):
     (EMA2016.override(start_score=900, return_score=900), 900, True),
 ], ids=["tenhou-900", "tenhou-1000", "ema2016-900"])
 def test_riichi_needs_1000_points_under_tenhou_only(rules, start, allowed):
-    """RULINGS.md 'riichi needs': ema2016 "closed tenpai, at least 4 tiles left in the wall";
+    """docs/RULINGS.md 'riichi needs': ema2016 "closed tenpai, at least 4 tiles left in the wall";
     tenhou "the same, and at least 1,000 points"."""
     game = game_for(rules, hands={0: RIICHI_HAND}, draws=["1z"], **NEUTRAL)
     assert game.public.scores[0] == start
@@ -109,7 +109,7 @@ def test_riichi_needs_1000_points_under_tenhou_only(rules, start, allowed):
 
 
 def test_ema_riichi_does_not_need_points():
-    """RULINGS.md 'riichi needs', ema2016: "closed tenpai, at least 4 tiles left in the wall" (the
+    """docs/RULINGS.md 'riichi needs', ema2016: "closed tenpai, at least 4 tiles left in the wall" (the
     1,000 points are tenhou's only), and ema2016 negative scores "play on". Seat 1 deals into the
     dealer's thirteen orphans (30,000 - 48,000 = -18,000) and in the next hand is waiting."""
     first = build_wall(hands={0: "19m19p19s1234567z"}, draws=["5p", "1m"], **NEUTRAL)
@@ -216,11 +216,11 @@ def test_a_riichi_player_may_not_claim_for_a_set(rules):
     assert not (game.public.phase is Phase.CALLS and 0 in game.waiting_for())
 
 
-# ---- concealed kong after riichi (RULINGS.md) ---------------------------------------------
+# ---- concealed kong after riichi (docs/RULINGS.md) ---------------------------------------------
 
 @PRESETS
 def test_concealed_kong_after_riichi_allowed_with_the_drawn_tile_when_waits_unchanged(rules):
-    """RULINGS.md: "After riichi a concealed kong is allowed only with the tile just drawn,
+    """docs/RULINGS.md: "After riichi a concealed kong is allowed only with the tile just drawn,
     only where the three held tiles are a pung in every reading of the waiting hand, and only
     where the waits stay exactly the same." 111m234p567s789s5z waits on 5z; drawing 1m, the
     pung of 1m is fixed and the wait stays 5z: allowed."""
@@ -238,7 +238,7 @@ def test_concealed_kong_after_riichi_allowed_with_the_drawn_tile_when_waits_unch
 
 @PRESETS
 def test_concealed_kong_after_riichi_refused_when_not_a_pung_in_every_reading(rules):
-    """RULINGS.md: only "where the three held tiles are a pung in every reading of the waiting
+    """docs/RULINGS.md: only "where the three held tiles are a pung in every reading of the waiting
     hand": 1112m (+ sets) waits on 2m (111 + 2) and 3m (11 + 12), so drawing the fourth 1m
     may not be konged after riichi (it may before riichi)."""
     hand = "1112m456p789s234s"
@@ -258,7 +258,7 @@ def test_concealed_kong_after_riichi_refused_when_not_a_pung_in_every_reading(ru
 
 @PRESETS
 def test_concealed_kong_after_riichi_refused_when_not_the_tile_just_drawn(rules):
-    """RULINGS.md: "allowed only with the tile just drawn": four 1m held since before riichi
+    """docs/RULINGS.md: "allowed only with the tile just drawn": four 1m held since before riichi
     may not be konged on a later turn."""
     hand = "1111m23m456p789s5z"
     game = game_for(rules, hands={0: hand}, draws=["9p", "1z", "2z", "3z", "8s"], **NEUTRAL)
@@ -297,7 +297,7 @@ def test_ippatsu_on_a_self_drawn_tile(rules):
 
 @PRESETS
 def test_ippatsu_is_broken_by_a_call(rules):
-    """EMA: "... with no call made by anyone in between"; RULINGS.md: "broken by any call"."""
+    """EMA: "... with no call made by anyone in between"; docs/RULINGS.md: "broken by any call"."""
     # seat 1 discards 8s, seat 2 (holding 88s) pungs it, then the dealer draws its winning tile
     game = game_for(rules, hands={0: RIICHI_HAND, 2: "88s19m19p1234567z"},
                     draws=[*JUNK, "1p", "8s", "5z", "6s"], **NEUTRAL)
@@ -316,7 +316,7 @@ def test_ippatsu_is_broken_by_a_call(rules):
 
 @PRESETS
 def test_ippatsu_is_broken_by_a_concealed_kong(rules):
-    """RULINGS.md: "ippatsu | broken by any call, a concealed kong included" (both presets)."""
+    """docs/RULINGS.md: "ippatsu | broken by any call, a concealed kong included" (both presets)."""
     game = game_for(rules, hands={0: RIICHI_HAND, 1: "111s19m19p123456z"},
                     draws=[*JUNK, "1p", "1s", "5z", "9s", "6s"], replacements=["7z"], **NEUTRAL)
     _around(game)
@@ -332,7 +332,7 @@ def test_ippatsu_is_broken_by_a_concealed_kong(rules):
 
 @PRESETS
 def test_ippatsu_is_broken_by_the_riichi_players_own_concealed_kong(rules):
-    """RULINGS.md: ippatsu "broken by any call, a concealed kong included": the riichi player's own
+    """docs/RULINGS.md: ippatsu "broken by any call, a concealed kong included": the riichi player's own
     kong, then a win on the replacement tile, scores after a kong but not ippatsu."""
     game = game_for(rules, hands={0: "111m234p567s789s5z"}, draws=["9p", "1z", "2z", "3z", "1m"],
                     replacements=["5z"], **NEUTRAL)
@@ -401,7 +401,7 @@ def test_double_riichi_is_broken_by_an_earlier_call(rules):
 
 @PRESETS
 def test_double_riichi_is_broken_by_an_earlier_concealed_kong(rules):
-    """The brief / RULINGS.md: any call, a concealed kong included, breaks the first go-around:
+    """The brief / docs/RULINGS.md: any call, a concealed kong included, breaks the first go-around:
     the dealer's concealed kong on its first turn makes seat 1's first-discard riichi plain."""
     game = game_for(rules, hands={0: "1111m19p19s12345z", 1: RIICHI_HAND},
                     draws=["7z", "1p", "2p", "3p", "4p", "6s"], replacements=["9m"], **NEUTRAL)

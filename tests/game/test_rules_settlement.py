@@ -1,5 +1,5 @@
 """Settlement: payments, counters, riichi sticks, several winners and liability
-(EMA 'Scoring', 'Riichi', 'Yakuman'; RULINGS.md 'Two presets')."""
+(EMA 'Scoring', 'Riichi', 'Yakuman'; docs/RULINGS.md 'Two presets')."""
 
 from __future__ import annotations
 
@@ -90,7 +90,7 @@ def test_tsumo_dealer_payments(rules):
 
 @pytest.mark.parametrize("rules, dora", [(TENHOU, 1), (EMA2016, 0)], ids=["tenhou", "ema2016"])
 def test_red_five_is_one_han_of_dora_under_tenhou_only(rules, dora):
-    """RULINGS.md red fives: ema2016 "none"; tenhou "one each of 5m 5p 5s, each worth 1 han as dora";
+    """docs/RULINGS.md red fives: ema2016 "none"; tenhou "one each of 5m 5p 5s, each worth 1 han as dora";
     "with red fives on, ids 16, 52 and 88 are the red ones". Seat 1's 5p is id 52."""
     wall = build_wall(hands={1: "234m067p66p234s45s"}, draws=["1z", "9m", "3s"], red_fives=rules.red_fives, **NEUTRAL)
     assert 52 in [wall[p] for p in range(52)]
@@ -183,7 +183,7 @@ def _several_ron_game(rules, hands):
 
 
 def test_ema_several_winners_all_win_and_the_discarder_pays_each_in_full():
-    """RULINGS.md ema2016: "all win; the discarder pays each in full"; counters: "each winner gets
+    """docs/RULINGS.md ema2016: "all win; the discarder pays each in full"; counters: "each winner gets
     300 per counter from the discarder"; riichi sticks: "each riichi winner takes their own stick
     back; the winner first in turn after the discarder takes the rest". EMA 'Riichi': "When several
     players win on one discard, each winner who declared riichi takes their own stick back, and the
@@ -222,7 +222,7 @@ def test_ema_two_winners_first_in_turn_takes_the_sticks_not_their_own():
 
 
 def test_tenhou_two_winners_the_first_in_turn_takes_counters_and_all_sticks():
-    """RULINGS.md tenhou: "two win"; counters "only the winner first in turn after the discarder";
+    """docs/RULINGS.md tenhou: "two win"; counters "only the winner first in turn after the discarder";
     riichi sticks "the winner first in turn after the discarder takes all"."""
     hands = {1: TRIPLE[1], 2: NOTEN_HAND, 3: TRIPLE[3]}
     game = _several_ron_game(TENHOU, hands)

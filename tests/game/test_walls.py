@@ -1,4 +1,4 @@
-"""The wall: the documented shuffle of a seed, the deal and the dead wall (RULINGS.md,
+"""The wall: the documented shuffle of a seed, the deal and the dead wall (docs/RULINGS.md,
 "The wall, for replays and for tests"), and the seed check of a finished game.
 
     "A hand's wall is the 136 tile ids in the order play takes them: `wall[0:52]` is the
@@ -77,7 +77,7 @@ def test_shuffle_is_deterministic(seed):
 
 @pytest.mark.parametrize("seed", SEEDS)
 def test_each_wall_is_a_permutation_of_the_136_tiles(seed):
-    """RULINGS: "A hand's wall is the 136 tile ids in the order play takes them"."""
+    """docs/RULINGS.md: "A hand's wall is the 136 tile ids in the order play takes them"."""
     for hand in range(8):
         assert sorted(shuffled_wall(seed, hand)) == list(range(136))
 
@@ -96,7 +96,7 @@ def test_different_seeds_give_different_walls():
 
 
 def test_deal_follows_the_layout_with_seat_0_dealing():
-    """RULINGS: "`wall[0:52]` is the deal: three passes of 4 tiles to the dealer, the next
+    """docs/RULINGS.md: "`wall[0:52]` is the deal: three passes of 4 tiles to the dealer, the next
     seat, the next, the next; then 1 tile to each seat, dealer first"."""
     assert deal(list(range(136)), 0) == [
         [0, 1, 2, 3, 16, 17, 18, 19, 32, 33, 34, 35, 48],
@@ -117,7 +117,7 @@ def test_deal_starts_with_the_dealer():
 
 
 def test_game_deals_and_draws_from_its_wall():
-    """RULINGS: "`wall[52:]` are the live draws in order" — the dealer's first draw is wall[52]."""
+    """docs/RULINGS.md: "`wall[52:]` are the live draws in order" — the dealer's first draw is wall[52]."""
     wall = shuffled_wall(b"deal", 0)
     game = Game(EMA2016, walls=[wall])
     start = next(e for e in game.start_events if e.type == "hand_start")
@@ -152,7 +152,7 @@ def _four_quads_wall() -> list[int]:
 
 
 def test_first_dora_indicator_is_wall_130():
-    """RULINGS: "the dead wall is the last 14: dora indicator `wall[130]`"."""
+    """docs/RULINGS.md: "the dead wall is the last 14: dora indicator `wall[130]`"."""
     for seed in SEEDS:
         wall = shuffled_wall(seed, 0)
         game = Game(TENHOU, walls=[wall])
@@ -161,7 +161,7 @@ def test_first_dora_indicator_is_wall_130():
 
 
 def test_kong_replacements_and_kong_dora_come_from_the_dead_wall_in_order():
-    """RULINGS: "further kong dora indicators `128, 126, 124, 122` ... replacement draws for
+    """docs/RULINGS.md: "further kong dora indicators `128, 126, 124, 122` ... replacement draws for
     kongs come from `134, 135, 132, 133` in that order. Each kong moves the end of the live
     wall one tile earlier"."""
     wall = _four_quads_wall()
@@ -201,7 +201,7 @@ def _answer_window(game: Game, ron_for: int | None = None) -> list:
 
 
 def test_ura_indicators_sit_under_the_dora_indicators():
-    """RULINGS: "ura indicators `131, 129, 127, 125, 123`" — one under each dora indicator shown."""
+    """docs/RULINGS.md: "ura indicators `131, 129, 127, 125, 123`" — one under each dora indicator shown."""
     wall = _riichi_ron_wall()
     game = Game(EMA2016, walls=[wall, shuffled_wall(b"next", 1)])
     game.apply(0, Ankan(0))

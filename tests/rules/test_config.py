@@ -25,7 +25,7 @@ def test_rule_overrides_of_the_wrong_type_are_refused_with_the_field_named():
 
 
 # ---- overrides that do not fit the rules --------------------------------------------------------
-# The final result (RULINGS.md "final result"): ema2016 "(score - 30,000 + uma) in thousands",
+# The final result (docs/RULINGS.md "final result"): ema2016 "(score - 30,000 + uma) in thousands",
 # tenhou "(score - 30,000) / 1000 + uma (+ oka for first)", with tenhou's "start score 25,000
 # (return 30,000)" and "oka 20 to first": the oka is the 4 x 5,000 the four players start
 # short of the return score, so the four results add up to zero.
@@ -85,7 +85,7 @@ def test_scores_may_not_be_negative_or_huge(field, value):
 @pytest.mark.parametrize("field, value", [("start_score", 25_050), ("return_score", 30_001),
                                           ("riichi_min_points", 999), ("oka", 20_010)])
 def test_points_are_counted_in_hundreds(field, value):
-    """RULINGS.md: "Each payment rounds up to the next 100 on its own"."""
+    """docs/RULINGS.md: "Each payment rounds up to the next 100 on its own"."""
     assert _refusal("tenhou", **{field: value}) == f"rule '{field}' is points in hundreds (a multiple of 100), " \
                                                   f"not {value}"
 
@@ -110,7 +110,7 @@ def test_uma_may_not_be_huge_or_out_of_hundreds():
 
 
 def test_double_wind_pair_fu_is_2_or_4():
-    """RULINGS.md "double-wind pair: 4 fu" (2 where a table counts the pair once)."""
+    """docs/RULINGS.md "double-wind pair: 4 fu" (2 where a table counts the pair once)."""
     assert _refusal("ema2016", double_wind_pair_fu=3).startswith("rule 'double_wind_pair_fu' is 2 or 4")
     assert EMA2016.override(double_wind_pair_fu=2).double_wind_pair_fu == 2
 

@@ -8,14 +8,14 @@ Compared for every hand: win or "no yaku"; han; fu (below yakuman); the yaku wit
 han (the package's names mapped to ours); dora; the limit; the payments with honba.
 
 Every disagreement is either a bug of ours or a known rule difference between EMA 2016 /
-RULINGS.md and the package.  A known difference is recognised by a narrow predicate
+docs/RULINGS.md and the package.  A known difference is recognised by a narrow predicate
 (below, each with the rule text that settles it); such a hand is not compared with the
 package's raw answer but with the package's answer corrected by the EMA rule, and each
 difference has its own small test asserting our behaviour.  The known differences:
 
   STACKED_YAKUMAN  the package adds several yakuman (e.g. daisangen + tsuuiisou = 26 han,
                    double the payment).  EMA 2016 'Yakuman': "A yakuman is the maximum,
-                   and yakuman are not added together"; RULINGS.md: "several yakuman in
+                   and yakuman are not added together"; docs/RULINGS.md: "several yakuman in
                    one hand | not added: one yakuman".
   RENHOU_MANGAN    the package counts renhou as a 5-han yaku added to the other yaku and
                    dora.  EMA 2016 'Yaku': "Blessing of Man ... is a mangan. It is not
@@ -270,7 +270,7 @@ def make_hand(tiles: str, win: str, melds: tuple[str, ...] = (), seat: str = "E"
 def test_yakuman_are_not_added_under_ema():
     """EMA 2016 'Yakuman': "A yakuman is the maximum, and yakuman are not added together".
 
-    RULINGS.md, 'several yakuman in one hand': ema2016 "not added: one yakuman".  The
+    docs/RULINGS.md, 'several yakuman in one hand': ema2016 "not added: one yakuman".  The
     package, even with has_double_yakuman=False, adds them: all honours + big three
     dragons is 26 han and pays double.
     """

@@ -20,7 +20,7 @@ from server.rules.scoring import ScoringError
 from tests.rules.helpers import score
 
 EAST, NOT_EAST = "E", "S"
-# RULINGS.md: ema2016 plays without red fives; examples 6 and 7 have one, so they are
+# docs/RULINGS.md: ema2016 plays without red fives; examples 6 and 7 have one, so they are
 # scored with the ema2016 preset plus red fives (each red five is one han of dora).
 EMA_WITH_RED_FIVES = EMA2016.override(red_fives=True)
 
@@ -154,7 +154,7 @@ def test_example_6_riichi_ippatsu_tsumo_tanyao_seven_pairs_and_a_red_five_is_han
     This is the limit hand called Haneman, and it scores 6000 from each if the winner is
     East; a total of 18000 points. If the winner is not East, he receives 6000 from East and
     3000 from each of the other opponents; a total of 12000 points."
-    Hand: 22m 55m (one red) 33p 66p 44s 77s 88s. ema2016 has no red fives (RULINGS.md), so
+    Hand: 22m 55m (one red) 33p 66p 44s 77s 88s. ema2016 has no red fives (docs/RULINGS.md), so
     this is scored with EMA2016.override(red_fives=True)."""
     score = _build("2205m3366p447788s", "4s", seat=seat, tsumo=True, riichi=True, ippatsu=True,
                    rules=EMA_WITH_RED_FIVES)
@@ -177,7 +177,7 @@ def test_example_7_seven_pairs_with_a_red_five_is_3_han_25_fu(seat, ron):
     scores no further points even though there is a pair of dragons and a pair wait. The
     hand value is 3 fan, 25 minipoints, and it scores 4800 points from the discarder if the
     winner is East and 3200 points otherwise." Hand: green dragon pair, 11m 55p (one red)
-    99p 22s 44s 88s. ema2016 has no red fives (RULINGS.md), so this is scored with
+    99p 22s 44s 88s. ema2016 has no red fives (docs/RULINGS.md), so this is scored with
     EMA2016.override(red_fives=True)."""
     score = _build("66z11m05p99p224488s", "4s", seat=seat, rules=EMA_WITH_RED_FIVES)
     assert _yaku(score) == {"chiitoitsu": 2}
@@ -188,7 +188,7 @@ def test_example_7_seven_pairs_with_a_red_five_is_3_han_25_fu(seat, ron):
 
 
 def test_examples_6_and_7_need_the_red_five_rule():
-    """RULINGS.md: "red fives | none (ema2016)" - the plain ema2016 preset refuses a red five."""
+    """docs/RULINGS.md: "red fives | none (ema2016)" - the plain ema2016 preset refuses a red five."""
     with pytest.raises(ScoringError):
         _build("66z11m05p99p224488s", "4s")
 

@@ -226,7 +226,7 @@ def test_sequences_add_nothing():
 def test_pair_fu(pair, seat, round_, pair_fu):
     """Guide: "The pair adds 2 fu if it's dragons, your seat wind, or the round wind. If it's
     both your seat wind and the round wind ..., it adds 4 fu. Any other pair adds 0."
-    RULINGS: "double-wind pair | 4 fu | 4 fu". Four chows, riichi ron on a two-sided 5s."""
+    docs/RULINGS.md: "double-wind pair | 4 fu | 4 fu". Four chows, riichi ron on a two-sided 5s."""
     score = _build("234m567p345s678s" + pair, "5s", seat=seat, round=round_, riichi=True)
     if pair_fu:
         assert "pinfu" not in _names(score)
@@ -238,7 +238,7 @@ def test_pair_fu(pair, seat, round_, pair_fu):
 
 
 def test_double_wind_pair_fu_is_a_rules_field():
-    """Guide: "And if your rules pay 2 fu for a double-wind pair, ..." RULINGS: "keep every
+    """Guide: "And if your rules pay 2 fu for a double-wind pair, ..." docs/RULINGS.md: "keep every
     item a field of the rules object"."""
     rules = EMA2016.override(double_wind_pair_fu=2)
     score = _build("234m567p345s678s11z", "5s", seat="E", round="E", riichi=True, rules=rules)
@@ -299,7 +299,7 @@ def test_open_hand_with_20_fu_on_a_ron_counts_30():
     """Guide step 10: "An open hand that wins by ron with only 20 fu counts as 30 fu. This
     is called kui pinfu, 'open pinfu'." EMA: "An open hand worth nothing more (open pinfu)
     | 2"; EMA example 3: "20 for going out on an open hand, and an additional 2 minipoints
-    for Open Pinfu. 22 minipoints are rounded up to 30". RULINGS: "an open hand with 20 fu
+    for Open Pinfu. 22 minipoints are rounded up to 30". docs/RULINGS.md: "an open hand with 20 fu
     on a ron scores 30"."""
     score = _build(REST, "5s", "chi 234m", houtei=True)
     assert "pinfu" not in _names(score)
@@ -365,7 +365,7 @@ def test_three_sided_wait_is_read_as_the_edge_wait_when_that_scores_more():
 
 def test_wait_counts_as_ryanmen_where_that_gives_pinfu():
     """Guide: "You score the reading that pays most (koutenhou). If the ryanmen reading
-    gives the hand pinfu, it counts as a ryanmen." RULINGS: "the reading that pays most is
+    gives the hand pinfu, it counts as a ryanmen." docs/RULINGS.md: "the reading that pays most is
     taken (han first, then fu)". 123m 789p 234s 456s 66s: 6s is a pair wait on 66s
     (tanki, 2 fu) or a two-sided wait on 45s (pinfu)."""
     ron = _build("123m789p234s45666s", "6s", riichi=True)

@@ -1,9 +1,9 @@
 """Base points, limits and payments (scoring guide: "Base points", "Limit hands",
 "The score tables", "When a hand reaches mangan", "Honba and riichi sticks";
-ema2016-rules.txt "Scoring"; RULINGS.md).
+ema2016-rules.txt "Scoring"; docs/RULINGS.md).
 
 The payment table is written out below as literal data: the standard Japanese riichi
-score table without kiriage (RULINGS.md: "4 han 30 fu and 3 han 60 fu are not rounded up
+score table without kiriage (docs/RULINGS.md: "4 han 30 fu and 3 han 60 fu are not rounded up
 to mangan (no kiriage)"). It is NOT computed with the formula the code uses.
 """
 
@@ -221,7 +221,7 @@ def test_four_han_40_fu_and_three_han_70_fu_are_already_mangan(han, fu):
 @pytest.mark.parametrize("rules", [EMA2016, TENHOU], ids=["ema2016", "tenhou"])
 def test_four_han_30_fu_and_three_han_60_fu_fall_just_short_of_mangan(han, fu, rules):
     """Scoring guide: "4 han 30 fu and 3 han 60 fu fall just short: 1,920 base points. They
-    pay 7,700 to a non-dealer and 11,600 to the dealer." RULINGS: "no kiriage" under both."""
+    pay 7,700 to a non-dealer and 11,600 to the dealer." docs/RULINGS.md: "no kiriage" under both."""
     assert limit_for(han, fu, rules) == (None, 1920)
     _, base = limit_for(han, fu, rules)
     assert payment_for(base, dealer=False, tsumo=False) == Payment(ron=7700)
@@ -241,14 +241,14 @@ def test_limits_by_han(han, name, base, fu):
 
 @pytest.mark.parametrize("han", [13, 14, 20, 26])
 def test_thirteen_han_without_yakuman_is_sanbaiman_under_ema2016(han):
-    """EMA: "Sanbaiman | 11 or more | 6,000"; RULINGS: "13+ han without yakuman | sanbaiman"
+    """EMA: "Sanbaiman | 11 or more | 6,000"; docs/RULINGS.md: "13+ han without yakuman | sanbaiman"
     (ema2016)."""
     assert limit_for(han, 40, EMA2016) == ("sanbaiman", 6000)
 
 
 @pytest.mark.parametrize("han", [13, 14, 20, 26])
 def test_thirteen_han_without_yakuman_is_a_kazoe_yakuman_under_tenhou(han):
-    """RULINGS: "13+ han without yakuman | ... | yakuman (kazoe)" (tenhou). Guide: "a regular
+    """docs/RULINGS.md: "13+ han without yakuman | ... | yakuman (kazoe)" (tenhou). Guide: "a regular
     hand that adds up to 13 han or more: a kazoe yakuman ... 8,000 base points." """
     assert limit_for(han, 40, TENHOU) == ("yakuman", 8000)
 
@@ -295,7 +295,7 @@ def test_limit_payment_list(name):
 
 
 def test_double_yakuman_hand_pays_double_under_tenhou_and_once_under_ema2016():
-    """Scoring guide: "A hand with two yakuman pays double". RULINGS: "several yakuman in one
+    """Scoring guide: "A hand with two yakuman pays double". docs/RULINGS.md: "several yakuman in one
     hand | not added: one yakuman (ema2016) | added (daisangen + tsuuiisou = 2 yakuman)
     (tenhou)". Hand: white, green, red and East pungs, South pair; East completed by ron."""
     hand = "555z666z777z11z22z1z"
@@ -310,7 +310,7 @@ def test_double_yakuman_hand_pays_double_under_tenhou_and_once_under_ema2016():
 
 
 def test_thirteen_han_hand_is_sanbaiman_under_ema2016_and_yakuman_under_tenhou():
-    """RULINGS: "13+ han without yakuman | sanbaiman | yakuman (kazoe)". Hand: closed full
+    """docs/RULINGS.md: "13+ han without yakuman | sanbaiman | yakuman (kazoe)". Hand: closed full
     flush 112233456789m 99m, riichi, tsumo, on a two-sided 4m; 8m indicator (two 9m dora):
     riichi 1 + tsumo 1 + pinfu 1 + pure double chow 1 + straight 2 + full flush 6 + 2 dora = 14."""
     kwargs = dict(tsumo=True, riichi=True, indicators="8m")

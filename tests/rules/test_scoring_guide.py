@@ -190,7 +190,7 @@ def test_chiitoitsu_is_always_25_fu_and_at_least_2_han():
 def test_riichi_with_two_red_fives_is_3_han():
     """Guide, "How scoring works": "Dora and red fives add han, but they aren't yaku. ...
     Riichi with two red fives is a 3 han hand: 1 for riichi and 2 for the dora." Tenhou
-    preset (RULINGS.md: "red fives | ... one each of 5m 5p 5s, each worth 1 han as dora").
+    preset (docs/RULINGS.md: "red fives | ... one each of 5m 5p 5s, each worth 1 han as dora").
     Hand: 4(red 5)6m 34(red 5)p 789s 99m, North pung by ron on a shanpon; riichi is the
     only yaku."""
     score = _build("406m340p789s99m444z", "4z", rules=TENHOU, seat="S", round="E", riichi=True)

@@ -274,7 +274,7 @@ def test_four_declared_melds_one_tile_is_a_single_wait():
 
 
 def test_tenpai_only_on_a_fifth_tile_is_not_tenpai():
-    """RULINGS.md: "A player who is tenpai only on a tile of which they hold all four is not tenpai." """
+    """docs/RULINGS.md: "A player who is tenpai only on a tile of which they hold all four is not tenpai." """
     for text, melds in (("1111m234p567p789s", 0), ("1111z234p567p789s", 0), ("4444m1111z55z", 1), ("1111z", 3)):
         assert shanten(hand(text), melds) == 1, text
         assert waits(hand(text), melds) == []
@@ -282,7 +282,7 @@ def test_tenpai_only_on_a_fifth_tile_is_not_tenpai():
 
 
 def test_a_wait_on_a_kind_held_four_times_counting_declared_melds_is_no_wait():
-    """RULINGS.md: "A player who is tenpai only on a tile of which they hold all four is not tenpai." """
+    """docs/RULINGS.md: "A player who is tenpai only on a tile of which they hold all four is not tenpai." """
     concealed = hand("1m")
     held = hand("1m111m222p333s444z")  # a pon of 1m among the four melds
     assert waits(concealed, melds=4) == kinds("1m")
@@ -313,7 +313,7 @@ def test_counts_of_the_wrong_shape_are_refused():
 @settings(max_examples=300, deadline=None)
 @given(waiting_hands)
 def test_waits_are_the_kinds_that_complete_the_hand(case):
-    """RULINGS.md: "A player who is tenpai only on a tile of which they hold all four is not tenpai." """
+    """docs/RULINGS.md: "A player who is tenpai only on a tile of which they hold all four is not tenpai." """
     counts, melds = case
     completing = [k for k in range(34) if counts[k] < 4 and Agari.is_agari(plus(counts, k))]
     assert waits(counts, melds) == completing
@@ -326,7 +326,7 @@ def test_waits_are_the_kinds_that_complete_the_hand(case):
 @settings(max_examples=300, deadline=None)
 @given(waiting_hands)
 def test_tenpai_exactly_when_there_is_a_wait(case):
-    """RULINGS.md: "A player who is tenpai only on a tile of which they hold all four is not tenpai." """
+    """docs/RULINGS.md: "A player who is tenpai only on a tile of which they hold all four is not tenpai." """
     counts, melds = case
     assert (shanten(counts, melds) == 0) == bool(waits(counts, melds))
     fifth_tile_only = not waits(counts, melds) and any(

@@ -1,4 +1,4 @@
-"""Tile notation (RULINGS.md, "Tiles on the wire and in files").
+"""Tile notation (docs/RULINGS.md, "Tiles on the wire and in files").
 
     "Text notation is the usual one: `1m`-`9m` characters, `1p`-`9p` circles, `1s`-`9s`
     bamboo, `1z`-`7z` for East, South, West, North, White, Green, Red; `0m`/`0p`/`0s` is a
@@ -49,26 +49,26 @@ def _one_line_error(text: str) -> str:
 
 
 def test_compressed_groups_parse_to_kinds_in_the_order_written():
-    """RULINGS: "`1m`-`9m` characters, `1p`-`9p` circles, `1s`-`9s` bamboo ... A hand is
+    """docs/RULINGS.md: "`1m`-`9m` characters, `1p`-`9p` circles, `1s`-`9s` bamboo ... A hand is
     written in compressed groups: `123m456p789s11z`." Kinds: 0-8 man, 9-17 pin, 18-26 sou,
     27-33 honours."""
     assert parse_tiles("123m456p789s11z") == [0, 1, 2, 12, 13, 14, 24, 25, 26, 27, 27]
 
 
 def test_compressed_groups_round_trip():
-    """RULINGS: "A hand is written in compressed groups: `123m456p789s11z`." """
+    """docs/RULINGS.md: "A hand is written in compressed groups: `123m456p789s11z`." """
     assert format_tiles(parse_tiles("123m456p789s11z")) == "123m456p789s11z"
 
 
 def test_honours_are_1z_to_7z_in_the_order_east_south_west_north_white_green_red():
-    """RULINGS: "`1z`-`7z` for East, South, West, North, White, Green, Red"."""
+    """docs/RULINGS.md: "`1z`-`7z` for East, South, West, North, White, Green, Red"."""
     assert parse_tiles("1234567z") == [EAST, SOUTH, WEST, NORTH, WHITE, GREEN, RED]
     assert [tile_name(t) for t in (EAST, SOUTH, WEST, NORTH, WHITE, GREEN, RED)] == [
         "1z", "2z", "3z", "4z", "5z", "6z", "7z"]
 
 
 def test_zero_is_a_red_five_in_each_suit():
-    """RULINGS: "`0m`/`0p`/`0s` is a red five"."""
+    """docs/RULINGS.md: "`0m`/`0p`/`0s` is a red five"."""
     assert parse_tiles("0m0p0s") == [RED_MAN, RED_PIN, RED_SOU]
     assert [kind_of(t) for t in parse_tiles("0m0p0s")] == parse_tiles("5m5p5s")
     assert [tile_name(t) for t in (RED_MAN, RED_PIN, RED_SOU)] == ["0m", "0p", "0s"]
@@ -76,19 +76,19 @@ def test_zero_is_a_red_five_in_each_suit():
 
 @pytest.mark.parametrize("text", ["0m", "0p", "0s", "406m", "340p", "0567s", "0m0p0s", "123m406p789s11z"])
 def test_red_fives_round_trip(text):
-    """RULINGS: "`0m`/`0p`/`0s` is a red five" - a red five prints back as 0, in its suit."""
+    """docs/RULINGS.md: "`0m`/`0p`/`0s` is a red five" - a red five prints back as 0, in its suit."""
     assert format_tiles(parse_tiles(text)) == text
 
 
 def test_a_red_five_prints_next_to_the_plain_fives():
-    """RULINGS: a red five is a five ("`0m`/`0p`/`0s` is a red five"), printed in sorted groups."""
+    """docs/RULINGS.md: a red five is a five ("`0m`/`0p`/`0s` is a red five"), printed in sorted groups."""
     tiles = parse_tiles("505m")
     assert sorted(kind_of(t) for t in tiles) == [4, 4, 4]
     assert sorted(parse_tiles(format_tiles(tiles))) == sorted(tiles)
 
 
 def test_a_single_tile_parses():
-    """RULINGS: "`1m`-`9m` ... `0m`/`0p`/`0s` is a red five"."""
+    """docs/RULINGS.md: "`1m`-`9m` ... `0m`/`0p`/`0s` is a red five"."""
     assert parse_tile("5m") == 4
     assert parse_tile("0p") == RED_PIN
     assert parse_tile("7z") == RED
@@ -97,7 +97,7 @@ def test_a_single_tile_parses():
 @given(st.lists(st.sampled_from(ALL_TILES), max_size=20))
 @settings(max_examples=300)
 def test_any_list_of_tiles_round_trips_through_the_notation(tiles):
-    """RULINGS: "A hand is written in compressed groups" - printing a hand and parsing it
+    """docs/RULINGS.md: "A hand is written in compressed groups" - printing a hand and parsing it
     back gives the same tiles, and printing is canonical."""
     text = format_tiles(tiles)
     back = parse_tiles(text)
@@ -108,7 +108,7 @@ def test_any_list_of_tiles_round_trips_through_the_notation(tiles):
 @given(st.lists(st.sampled_from(ALL_TILES), min_size=1, max_size=14))
 @settings(max_examples=200)
 def test_every_tile_name_parses_back_to_its_tile(tiles):
-    """RULINGS notation: each tile has one name, and the name names that tile."""
+    """docs/RULINGS.md notation: each tile has one name, and the name names that tile."""
     for tile in tiles:
         assert parse_tile(tile_name(tile)) == tile
     assert parse_tiles("".join(tile_name(t) for t in tiles)) == tiles
@@ -118,12 +118,12 @@ def test_every_tile_name_parses_back_to_its_tile(tiles):
 
 
 def test_an_honour_above_7z_is_named():
-    """RULINGS: "`1z`-`7z` for East ... Red" - so 8z is not a tile."""
+    """docs/RULINGS.md: "`1z`-`7z` for East ... Red" - so 8z is not a tile."""
     assert _one_line_error("123m8z") == "'8z' is not a tile: honours are 1z-7z"
 
 
 def test_honour_zero_is_not_a_red_five():
-    """RULINGS: "`0m`/`0p`/`0s` is a red five" - there is no 0z."""
+    """docs/RULINGS.md: "`0m`/`0p`/`0s` is a red five" - there is no 0z."""
     assert "'0z'" in _one_line_error("0z")
 
 
@@ -153,7 +153,7 @@ def test_a_stray_character_is_named(text, bad):
 @given(st.characters(blacklist_characters="0123456789mpsz", blacklist_categories=("Zs", "Cc", "Zl", "Zp", "Cs")))
 @settings(max_examples=300)
 def test_any_stray_character_is_a_tile_error_naming_it(char):
-    """RULINGS: notation is digits `0`-`9` then `m`, `p`, `s` or `z`; parse_tiles "Raises
+    """docs/RULINGS.md: notation is digits `0`-`9` then `m`, `p`, `s` or `z`; parse_tiles "Raises
     TileError with a one-line message naming the bad part" - for every other character,
     non-ASCII digits such as '²', '٣' or '５' included."""
     with pytest.raises(TileError) as caught:
@@ -165,7 +165,7 @@ def test_any_stray_character_is_a_tile_error_naming_it(char):
 
 @pytest.mark.parametrize("char", ["²", "٣", "５"])
 def test_a_non_ascii_digit_is_a_stray_character(char):
-    """RULINGS: the notation's digits are `0`-`9` ("`1m`-`9m` ... `0m`/`0p`/`0s`");
+    """docs/RULINGS.md: the notation's digits are `0`-`9` ("`1m`-`9m` ... `0m`/`0p`/`0s`");
     parse_tiles "Raises TileError with a one-line message naming the bad part".
     ('²' is str.isdigit() but not int()-able; '٣' and the full-width '５' are int()-able.)"""
     message = _one_line_error(f"1{char}3m")

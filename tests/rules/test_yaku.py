@@ -4,7 +4,7 @@ Each rule has a test named after it whose docstring quotes the rule's line from
 the EMA 2016 rule text (a copy in tests/data/rules; `test_every_yaku_test_quotes_the_rule_text`
 checks the quotes).  A test shows a hand that has the yaku (closed and open values where
 the table gives two), a near miss that does not, and the exclusions between yaku.
-Then: dora, the two presets of RULINGS.md, and the errors.
+Then: dora, the two presets of docs/RULINGS.md, and the errors.
 
 Hands are the concealed tiles with the winning tile included (tests/rules/helpers.py).
 Unless said otherwise the winner sits South in the East round: a non-dealer, whose
@@ -547,7 +547,7 @@ def test_blessing_of_man_is_a_mangan_under_ema2016():
 
 def test_blessing_of_man_is_not_used_under_tenhou():
     """EMA: "Blessing of Man, a win on a discard before the player’s first turn with no call
-    made, is a mangan."  RULINGS.md: under tenhou, "not used"."""
+    made, is a mangan."  docs/RULINGS.md: under tenhou, "not used"."""
     with pytest.raises(ScoringError, match="no yaku"):
         score(PLAIN, "3s", renhou=True, seat="S", rules="tenhou")
     result = score("234m55m456p678s234s", "4s", renhou=True, seat="S", rules="tenhou")
@@ -696,7 +696,7 @@ def test_yakuman_are_not_added_under_ema2016():
 
 def test_yakuman_are_added_under_tenhou():
     """EMA: "A yakuman is the maximum, and yakuman are not added together".
-    RULINGS.md, tenhou: "added (daisangen + tsuuiisou = 2 yakuman)"."""
+    docs/RULINGS.md, tenhou: "added (daisangen + tsuuiisou = 2 yakuman)"."""
     result = score(*BIG_DRAGONS_ALL_HONOURS, seat="S", rules="tenhou")
     assert yaku_of(result) == {"tsuuiisou": 13, "daisangen": 13}
     assert (result.han, result.yakuman, result.total) == (26, 2, 64000)
@@ -714,7 +714,7 @@ def test_thirteen_han_without_yakuman_is_sanbaiman_under_ema2016():
 
 
 def test_thirteen_han_without_yakuman_is_kazoe_yakuman_under_tenhou():
-    """EMA: "Sanbaiman | 11 or more | 6,000".  RULINGS.md, tenhou: "yakuman (kazoe)"."""
+    """EMA: "Sanbaiman | 11 or more | 6,000".  docs/RULINGS.md, tenhou: "yakuman (kazoe)"."""
     result = score(*KAZOE, riichi=True, tsumo=True, seat="S", dora="1m", rules="tenhou")
     assert (result.han, result.limit) == (13, "yakuman")
     assert result.payment.as_dict() == {"dealer": 16000, "non_dealer": 8000}
@@ -725,7 +725,7 @@ def test_thirteen_han_without_yakuman_is_kazoe_yakuman_under_tenhou():
 
 
 def test_red_fives_are_one_han_each_under_tenhou():
-    """EMA: "Dora add han but are not yaku."  RULINGS.md, tenhou: red fives "each worth 1 han
+    """EMA: "Dora add han but are not yaku."  docs/RULINGS.md, tenhou: red fives "each worth 1 han
     as dora"."""
     result = score("123m406p789s234s99m", "3s", riichi=True, seat="S", rules="tenhou")
     assert yaku_of(result) == {"riichi": 1}
@@ -739,7 +739,7 @@ def test_red_fives_are_one_han_each_under_tenhou():
 
 
 def test_red_fives_are_rejected_under_ema2016():
-    """EMA: "It is played with 136 tiles and no flowers or seasons."  RULINGS.md, ema2016:
+    """EMA: "It is played with 136 tiles and no flowers or seasons."  docs/RULINGS.md, ema2016:
     red fives "none"."""
     with pytest.raises(ScoringError, match=r"red five 0p.*ema2016.*without red fives"):
         score("123m406p789s234s99m", "3s", riichi=True, seat="S")
