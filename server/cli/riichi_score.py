@@ -7,6 +7,7 @@ import json
 import sys
 from typing import Any, BinaryIO, TextIO
 
+from server.cli.pipes import quiet_when_the_reader_leaves
 from server.cli.score_request import FLAGS, answer, score_request
 from server.rules.decompose import prefill as prefill_readings
 from server.rules.scoring import HandScore, ScoringError
@@ -40,6 +41,7 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+@quiet_when_the_reader_leaves
 def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
