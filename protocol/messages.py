@@ -33,7 +33,7 @@ SERVER_MESSAGES = ("welcome", "table", "catchup", "event", "snapshot", "offer", 
                    "bye")
 # Error codes a server sends (protocol/PROTOCOL.md says when each is sent).
 ERROR_CODES = ("bad_frame", "too_large", "bad_message", "unknown_type", "version", "hello_first", "rate_limited",
-               "closing", "bad_rules", "no_table", "table_full", "seat_taken", "bad_seat", "in_play", "not_host",
+               "closing", "bad_rules", "no_table", "watch_code", "table_full", "seat_taken", "bad_seat", "in_play", "not_host",
                "bad_strategy", "not_seated", "not_at_table", "no_seat", "stale_decision", "illegal_action", "internal")
 
 

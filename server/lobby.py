@@ -90,6 +90,8 @@ class Lobby:
     def join(self, session: Session, code: str, seat: int | None = None) -> None:
         table = self._live(self.by_invite.get(code))
         if table is None:
+            if self._live(self.by_watch.get(code)) is not None:  # a mix-up worth naming
+                raise LobbyError("watch_code", "that is a watch code, not an invite code: watch the table with it")
             raise LobbyError("no_table", "no open table has that invite code")
         table.put(Input("join", session, {} if seat is None else {"seat": seat}))
         session.joining = table

@@ -35,7 +35,7 @@ __all__ = ["Bot", "BotError", "BotResult", "InvalidDecision", "Runner", "play", 
 log = logging.getLogger("riichi_bot")
 
 # Errors that end the run before the game: nothing a retry would fix.
-FATAL = {"version", "bad_rules", "no_table", "table_full", "seat_taken", "bad_seat", "in_play", "not_host",
+FATAL = {"version", "bad_rules", "no_table", "watch_code", "table_full", "seat_taken", "bad_seat", "in_play", "not_host",
          "bad_strategy", "closing", "hello_first", "bad_message"}
 
 

@@ -121,6 +121,12 @@ async def first_answer(conn: Connection, intent: list[Message], timeout: float =
             return read, message.get("text") or message.get("reason") or "the connection closed"
 
 
+def watch_code_problem(code: str, command: str, url: str) -> str:
+    """A `--join` given the table's watch code: say so, and how to watch with it."""
+    server = "" if url == DEFAULT_SERVER else f" --server {url}"
+    return f"that is a watch code, not an invite code: watch the table with {command}{server} {option('--watch', code)}"
+
+
 async def seat_lost(conn: Connection, timeout: float = 1.0) -> str | None:
     """After a `welcome` with `resumed: false`: the message of the `seat_lost` error that says
     why (the seat was handed to a bot, the game ended), if the server sends one."""
@@ -170,6 +176,8 @@ async def run(args: argparse.Namespace, local: LocalServer | None = None) -> int
         buffered: list[Message] = []
         if intent:
             buffered, problem = await first_answer(conn, intent)
+            if problem and buffered and buffered[-1].get("code") == "watch_code":
+                problem = watch_code_problem(args.join, command, url)
             if problem:
                 print(f"riichi-play: {problem}", file=sys.stderr)
                 return 1

@@ -266,6 +266,10 @@ class PlayApp(App[int]):
                         timeout=15)
             self.status(f"seat lost: {message['message']}", "bold red")
             return
+        if message.get("code") == "watch_code":  # from the start pane's Join
+            self.notify("that is a watch code, not an invite code: press Watch to watch the table",
+                        severity="error", timeout=8)
+            return
         self.notify(f"{message['message']} ({message['code']})", severity="error", timeout=8)
         answered = self.answered
         if (message.get("code") == "illegal_action" and answered is not None and self.offer is None

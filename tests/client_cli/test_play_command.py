@@ -86,6 +86,19 @@ async def test_without_a_terminal_resume_says_so_before_it_takes_the_seat_over(s
     await player.close()
 
 
+@pytest.mark.asyncio
+async def test_join_with_a_watch_code_says_it_is_one_and_gives_the_watch_command(server):
+    host = await Client.connect(server.url, "host")
+    await host.send({"type": "create_table", "clock": {"none": True}})
+    table = await asyncio.wait_for(host.recv(), 5)
+    watch = table["watch"]
+    status, out = await asyncio.to_thread(run_in_terminal, [*RUN, "--server", server.url, "--join", watch])
+    said = (f"riichi-play: that is a watch code, not an invite code: watch the table with riichi-play"
+            f" --server {server.url} {'--watch=' if watch.startswith('-') else '--watch '}{watch}")
+    assert status == 1 and out.strip() == said, out
+    await host.close()
+
+
 @pytest.mark.parametrize("args, said", [
     (["--server", "ws://127.0.0.1:99999", "--join", "x"],
      "--server ws://127.0.0.1:99999: port out of range 0-65535 (use ws://HOST:PORT)"),
