@@ -32,6 +32,7 @@ from websockets.exceptions import ConnectionClosed
 from websockets.protocol import State
 
 from protocol.messages import MAX_FRAME, VERSION, Message, ProtocolError, decode, encode, error, ws_frame
+from server.cli import games as admin
 from server.lobby import Lobby, LobbyError
 from server.rules.decompose import prefill as prefill_readings
 from server.rules.shanten import prefill as prefill_shanten
@@ -424,33 +425,6 @@ async def serve_until_stopped(args: argparse.Namespace) -> None:
     log.info("stopped")
 
 
-def _list_games(store: Store) -> None:
-    for g in store.games(finished=True):
-        scores = (g.final or {}).get("scores")
-        if (g.final or {}).get("abandoned"):
-            scores = f"abandoned {scores}"
-        print(f"{g.id}\t{g.rules}\t{time.strftime('%Y-%m-%d %H:%M', time.localtime(g.started))}\t"
-              f"{', '.join(g.names)}\t{scores}")
-
-
-def _export(store: Store, game_id: int, fmt: str) -> int:
-    try:
-        record = store.record(game_id)
-    except KeyError:
-        print(f"riichi-server: no game {game_id} (see: riichi-server games)", file=sys.stderr)
-        return 1
-    if fmt == "record":
-        print(record.to_json())
-    elif fmt == "tenhou6":
-        from server.game.export_tenhou6 import export_tenhou6
-        print(json.dumps(export_tenhou6(record)))
-    else:
-        from server.game.export_mjai import export_mjai
-        for event in export_mjai(record):
-            print(json.dumps(event))
-    return 0
-
-
 def parser() -> argparse.ArgumentParser:
     db = argparse.ArgumentParser(add_help=False)
     db.add_argument("--db", default="riichi.sqlite3", help="the SQLite file (default riichi.sqlite3)")
@@ -476,13 +450,7 @@ def parser() -> argparse.ArgumentParser:
                    help="the kernel's send buffer per connection in bytes (default 0: the OS tunes it)")
     p.add_argument("--history", type=int, default=Table.history_size,
                    help=f"broadcasts each table keeps for clients that resume (default {Table.history_size})")
-    sub = p.add_subparsers(dest="command")
-    sub_db = argparse.ArgumentParser(add_help=False)
-    sub_db.add_argument("--db", default=argparse.SUPPRESS, help="the SQLite file (default riichi.sqlite3)")
-    sub.add_parser("games", parents=[sub_db], help="list finished games")
-    export = sub.add_parser("export", parents=[sub_db], help="write a stored game to standard output")
-    export.add_argument("game", type=int)
-    export.add_argument("--format", choices=("record", "tenhou6", "mjai"), default="record")
+    admin.add_commands(p)
     return p
 
 
@@ -493,16 +461,8 @@ def fail(message: str) -> int:
 
 def main(argv: list[str] | None = None) -> int:
     args = parser().parse_args(argv)
-    if args.command in ("games", "export") and not Path(args.db).is_file():
-        return fail(f"{args.db}: no such database file")
-    if args.command == "games":
-        _list_games(Store(args.db))
-        return 0
-    if args.command == "export":
-        try:
-            return _export(Store(args.db), args.game, args.format)
-        except BrokenPipeError:  # e.g. piped into head
-            return 0
+    if args.command is not None:
+        return admin.run(args)
     if not 0 <= args.port <= 65535:
         return fail(f"port {args.port} is out of range (0-65535)")
     if not Path(args.db).resolve().parent.is_dir():

@@ -1,0 +1,172 @@
+"""`riichi-server games` and `riichi-server export`: the operator's read-only commands on a
+stored database.
+
+Both only read.  Before the store is opened (which would create its tables in any SQLite
+file it is given) the file is checked read-only: it must exist, be a file, be SQLite, and
+hold riichi-server's tables; anything else is one line on standard error and status 1, as
+the server itself fails.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sqlite3
+import sys
+import time
+import unicodedata
+from collections.abc import Iterable
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any
+from urllib.parse import quote
+
+from server.cli.pipes import quiet_when_the_reader_leaves
+from server.store import GameRow, Store
+
+EXPORT_FORMATS = ("record", "tenhou6", "mjai")
+# The columns of `games` that these commands read (server/store.py's schema).
+GAMES_COLUMNS = {"id", "table_id", "seed", "rules", "names", "started", "finished", "final"}
+HEADER = ("ID", "RULES", "STARTED", "PLAYERS", "FINAL SCORES")
+
+
+class DatabaseProblem(Exception):
+    """Why a --db file cannot be read, in one line that names the file."""
+
+
+def add_commands(parser: argparse.ArgumentParser) -> None:
+    """The `games` and `export` subcommands, on riichi-server's parser (`args.command`)."""
+    commands = parser.add_subparsers(dest="command")
+    db = argparse.ArgumentParser(add_help=False)
+    db.add_argument("--db", default=argparse.SUPPRESS, help="the SQLite file (default riichi.sqlite3)")
+    games = commands.add_parser("games", parents=[db], help="list finished games")
+    games.add_argument("--json", action="store_true", help="one JSON array of the games, for programs")
+    export = commands.add_parser("export", parents=[db], help="write a stored game to standard output")
+    export.add_argument("game", type=int)
+    export.add_argument("--format", choices=EXPORT_FORMATS, default="record")
+
+
+@quiet_when_the_reader_leaves
+def run(args: argparse.Namespace) -> int:
+    """Run `games` or `export` from riichi-server's parsed arguments; the exit status."""
+    try:
+        store = open_store(args.db)
+        try:
+            if args.command == "games":
+                return list_games(store, args.db, as_json=args.json)
+            return export_game(store, args.game, args.format)
+        finally:
+            store.close()
+    except DatabaseProblem as problem:
+        return fail(str(problem))
+    except sqlite3.Error as problem:  # e.g. a damaged file, found only when read
+        return fail(f"{args.db}: cannot read it: {problem}")
+
+
+def fail(message: str) -> int:
+    print(f"riichi-server: {message}", file=sys.stderr)
+    return 1
+
+
+def open_store(path: str) -> Store:
+    """The store in `path`, after checking read-only that it is riichi-server's database."""
+    file = Path(path)
+    if not file.exists():
+        raise DatabaseProblem(f"{path}: no such database file (give the server's --db file)")
+    if file.is_dir():
+        raise DatabaseProblem(f"{path}: is a folder, not a database file (give the server's --db file)")
+    columns = _games_columns(file)
+    if columns is None:
+        raise DatabaseProblem(f"{path}: an SQLite database with no games table, not riichi-server's:"
+                              " give the server's --db file")
+    if not GAMES_COLUMNS <= columns:
+        raise DatabaseProblem(f"{path}: its games table is not riichi-server's: give the server's --db file")
+    return Store(file)
+
+
+def _games_columns(file: Path) -> set[str] | None:
+    """The columns of the file's `games` table (None: it has none), read without writing."""
+    uri = f"file:{quote(str(file.resolve()))}?mode=ro"
+    try:
+        db = sqlite3.connect(uri, uri=True)
+    except sqlite3.Error as problem:
+        raise DatabaseProblem(f"{file}: cannot open it: {problem}") from None
+    try:
+        rows = db.execute("PRAGMA table_info(games)").fetchall()
+    except sqlite3.DatabaseError as problem:  # "file is not a database"
+        raise DatabaseProblem(f"{file}: not an SQLite database ({problem}): give the server's --db file") from None
+    finally:
+        db.close()
+    return {row[1] for row in rows} or None
+
+
+# ---- games ------------------------------------------------------------------
+
+def list_games(store: Store, path: str, as_json: bool = False) -> int:
+    games = store.games(finished=True)
+    if as_json:
+        print(json.dumps([game_as_dict(g) for g in games]))
+    elif not games:
+        print(f"no finished games in {path}")
+    else:
+        print("\n".join(aligned([HEADER, *(game_as_row(g) for g in games)])))
+    return 0
+
+
+def game_as_dict(game: GameRow) -> dict[str, Any]:
+    """A finished game for `games --json`: times are ISO 8601 in UTC, `final` is as stored
+    (the engine's final standings, or {abandoned, reason, scores})."""
+    return {"id": game.id, "table": game.table_id, "rules": game.rules, "names": game.names,
+            "started": _iso(game.started), "finished": _iso(game.finished), "final": game.final}
+
+
+def game_as_row(game: GameRow) -> tuple[str, ...]:
+    final = game.final or {}
+    scores = " ".join(str(s) for s in final.get("scores") or ()) or "-"
+    if final.get("abandoned"):
+        scores = f"abandoned at {scores}"
+    started = time.strftime("%Y-%m-%d %H:%M", time.localtime(game.started))
+    return (str(game.id), game.rules, started, ", ".join(game.names), scores)
+
+
+def aligned(rows: Iterable[tuple[str, ...]]) -> list[str]:
+    """Rows as lines of columns two spaces apart, each as wide as its widest cell (the
+    first column, the id, to the right); the last column is not padded."""
+    rows = list(rows)
+    widths = [max(_width(row[i]) for row in rows) for i in range(len(rows[0]))]
+    lines = []
+    for row in rows:
+        cells = [" " * (widths[0] - _width(row[0])) + row[0]]
+        cells += [cell + " " * (widths[i] - _width(cell)) for i, cell in enumerate(row[1:-1], start=1)]
+        lines.append("  ".join([*cells, row[-1]]))
+    return lines
+
+
+def _width(text: str) -> int:
+    """Terminal columns: wide (CJK) characters take two."""
+    return sum(2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in text)
+
+
+def _iso(stamp: float | None) -> str | None:
+    if stamp is None:
+        return None
+    return datetime.fromtimestamp(stamp, timezone.utc).isoformat(timespec="seconds")
+
+
+# ---- export -----------------------------------------------------------------
+
+def export_game(store: Store, game_id: int, fmt: str) -> int:
+    try:
+        record = store.record(game_id)
+    except KeyError:
+        return fail(f"no game {game_id} (see: riichi-server games)")
+    if fmt == "record":
+        print(record.to_json())
+    elif fmt == "tenhou6":
+        from server.game.export_tenhou6 import export_tenhou6
+        print(json.dumps(export_tenhou6(record)))
+    else:
+        from server.game.export_mjai import export_mjai
+        for event in export_mjai(record):
+            print(json.dumps(event))
+    return 0
