@@ -1,8 +1,8 @@
 """`riichi-replay`: replay a game file on the engine and print each hand and the final standings.
 
 Reads our game records (JSON, or msgpack of the same map), mjlog files (.mjlog, gzipped
-or not, with the `.walls.json` beside them) and tenhou.net/6 JSON logs; the kind is told
-from the content, not the name.  `--check` holds the replay up to the results the file
+or not: each hand's wall is rebuilt from the log, or read from a walls file where the full
+walls are known) and tenhou.net/6 JSON logs; the kind is told from the content, not the name.  `--check` holds the replay up to the results the file
 records, `--verify-seed` checks a record's walls against its seed, `--export` writes the
 game out in another format.
 
@@ -24,7 +24,7 @@ from typing import Any, TextIO
 
 from server.game.engine import Game
 from server.game.importers.expected import round_label
-from server.game.importers.mjlog import MjlogError, is_mjlog, parse_mjlog, read_walls, walls_path_for
+from server.game.importers.mjlog import MjlogError, is_mjlog, known_walls, parse_mjlog
 from server.game.importers.replay import ParsedLog, Replay, replay_log
 from server.game.importers.steps import HandStartState, hand_start_state
 from server.game.importers.tenhou6 import Tenhou6Error, is_tenhou6, parse_tenhou6
@@ -58,8 +58,8 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog=PROG,
         description="Replay a riichi game file on the engine: each hand's result and the final standings.",
-        epilog="files: our game record (JSON or msgpack), an mjlog (.mjlog or .mjlog.gz, with NAME.walls.json "
-               "beside it), or a tenhou.net/6 JSON log.\nexit status: 0 all well, 1 the replay disagrees with "
+        epilog="files: our game record (JSON or msgpack), an mjlog (.mjlog or .mjlog.gz; its walls are rebuilt "
+               "from the log, or read from NAME.walls.json beside it or --walls), or a tenhou.net/6 JSON log.\nexit status: 0 all well, 1 the replay disagrees with "
                "the file (or cannot follow it, or the seed does not verify), 2 an unusable file or option (or "
                "--check on a record that stores no results).",
         formatter_class=argparse.RawDescriptionHelpFormatter,
@@ -75,7 +75,9 @@ def build_parser() -> argparse.ArgumentParser:
                         help="with --verify-seed: the hash the game published at its start, to compare")
     parser.add_argument("--export", choices=EXPORTS, help="write the game in this format (to stdout, or -o FILE)")
     parser.add_argument("-o", "--output", metavar="FILE", help="where --export writes")
-    parser.add_argument("--walls", metavar="FILE", help="an mjlog's walls file (default: NAME.walls.json beside it)")
+    parser.add_argument("--walls", metavar="FILE",
+                        help="an mjlog's full walls, where they are known (default: NAME.walls.json beside it if "
+                             "there is one, else the walls are rebuilt from the log)")
     parser.add_argument("-q", "--quiet", action="store_true", help="print only the summary line")
     return parser
 
@@ -136,8 +138,7 @@ def play(path: Path, walls_path: Path | None) -> Played:
     text = _text(data)
     if text is not None and is_mjlog(text):
         try:
-            walls = read_walls(walls_path or walls_path_for(path))
-            return _from_log("mjlog", parse_mjlog(text, walls))
+            return _from_log("mjlog", parse_mjlog(text, known_walls(path, walls_path)))
         except MjlogError as error:
             raise UsageError(str(error)) from None
     content = _json(text) if text is not None else None

@@ -24,7 +24,7 @@ import pytest
 
 from server.game.actions import Discard, Pass, Ron, Tsumo
 from server.game.engine import Game
-from server.game.importers.mjlog import read_mjlog
+from server.game.importers.mjlog import parse_mjlog, read_mjlog
 from server.game.importers.replay import ParsedLog, replay_log
 from server.game.importers.tenhou6 import parse_tenhou6
 from server.game.record import GameRecord
@@ -71,6 +71,19 @@ def test_recorded_game_replays_with_its_score_changes(path):
         assert tuple(replay.game.final["scores"]) == log.final.scores
 
 
+@pytest.mark.parametrize("path", _params(MJLOGS))
+def test_an_mjlog_replays_on_walls_rebuilt_from_the_log_alone(path):
+    """Issue 14: 'build each hand's wall from the log itself (tiles nobody saw fill the rest,
+    which changes nothing in the replay)': every hand and the final scores agree."""
+    log = parse_mjlog(path.read_text())
+    replay = replay_log(log)
+    assert replay.error is None, str(replay.error)
+    comparison = replay.compare()
+    assert not comparison.hands, "\n".join(f"{log.label(k)}: {'; '.join(d)}" for k, d in comparison.hands)
+    assert len(replay.game.results) == len(log.expected)
+    assert not comparison.final and tuple(replay.game.final["scores"]) == log.final.scores
+
+
 FULL_GAMES = [p for p in MJLOGS + TENHOU6 if p.suffix == ".mjlog" or p.name in ("ranked_game.json", "suukantsu_1.json")]
 
 
@@ -109,12 +122,13 @@ def run(*args: str | Path) -> subprocess.CompletedProcess:
     return subprocess.run([str(SCRIPT), *map(str, args)], capture_output=True, text=True, cwd=REPO, timeout=120)
 
 
-def copy_mjlog(tmp_path: Path, name: str, change: tuple[str, str] | None = None) -> Path:
+def copy_mjlog(tmp_path: Path, name: str, change: tuple[str, str] | None = None, walls: bool = True) -> Path:
     text = (CORPUS / "tenhou-mjlog" / f"{name}.mjlog").read_text()
     if change:
         assert change[0] in text
         text = text.replace(change[0], change[1], 1)
-    (tmp_path / f"{name}.walls.json").write_bytes((CORPUS / "tenhou-mjlog" / f"{name}.walls.json").read_bytes())
+    if walls:
+        (tmp_path / f"{name}.walls.json").write_bytes((CORPUS / "tenhou-mjlog" / f"{name}.walls.json").read_bytes())
     path = tmp_path / f"{name}.mjlog"
     path.write_text(text)
     return path
@@ -173,9 +187,32 @@ def test_cli_check_names_where_the_replay_cannot_follow():
 def test_cli_reads_a_gzipped_mjlog_with_its_walls(tmp_path):
     path = tmp_path / "game.mjlog.gz"
     path.write_bytes(gzip.compress(FIRST.read_bytes()))
-    assert run(path).returncode == 2  # no game.walls.json beside it
     result = run(path, "--check", "--walls", CORPUS / "tenhou-mjlog" / "first-example.walls.json")
     assert result.returncode == 0, result.stdout + result.stderr
+    missing = run(path, "--walls", tmp_path / "none.walls.json")
+    assert missing.returncode == 2 and "no walls file none.walls.json" in missing.stderr
+
+
+def test_cli_checks_a_plain_mjlog_with_no_walls_file(tmp_path):
+    """Issue 14: 'riichi-replay --check game.mjlog refuses without a NAME.walls.json beside it,
+    and nobody who downloads a Tenhou log has one.'"""
+    path = copy_mjlog(tmp_path, "first-example", walls=False)
+    result = run(path, "--check")
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "all 9 hands agree with the log, the final scores agree" in result.stdout
+    gzipped = tmp_path / "downloaded.mjlog.gz"
+    gzipped.write_bytes(gzip.compress(path.read_bytes()))
+    assert run(gzipped, "--check").returncode == 0
+
+
+def test_cli_check_without_walls_rejects_a_log_with_one_score_change_altered(tmp_path):
+    # Hand 2's recorded score change for C: +11300 becomes +11400.
+    path = copy_mjlog(tmp_path, "first-example", ('sc="240,0,260,0,230,113,240,-83"', 'sc="240,0,260,0,230,114,240,-83"'),
+                      walls=False)
+    result = run(path, "--check")
+    assert result.returncode == 1
+    assert "hand 2 (E2-1) differs from the log: score changes [0, 0, 11300, -8300]; the log has " \
+           "[0, 0, 11400, -8300]" in result.stdout
 
 
 @pytest.mark.parametrize("content, message", [
@@ -183,7 +220,7 @@ def test_cli_reads_a_gzipped_mjlog_with_its_walls(tmp_path):
     (b"\x00\x01\xc1\xff", "not a game file"),
     (b'{"hello": 1}', "neither a game record"),
     (b'{"format": "riichi-server-record/1", "decisions": 5}', "malformed game record"),
-    (b'<mjloggm ver="2.3"><GO type="169"/></mjloggm>', "no walls file"),
+    (b'<mjloggm ver="2.3"><GO type="169"/></mjloggm>', "the mjlog has no hands"),
     (b'{"name": ["A", "B", "C", "D"], "log": [[1, 2]]}', "tenhou.net/6 log: hand 1: malformed"),
 ])
 def test_cli_bad_files_get_one_line(tmp_path, content, message):

@@ -8,11 +8,14 @@ from __future__ import annotations
 
 import gzip
 import json
+import re
 from pathlib import Path
 
 import pytest
 
-from server.game.importers.mjlog import MjlogError, decode_meld, parse_mjlog, read_mjlog, read_walls, walls_path_for
+from server.game.importers.log_wall import LogWallError, SeenTiles, rebuild_wall
+from server.game.importers.mjlog import (MjlogError, decode_meld, parse_mjlog, read_mjlog, read_walls, seen_tiles,
+                                         walls_path_for)
 from server.game.importers.replay import replay_log
 from server.game.importers.steps import CallStep, DiscardStep, DrawStep, RonStep
 from server.game.importers.tenhou6 import Tenhou6Error, _Tiles, code_kind, parse_call, parse_tenhou6
@@ -100,11 +103,74 @@ def test_mjlog_walls_that_do_not_deal_the_log_are_refused():
         parse_mjlog((MJLOG / "pao-tsumo.mjlog").read_text(), walls)
 
 
-def test_mjlog_without_walls_says_what_is_missing(tmp_path):
+def test_a_walls_file_that_is_not_there_is_named(tmp_path):
     path = tmp_path / "x.mjlog"
     path.write_bytes((MJLOG / "pao-tsumo.mjlog").read_bytes())
-    with pytest.raises(MjlogError, match=r"no walls file x\.walls\.json"):
-        read_mjlog(path)
+    with pytest.raises(MjlogError, match=r"no walls file y\.walls\.json"):
+        read_mjlog(path, tmp_path / "y.walls.json")
+
+
+# ---- mjlog walls rebuilt from the log (RULINGS.md 'The wall') ------------------------------
+
+def test_an_mjlog_without_a_walls_file_gets_its_walls_from_the_log(tmp_path):
+    path = tmp_path / "x.mjlog"
+    path.write_bytes((MJLOG / "pao-tsumo.mjlog").read_bytes())
+    log = read_mjlog(path)
+    assert log.walls == [rebuild_wall(seen)[0] for seen in seen_tiles(path.read_text())]
+    assert [sorted(hand) for hand in deal(log.walls[0], 0)] == \
+        [sorted(seen) for seen in seen_tiles(path.read_text())[0].dealt]
+
+
+@pytest.mark.parametrize("name", sorted(p.stem for p in MJLOG.glob("*.walls.json")))
+def test_a_rebuilt_wall_has_every_tile_the_log_shows_where_the_full_wall_has_it(name):
+    """The walls files hold the full walls of the same games (corpus README): every draw,
+    replacement draw, dora, kan-dora and ura indicator the log shows sits at its place."""
+    name = name.removesuffix(".walls")
+    full = read_walls(MJLOG / f"{name}.walls.json")
+    hands = seen_tiles((MJLOG / f"{name}.mjlog").read_text())
+    assert len(hands) == len(full)
+    for number, (seen, known) in enumerate(zip(hands, full)):
+        wall, places = rebuild_wall(seen)
+        assert sorted(wall) == list(range(136))
+        assert len(places) == 52 + len(seen.live) + len(seen.replacements) + len(seen.dora) + len(seen.ura)
+        assert [p for p in places if wall[p] != known[p]] == [], f"hand {number + 1}"
+
+
+def test_a_rebuilt_wall_puts_kong_draws_and_indicators_in_the_dead_wall():
+    """RULINGS.md: 'dora indicator wall[130], further kong dora indicators 128, 126, 124, 122;
+    ura indicators 131, 129, ...; replacement draws for kongs come from 134, 135, 132, 133'."""
+    dealt = [list(range(13 * s, 13 * s + 13)) for s in range(4)]
+    seen = SeenTiles(1, dealt, live=[52, 53, 54], replacements=[55, 56], dora=[57, 58, 59], ura=[60, 61, 62])
+    wall, places = rebuild_wall(seen)
+    assert deal(wall, 1) == dealt
+    assert wall[52:55] == [52, 53, 54]
+    assert [wall[p] for p in REPLACEMENTS[:2]] == [55, 56]
+    assert [wall[p] for p in DORA_INDICATORS[:3]] == [57, 58, 59]
+    assert [wall[p] for p in URA_INDICATORS[:3]] == [60, 61, 62]
+    assert wall[55] == 63  # the first place the log does not show gets the lowest unseen id
+    assert len(places) == 52 + 3 + 2 + 3 + 3
+
+
+@pytest.mark.parametrize("seen, message", [
+    (SeenTiles(0, [list(range(13 * s, 13 * s + 13)) for s in range(4)], live=[3]), "tile id 3 shows up twice"),
+    (SeenTiles(0, [list(range(13 * s, 13 * s + 13)) for s in range(4)], live=list(range(52, 122)),
+               replacements=[122]), "70 draws do not fit the live wall with 1 kong"),
+    (SeenTiles(0, [list(range(13 * s, 13 * s + 13)) for s in range(4)], dora=[136]), "tile id 136 does not exist"),
+])
+def test_tiles_that_cannot_be_one_wall_are_refused_in_one_line(seen, message):
+    with pytest.raises(LogWallError, match=message) as raised:
+        rebuild_wall(seen)
+    assert "\n" not in str(raised.value)
+
+
+def test_an_mjlog_that_shows_a_tile_twice_says_so_in_one_line():
+    text = (MJLOG / "pao-tsumo.mjlog").read_text()
+    dealt = text.split('hai0="')[1].split(",")[0]
+    first_draw = re.search(r"<T(\d+)/>", text)[1]
+    broken = text.replace(f"<T{first_draw}/>", f"<T{dealt}/>", 1).replace(f"<D{first_draw}/>", f"<D{dealt}/>", 1)
+    with pytest.raises(MjlogError, match=f"hand 1: tile id {dealt} shows up twice") as raised:
+        parse_mjlog(broken)
+    assert "\n" not in str(raised.value)
 
 
 # ---- tenhou.net/6 call strings (formats/tenhou6.md 'Call strings') -------------------------

@@ -1,9 +1,10 @@
 """Read an mjlog (the online server's XML game record, gzipped or not) into steps and
 expectations (`/work/shared/formats/mjlog.md`).
 
-An mjlog names a shuffle seed, not the walls; the walls come from a `.walls.json` beside
-the log (`walls[k]` is hand k's wall in the engine's layout) and are checked against each
-hand's deal and first dora indicator.
+An mjlog names a shuffle seed, not the walls.  Each hand's wall is rebuilt from the log
+itself (log_wall.py: the deal, every draw, replacement draw and indicator it shows), or,
+where the full walls are known, taken from a walls file (`walls[k]` is hand k's wall in
+the engine's layout) and checked against each hand's deal and first dora indicator.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from typing import Any
 from urllib.parse import unquote
 
 from server.game.importers.expected import ExpectedFinal, ExpectedHand, ExpectedWin
+from server.game.importers.log_wall import LogWallError, SeenTiles, rebuild_wall
 from server.game.importers.replay import ParsedLog
 from server.game.importers.steps import (AnkanStep, CallStep, DiscardStep, DoraStep, DrawStep, HandStartState, KakanStep,
                                          NineTerminalsStep, RonStep, Step, TsumoStep)
@@ -105,8 +107,8 @@ def read_walls(path: Path) -> list[list[int]]:
     try:
         data: Any = json.loads(path.read_text())
     except FileNotFoundError:
-        raise MjlogError(f"no walls file {path.name} beside the log: an mjlog names tenhou's shuffle seed, "
-                         f"which is not reproduced here, so each hand's wall must be given (--walls FILE)") from None
+        raise MjlogError(f"no walls file {path.name}: give an existing file, or none, and the walls are "
+                         f"rebuilt from the log") from None
     except (OSError, UnicodeDecodeError, json.JSONDecodeError) as error:
         raise MjlogError(f"{path.name}: not a walls file ({error})") from None
     walls = data.get("walls") if isinstance(data, dict) else data
@@ -117,10 +119,31 @@ def read_walls(path: Path) -> list[list[int]]:
 
 
 def read_mjlog(path: Path, walls_path: Path | None = None) -> ParsedLog:
-    return parse_mjlog(read_text(path), read_walls(walls_path or walls_path_for(path)))
+    """The log, with the walls `known_walls` finds, else walls rebuilt from the log."""
+    return parse_mjlog(read_text(path), known_walls(path, walls_path))
 
 
-def parse_mjlog(text: str, walls: list[list[int]]) -> ParsedLog:
+def known_walls(path: Path, walls_path: Path | None = None) -> list[list[int]] | None:
+    """The walls of `walls_path`, else of NAME.walls.json beside the log if there is one;
+    None where neither is given."""
+    beside = walls_path_for(path)
+    if walls_path is None and beside.exists():
+        walls_path = beside
+    return read_walls(walls_path) if walls_path else None
+
+
+def parse_mjlog(text: str, walls: list[list[int]] | None = None) -> ParsedLog:
+    """The log read into steps and expectations; `walls` None: each hand's wall is rebuilt
+    from the log."""
+    return _read(text, walls).finish()
+
+
+def seen_tiles(text: str) -> list[SeenTiles]:
+    """Each hand's tiles as the log shows them (what its rebuilt wall is made of)."""
+    return _read(text, None).seen
+
+
+def _read(text: str, walls: list[list[int]] | None) -> "_Reader":
     try:
         root = ET.fromstring(text)
     except ET.ParseError as error:
@@ -130,12 +153,14 @@ def parse_mjlog(text: str, walls: list[list[int]]) -> ParsedLog:
     reader = _Reader(walls)
     for element in root:
         reader.read(element)
-    return reader.finish()
+    return reader
 
 
 class _Reader:
-    def __init__(self, walls: list[list[int]]) -> None:
+    def __init__(self, walls: list[list[int]] | None) -> None:
         self.walls = walls
+        self.seen: list[SeenTiles] = []  # each hand's tiles as the log shows them
+        self._kong_by: int | None = None  # the seat whose next draw is a kong's replacement
         self.rules: Rules = TENHOU
         self.names = ["A", "B", "C", "D"]
         self.notes: list[str] = []
@@ -153,9 +178,12 @@ class _Reader:
     def read(self, element: ET.Element) -> None:
         tag, a = element.tag, element.attrib
         if match := _DRAW.match(tag):
-            seat = "TUVW".index(match[1])
+            seat, tile = "TUVW".index(match[1]), int(match[2])
             self._turn = seat
-            self._steps().append(DrawStep(seat, int(match[2])))
+            self._steps().append(DrawStep(seat, tile))
+            seen = self.seen[-1]
+            (seen.replacements if self._kong_by == seat else seen.live).append(tile)
+            self._kong_by = None
         elif match := _DISCARD.match(tag):
             seat = "DEFG".index(match[1])
             tile = int(match[2])
@@ -175,6 +203,7 @@ class _Reader:
             self._riichi.add(int(a["who"]))
         elif tag == "DORA":
             self._steps().append(DoraStep(int(a["hai"])))
+            self.seen[-1].dora.append(int(a["hai"]))
         elif tag == "AGARI":
             self._agari(a)
         elif tag == "RYUUKYOKU":
@@ -196,16 +225,11 @@ class _Reader:
         number = len(self.hands)
         round_number, honba, sticks, _, _, dora = _ints(a["seed"])
         dealer = int(a["oya"])
-        if number >= len(self.walls):
-            raise MjlogError(f"the walls file has {len(self.walls)} walls, and the log has more hands")
-        wall = self.walls[number]
-        dealt = deal(wall, dealer)
-        for seat in range(4):
-            if sorted(dealt[seat]) != sorted(_ints(a[f"hai{seat}"])):
-                raise MjlogError(f"hand {number + 1}: the walls file deals seat {seat} other tiles than the log")
-        if wall[DORA_INDICATORS[0]] != dora:
-            raise MjlogError(f"hand {number + 1}: the walls file's dora indicator is {wall[DORA_INDICATORS[0]]}, "
-                             f"the log's {dora}")
+        hands = [_ints(a[f"hai{seat}"]) for seat in range(4)]
+        if self.walls is not None:
+            self._check_wall(number, dealer, hands, dora)
+        self.seen.append(SeenTiles(dealer, hands, dora=[dora]))
+        self._kong_by = None
         scores = tuple(100 * s for s in _ints(a["ten"]))
         self.hands.append([])
         self._hand = {"start": HandStartState(round_number, honba, sticks, scores), "dealer": dealer,
@@ -214,9 +238,24 @@ class _Reader:
         self._last_discard = None
         self._turn = dealer
 
+    def _check_wall(self, number: int, dealer: int, hands: list[list[int]], dora: int) -> None:
+        assert self.walls is not None
+        if number >= len(self.walls):
+            raise MjlogError(f"the walls file has {len(self.walls)} walls, and the log has more hands")
+        wall = self.walls[number]
+        dealt = deal(wall, dealer)
+        for seat in range(4):
+            if sorted(dealt[seat]) != sorted(hands[seat]):
+                raise MjlogError(f"hand {number + 1}: the walls file deals seat {seat} other tiles than the log")
+        if wall[DORA_INDICATORS[0]] != dora:
+            raise MjlogError(f"hand {number + 1}: the walls file's dora indicator is {wall[DORA_INDICATORS[0]]}, "
+                             f"the log's {dora}")
+
     def _call(self, who: int, m: int) -> None:
         steps = self._steps()
         meld = decode_meld(who, m)
+        if meld.kind in ("daiminkan", "ankan", "kakan"):
+            self._kong_by = who
         if meld.kind == "kakan":
             steps.append(KakanStep(who, meld.tiles[meld.called]))
         elif meld.kind == "ankan":
@@ -240,6 +279,9 @@ class _Reader:
         else:
             steps.append(RonStep((who,), from_who))
         fu, points, _ = _ints(a["ten"])
+        ura = _ints(a.get("doraHaiUra", ""))
+        if ura and not self.seen[-1].ura:  # a second winner of the same discard shows the same ones
+            self.seen[-1].ura = ura
         if "yakuman" in a:
             ids = _ints(a["yakuman"])
             dealer = who == self._hand["dealer"]
@@ -294,8 +336,17 @@ class _Reader:
             raise MjlogError("the mjlog has no hands (no <INIT>)")
         if len(self.expected) != len(self.hands):
             raise MjlogError(f"hand {len(self.hands)} has no result: the log is cut short")
-        return ParsedLog("mjlog", self.rules, self.names, self.walls[:len(self.hands)], self.hands, self.expected,
-                         self.final, self.notes)
+        walls = self.walls[:len(self.hands)] if self.walls is not None else self._rebuilt_walls()
+        return ParsedLog("mjlog", self.rules, self.names, walls, self.hands, self.expected, self.final, self.notes)
+
+    def _rebuilt_walls(self) -> list[list[int]]:
+        walls = []
+        for number, seen in enumerate(self.seen):
+            try:
+                walls.append(rebuild_wall(seen)[0])
+            except LogWallError as error:
+                raise MjlogError(f"hand {number + 1}: {error}") from None
+        return walls
 
 
 def _liable(a: dict[str, str], who: int) -> int | None:

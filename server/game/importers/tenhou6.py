@@ -5,7 +5,7 @@ played through once here: seats take turns (a seat draws and discards, a call ta
 discard, a kong draws a replacement), each tile code gets a physical id as it first
 appears, and the wall is rebuilt from the deal, the draws in the order play took them,
 the replacement draws, the dora and ura indicators at their dead-wall places, and the
-unused ids.  Where a call could belong to either of two identical discards (the
+unused ids (log_wall.py).  Where a call could belong to either of two identical discards (the
 "confusing" logs), the first is tried and the other taken if play cannot go on.
 """
 
@@ -16,11 +16,12 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from server.game.importers.expected import ExpectedFinal, ExpectedHand, ExpectedWin
+from server.game.importers.log_wall import LogWallError, SeenTiles, rebuild_wall
 from server.game.importers.replay import ParsedLog
 from server.game.importers.steps import (AnkanStep, CallStep, DiscardStep, DrawStep, HandStartState, KakanStep,
                                          NineTerminalsStep, RonStep, Step, TsumoStep)
 from server.game.importers.tenhou_yaku import DORA_IDS, YAKU, yaku_id
-from server.game.wall import DEAL_END, DORA_INDICATORS, LIVE_END, REPLACEMENTS, TILES, URA_INDICATORS
+from server.game.wall import TILES
 from server.rules.config import TENHOU
 
 TSUMOGIRI = 60
@@ -442,32 +443,15 @@ class _Play:
     # ---- the wall -----------------------------------------------------------
 
     def wall(self, dora: list[int], ura: list[int]) -> list[int]:
-        wall: list[int | None] = [None] * TILES
-        # The deal: three passes of four tiles from the dealer round, then one each.
-        position = 0
-        for round_ in range(3):
-            for k in range(4):
-                wall[position:position + 4] = self.dealt[(self.dealer + k) % 4][4 * round_:4 * round_ + 4]
-                position += 4
-        for k in range(4):
-            wall[position] = self.dealt[(self.dealer + k) % 4][12]
-            position += 1
-        kongs = len(self.replacements)
-        if DEAL_END + len(self.live) > LIVE_END - kongs:
-            raise Tenhou6Error(f"{len(self.live)} live draws do not fit the wall with {kongs} kong(s)")
-        wall[DEAL_END:DEAL_END + len(self.live)] = self.live
-        for index, tile in zip(REPLACEMENTS, self.replacements):
-            wall[index] = tile
-        for places, codes in ((DORA_INDICATORS, dora), (URA_INDICATORS, ura)):
-            if len(codes) > len(places):
-                raise Tenhou6Error(f"{len(codes)} indicators, and the dead wall has places for {len(places)}")
-            for index, code in zip(places, codes):
-                try:
-                    wall[index] = self.tiles.take(code)
-                except _DeadEnd:
-                    raise Tenhou6Error(f"indicator {code} is a fifth tile of its kind") from None
-        rest = iter(self.tiles.unused())
-        return [tile if tile is not None else next(rest) for tile in wall]
+        try:
+            indicators = [[self.tiles.take(code) for code in codes] for codes in (dora, ura)]
+        except _DeadEnd as error:
+            raise Tenhou6Error(f"an indicator is {error}") from None
+        seen = SeenTiles(self.dealer, self.dealt, self.live, self.replacements, *indicators)
+        try:
+            return rebuild_wall(seen)[0]
+        except LogWallError as error:
+            raise Tenhou6Error(str(error)) from None
 
 
 # ---- the result -----------------------------------------------------------------
