@@ -252,3 +252,34 @@ def test_jsonl_a_line_that_is_not_utf8_is_a_bad_line(env):
     assert "Traceback" not in result.stderr.decode(), result.stderr.decode()[-400:]
     assert [a["id"] for a in answers] == [1, None, 3]
     assert [a["ok"] for a in answers] == [True, False, True]
+
+
+# --- yakuman on the command line -------------------------------------------------------
+
+
+def test_a_yakuman_prints_the_yakuman_and_the_limit_with_no_fu():
+    """Guide, 'Limit hands': a yakuman is 8,000 base points, whatever its fu; thirteen
+    orphans has no fu at all, and printed an empty "Fu:" and "13 han 0 fu"."""
+    result = _run("19m19p19s12345677z", "--win", "1m", "--tsumo", "--dora", "1m")
+    assert result.returncode == 0, result.stderr.decode()
+    lines = result.stdout.decode().splitlines()
+    assert lines[:3] == ["Yaku:", "  kokushi          yakuman", "Total: yakuman (base points 8000)"]
+    assert lines[3] == "Tsumo: 16000 all (each of the three pays 16000)"
+    assert not any(line.startswith("Fu:") or " fu" in line or "dora" in line for line in lines), lines
+
+
+def test_two_yakuman_print_both_and_the_double_limit():
+    """Under the tenhou preset yakuman are added: four concealed pungs and big three dragons."""
+    result = _run("555666777z11122m", "--win", "2m", "--tsumo", "--rules", "tenhou")
+    lines = result.stdout.decode().splitlines()
+    assert lines[:4] == ["Yaku:", "  suuankou         yakuman", "  daisangen        yakuman",
+                         "Total: 2 yakuman (base points 16000)"]
+    assert "Fu:" not in lines
+
+
+def test_a_counted_yakuman_still_shows_its_han_and_fu():
+    """Thirteen han of yaku and dora (kazoe) reach the yakuman limit but are not a yakuman:
+    the han that make it are the breakdown."""
+    result = _run("123456789s234m55p", "--win", "9s", "--riichi", "--dora", "1s" * 10, "--rules", "tenhou")
+    out = result.stdout.decode()
+    assert "Fu:" in out and re.search(r"\bdora\s+10 han", out) and "14 han 30 fu, yakuman" in out, out

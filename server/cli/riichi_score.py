@@ -88,7 +88,21 @@ def answer_line(raw: bytes) -> dict[str, Any]:
 
 
 def breakdown(score: HandScore, sticks: int = 0) -> str:
-    """The readable breakdown: yaku, dora, fu lines, totals, limit and who pays what."""
+    """The readable breakdown: yaku, dora, fu lines, totals, limit and who pays what; a
+    yakuman hand lists its yakuman and the limit only (neither fu nor dora count)."""
+    lines = _yakuman_lines(score) if score.yakuman else _han_and_fu_lines(score)
+    lines += _payment_lines(score, sticks)
+    return "\n".join(lines)
+
+
+def _yakuman_lines(score: HandScore) -> list[str]:
+    lines = ["Yaku:"]
+    lines += [f"  {name:<16} yakuman" for name, _ in score.yaku]
+    limit = "yakuman" if score.yakuman == 1 else f"{score.yakuman} yakuman"
+    return [*lines, f"Total: {limit} (base points {score.base})"]
+
+
+def _han_and_fu_lines(score: HandScore) -> list[str]:
     lines = ["Yaku:"]
     lines += [f"  {name:<16} {han:>3} han" for name, han in score.yaku]
     dora, ura, red = score.dora_parts
@@ -102,7 +116,11 @@ def breakdown(score: HandScore, sticks: int = 0) -> str:
     total = f"{score.han} han {score.fu} fu"
     if score.limit:
         total += f", {score.limit}"
-    lines.append(f"Total: {total} (base points {score.base})")
+    return [*lines, f"Total: {total} (base points {score.base})"]
+
+
+def _payment_lines(score: HandScore, sticks: int) -> list[str]:
+    lines = []
     p = score.payment
     if p.ron:
         lines.append(f"Ron: the discarder pays {p.ron}")
@@ -115,7 +133,7 @@ def breakdown(score: HandScore, sticks: int = 0) -> str:
         collected += f", plus {1000 * sticks} in riichi sticks"
     lines.append(collected + ".")
     lines += [f"Note: {note}" for note in score.notes]
-    return "\n".join(lines)
+    return lines
 
 
 if __name__ == "__main__":
