@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TextIO
 
+from server.cli.pipes import quiet_when_the_reader_leaves
 from server.game.engine import Game
 from server.game.importers.expected import round_label
 from server.game.importers.mjlog import MjlogError, is_mjlog, known_walls, parse_mjlog
@@ -82,6 +83,7 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+@quiet_when_the_reader_leaves
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     if args.output and not args.export:

@@ -22,6 +22,7 @@ from pathlib import Path
 import msgpack
 import pytest
 
+from server.cli.pipes import CLOSED_PIPE_STATUS
 from server.game.actions import Discard, Pass, Ron, Tsumo
 from server.game.engine import Game
 from server.game.importers.mjlog import parse_mjlog, read_mjlog
@@ -229,6 +230,19 @@ def test_cli_bad_files_get_one_line(tmp_path, content, message):
     result = run(path)
     assert result.returncode == 2 and result.stdout == ""
     assert result.stderr.count("\n") == 1 and result.stderr.startswith("riichi-replay: ") and message in result.stderr
+
+
+def test_cli_stops_quietly_when_its_reader_leaves():
+    """Issue 14: '`riichi-replay FILE | head` ends in a BrokenPipeError traceback'.  The mjai
+    export of this game (86 kB) is more than a pipe holds, so the write meets the closed pipe."""
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONUNBUFFERED"}  # buffered, as in a shell
+    command = [str(SCRIPT), str(CORPUS / "tenhou-mjlog" / "six-kongs.mjlog"), "--export", "mjai"]
+    with subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=REPO, env=env) as process:
+        assert json.loads(process.stdout.readline())["type"] == "start_game"
+        process.stdout.close()  # the reader leaves, as head does after its lines
+        stderr = process.stderr.read().decode()
+        assert process.wait(timeout=120) == CLOSED_PIPE_STATUS
+    assert stderr == ""
 
 
 def test_cli_missing_file_gets_one_line():
