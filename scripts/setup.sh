@@ -1,15 +1,28 @@
 #!/usr/bin/env bash
 # Set up .venv in the repository root with the project and its dev tools (idempotent).
+# Quiet when it works: pip's and the build backend's output (setuptools prints a banner on
+# every editable install) is kept in a log, shown only if a step fails.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 PYTHON=${PYTHON:-python3}
+log=$(mktemp "${TMPDIR:-/tmp}/riichi-setup.XXXXXX")
+trap 'rm -f "$log"' EXIT
+
+quietly() {  # run a step, its output into the log; on failure show the log and stop
+  if ! "$@" >"$log" 2>&1; then
+    cat "$log" >&2
+    echo "scripts/setup.sh: this step failed (its output is above): $*" >&2
+    exit 1
+  fi
+}
+
 if [ ! -x .venv/bin/python ]; then
-  "$PYTHON" -m venv .venv
+  quietly "$PYTHON" -m venv .venv
 fi
 stamp=.venv/.installed-$(cat pyproject.toml | sha1sum | cut -c1-12)
 if [ ! -f "$stamp" ]; then
-  .venv/bin/python -m pip install --quiet --upgrade pip >/dev/null 2>&1 || true
-  .venv/bin/python -m pip install --quiet -e '.[dev]'
+  .venv/bin/python -m pip install --quiet --upgrade pip >/dev/null 2>&1 || true  # an old pip works too
+  quietly .venv/bin/python -m pip install -e '.[dev]'
   rm -f .venv/.installed-*
   touch "$stamp"
 fi
