@@ -260,6 +260,8 @@ def check(played: Played, out: TextIO, quiet: bool) -> tuple[int, str]:
     shown = first[0] + 1 if first else len(played.game.results)
     if not quiet:
         print_hands(played, shown, out)
+    for line in comparison.not_compared:
+        print(f"note: {line}", file=out)
     if first:
         number, diffs = first
         print(f"{PROG}: {played.replay.log.label(number)} differs from the log: {'; '.join(diffs)}", file=out)
@@ -275,7 +277,8 @@ def check(played: Played, out: TextIO, quiet: bool) -> tuple[int, str]:
     tail = "the final scores agree" if played.replay.log.final else "the log records no final scores"
     count = len(played.game.results)
     hands = "the hand agrees" if count == 1 else f"all {count} hands agree"
-    return 0, f"{hands} with the log, {tail}"
+    what = "what the log records" if comparison.not_compared else "the log"
+    return 0, f"{hands} with {what}, {tail}"
 
 
 def _check_record(played: Played, out: TextIO, quiet: bool) -> tuple[int, str]:

@@ -174,6 +174,42 @@ def test_cli_check_stops_at_the_first_hand_that_differs(tmp_path):
     assert not any(line.startswith("E3-0") for line in result.stdout.splitlines())
 
 
+def ranked_game_with_last_win(tmp_path: Path, info: list) -> Path:
+    """ranked_game.json with its last hand's win written as `info` (seat, from, liable, texts...)."""
+    data = json.loads((CORPUS / "tenhou6" / "ranked_game.json").read_text(encoding="utf-8"))
+    assert data["log"][-1][16][2][:3] == [1, 2, 1]
+    data["log"][-1][16][2] = info
+    path = tmp_path / "converted.json"
+    path.write_text(json.dumps(data, ensure_ascii=False), encoding="utf-8")
+    return path
+
+
+@pytest.mark.parametrize("info, missing", [
+    ([1, 2, 1, ""], "han, fu or yaku"),
+    ([1, 2, 1, "跳満18000点"], "han, fu or yaku"),
+    ([1, 2, 1, "30符6飜18000点"], "han or yaku"),
+    ([1, 2, 1, "", "三色同順(1飜)", "断幺九(1飜)", "ドラ(1飜)", "赤ドラ(3飜)"], "fu"),
+], ids=["empty", "points-no-yaku", "fu-han-no-yaku", "yaku-no-points"])
+def test_cli_check_compares_only_what_a_converted_log_records(tmp_path, info, missing):
+    """Issue 14: '--check on a tenhou.net/6 log that leaves a win's points or yaku empty (as
+    some converters write them) reports a difference ("5 han; the log has 0"): compare only
+    what the log records, and say what it could not compare.'"""
+    result = run(ranked_game_with_last_win(tmp_path, info), "--check")
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert f"note: hand 3 (E2-1): the log records no {missing} for B's win: not compared" in result.stdout
+    assert "all 3 hands agree with what the log records, the final scores agree" in result.stdout
+
+
+def test_cli_check_still_compares_the_score_changes_of_a_win_without_yaku(tmp_path):
+    data = json.loads(ranked_game_with_last_win(tmp_path, [1, 2, 1, ""]).read_text(encoding="utf-8"))
+    data["log"][-1][16][1] = [0, 18400, -18400, 0]
+    path = tmp_path / "altered.json"
+    path.write_text(json.dumps(data, ensure_ascii=False), encoding="utf-8")
+    result = run(path, "--check")
+    assert result.returncode == 1
+    assert "hand 3 (E2-1) differs from the log: score changes [0, 18300, -18300, 0]" in result.stdout
+
+
 def test_cli_check_fails_when_the_final_scores_differ(tmp_path):
     path = copy_mjlog(tmp_path, "first-example", ('owari="133,', 'owari="134,'))
     result = run(path, "--check")

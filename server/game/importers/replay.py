@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 
 from server.game.engine import Game
 from server.game.importers.expected import (Comparison, ExpectedFinal, ExpectedHand, compare_final, compare_hand,
-                                            round_label)
+                                            not_compared, round_label)
 from server.game.importers.steps import HandStartState, ReplayError, Step, drive
 from server.game.record import GameRecord
 from server.game.state import HandStart
@@ -66,6 +66,8 @@ class Replay:
                 break
             start = self.starts[number] if number < len(self.starts) else None
             diffs = compare_hand(expected, results[number], start)
+            comparison.not_compared.extend(f"{self.log.label(number)}: {line}"
+                                           for line in not_compared(expected, self.log.names))
             if diffs:
                 comparison.hands.append((number, diffs))
         if self.error is None and self.log.final is not None:

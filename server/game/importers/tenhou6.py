@@ -480,19 +480,22 @@ def _win(start: HandStartState, info: list[Any]) -> ExpectedWin:
     from_seat = None if source == seat else source
     liable = pao if pao != seat else None
     texts = [str(t) for t in info[3:]]
-    if not texts:
-        return ExpectedWin(seat, from_seat, None, None, None, 0, liable)
-    points, yaku_texts = texts[0], texts[1:]
+    points, yaku_texts = (texts[0], texts[1:]) if texts else ("", [])
     if any(_YAKUMAN_TEXT.match(t) for t in yaku_texts) or points.startswith("役満"):
         dealer = seat == start.round % 4
         count = max(1, _points_total(points) // (48000 if dealer else 32000))
         names = tuple(_engine_name(_YAKUMAN_TEXT.match(t)[1]) if _YAKUMAN_TEXT.match(t) else t for t in yaku_texts)
-        return ExpectedWin(seat, from_seat, None, None, None if None in names else names, count, liable)
+        return ExpectedWin(seat, from_seat, None, None, None if None in names or not names else names, count, liable,
+                           not_recorded=() if names else ("yaku",))
+    if not yaku_texts:  # a converter that leaves the yaku out: only the score changes say anything
+        fu_han = _FU_HAN.search(points)
+        return ExpectedWin(seat, from_seat, None, int(fu_han[1]) if fu_han else None, None, 0, liable,
+                           not_recorded=("han", "yaku") if fu_han else ("han", "fu", "yaku"))
     han, names = 0, []
     for text in yaku_texts:
         match = _YAKU_TEXT.match(text)
         if not match:
-            return ExpectedWin(seat, from_seat, None, None, None, 0, liable)
+            return ExpectedWin(seat, from_seat, None, None, None, 0, liable, not_recorded=("han", "fu", "yaku"))
         han += int(match[2])
         yaku = yaku_id(match[1])
         if yaku is None:
@@ -501,7 +504,9 @@ def _win(start: HandStartState, info: list[Any]) -> ExpectedWin:
             names.append(YAKU[yaku][1])
     fu_han = _FU_HAN.search(points)
     fu = int(fu_han[1]) if fu_han else None
-    return ExpectedWin(seat, from_seat, han, fu, None if None in names else tuple(names), 0, liable)
+    # A limit hand's text names no fu ('跳満18000点'); an empty one records none.
+    return ExpectedWin(seat, from_seat, han, fu, None if None in names else tuple(names), 0, liable,
+                       not_recorded=() if points else ("fu",))
 
 
 def _engine_name(name: str) -> str | None:
