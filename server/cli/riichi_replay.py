@@ -2,7 +2,8 @@
 
 Reads our game records (JSON, or msgpack of the same map), mjlog files (.mjlog, gzipped
 or not: each hand's wall is rebuilt from the log, or read from a walls file where the full
-walls are known) and tenhou.net/6 JSON logs; the kind is told from the content, not the name.  `--check` holds the replay up to the results the file
+walls are known) and tenhou.net/6 JSON logs (one object, or one a line, as mjx's mjscore
+files hold a game one hand a line); the kind is told from the content, not the name.  `--check` holds the replay up to the results the file
 records, `--verify-seed` checks a record's walls against its seed, `--export` writes the
 game out in another format.
 
@@ -28,7 +29,7 @@ from server.game.importers.expected import round_label
 from server.game.importers.mjlog import MjlogError, is_mjlog, known_walls, parse_mjlog
 from server.game.importers.replay import ParsedLog, Replay, replay_log
 from server.game.importers.steps import HandStartState, hand_start_state
-from server.game.importers.tenhou6 import Tenhou6Error, is_tenhou6, parse_tenhou6
+from server.game.importers.tenhou6 import Tenhou6Error, is_tenhou6, join_hand_lines, parse_tenhou6
 from server.game.record import GameRecord, RecordError
 from server.game.seed_check import verify_seed as check_seed
 from server.record_files import unpack
@@ -60,7 +61,8 @@ def build_parser() -> argparse.ArgumentParser:
         prog=PROG,
         description="Replay a riichi game file on the engine: each hand's result and the final standings.",
         epilog="files: our game record (JSON or msgpack), an mjlog (.mjlog or .mjlog.gz; its walls are rebuilt "
-               "from the log, or read from NAME.walls.json beside it or --walls), or a tenhou.net/6 JSON log.\nexit status: 0 all well, 1 the replay disagrees with "
+               "from the log, or read from NAME.walls.json beside it or --walls), or a tenhou.net/6 JSON log (one object, "
+               "or one a line: one game).\nexit status: 0 all well, 1 the replay disagrees with "
                "the file (or cannot follow it, or the seed does not verify), 2 an unusable file or option (or "
                "--check on a record that stores no results).",
         formatter_class=argparse.RawDescriptionHelpFormatter,
@@ -144,6 +146,11 @@ def play(path: Path, walls_path: Path | None) -> Played:
         except MjlogError as error:
             raise UsageError(str(error)) from None
     content = _json(text) if text is not None else None
+    if content is None and text is not None:
+        try:
+            content = join_hand_lines(text)  # one tenhou.net/6 hand a line (mjx's mjscore)
+        except Tenhou6Error as error:
+            raise UsageError(f"tenhou.net/6 hands a line: {error}") from None
     if content is None:
         content = unpack(data)
     if is_tenhou6(content):

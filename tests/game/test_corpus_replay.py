@@ -27,7 +27,7 @@ from server.game.actions import Discard, Pass, Ron, Tsumo
 from server.game.engine import Game
 from server.game.importers.mjlog import parse_mjlog, read_mjlog
 from server.game.importers.replay import ParsedLog, replay_log
-from server.game.importers.tenhou6 import parse_tenhou6
+from server.game.importers.tenhou6 import Tenhou6Error, join_hand_lines, parse_tenhou6
 from server.game.record import GameRecord
 from server.game.wall import seed_hash, shuffled_wall
 from server.rules.config import TENHOU
@@ -35,6 +35,7 @@ from server.rules.config import TENHOU
 CORPUS = Path(__file__).resolve().parents[1] / "data" / "corpus"
 MJLOGS = sorted((CORPUS / "tenhou-mjlog").glob("*.mjlog"))
 TENHOU6 = sorted((CORPUS / "tenhou6").glob("*.json"))
+MJSCORE = sorted((CORPUS / "mjscore").glob("*.json"))  # tenhou.net/6, one hand a line
 
 # Files whose own record contradicts itself; not engine bugs (see tests/data/corpus/README.md).
 CORPUS_FAULTS = {
@@ -49,6 +50,8 @@ CORPUS_FAULTS = {
 def load(path: Path) -> ParsedLog:
     if path.suffix == ".mjlog":
         return read_mjlog(path)
+    if path.parent.name == "mjscore":
+        return parse_tenhou6(join_hand_lines(path.read_text(encoding="utf-8")))
     return parse_tenhou6(json.loads(path.read_text(encoding="utf-8")))
 
 
@@ -57,7 +60,7 @@ def _params(paths: list[Path]) -> list:
                          if p.name in CORPUS_FAULTS else []) for p in paths]
 
 
-@pytest.mark.parametrize("path", _params(MJLOGS + TENHOU6))
+@pytest.mark.parametrize("path", _params(MJLOGS + TENHOU6 + MJSCORE))
 def test_recorded_game_replays_with_its_score_changes(path):
     log = load(path)
     assert log.rules.name == "tenhou"
@@ -83,6 +86,36 @@ def test_an_mjlog_replays_on_walls_rebuilt_from_the_log_alone(path):
     assert not comparison.hands, "\n".join(f"{log.label(k)}: {'; '.join(d)}" for k, d in comparison.hands)
     assert len(replay.game.results) == len(log.expected)
     assert not comparison.final and tuple(replay.game.final["scores"]) == log.final.scores
+
+
+@pytest.mark.parametrize("path", [pytest.param(p, id=p.name) for p in MJSCORE])
+def test_a_game_one_hand_a_line_replays_as_the_mjlog_of_the_same_game(path):
+    """Issue 14: 'Some tools write a game as one tenhou.net/6 object per hand, one a line
+    (mjx-project/mjx's mjscore files): read that form too, as one game.'  mjx holds both
+    forms of these games; the two replays are the same game, hand for hand."""
+    lines = path.read_text(encoding="utf-8").splitlines()
+    log = load(path)
+    assert len(lines) == len(log.expected) > 1 and log.start is None  # one game, from its first hand
+    from_lines = replay_log(log).game
+    from_mjlog = replay_log(load(CORPUS / "tenhou-mjlog" / f"{path.stem}.mjlog")).game
+    assert [outcome(r) for r in from_lines.results] == [outcome(r) for r in from_mjlog.results]
+    assert from_lines.final["scores"] == from_mjlog.final["scores"]
+
+
+def outcome(result: dict) -> tuple:
+    """A hand's result without tile ids (a tenhou.net/6 log has faces only, and gets its own ids)."""
+    wins = [(w["seat"], w["from"], w["han"], w["fu"], w["yaku"], w["points"]) for w in result.get("wins", [])]
+    return result["type"], result["deltas"], result["scores"], result.get("tenpai"), wins
+
+
+def test_hand_lines_of_other_games_are_refused_in_one_line():
+    lines = (CORPUS / "mjscore" / "six-kongs.json").read_text(encoding="utf-8").splitlines()
+    other = json.loads(lines[1])
+    other["name"] = ["W", "X", "Y", "Z"]
+    with pytest.raises(Tenhou6Error, match="^line 2 names other players or rules than line 1: not hands of one game$"):
+        join_hand_lines("\n".join([lines[0], json.dumps(other, ensure_ascii=False), *lines[2:]]))
+    assert join_hand_lines(lines[0]) is None  # one line is one plain tenhou.net/6 log
+    assert join_hand_lines("not json\n{}") is None
 
 
 FULL_GAMES = [p for p in MJLOGS + TENHOU6 if p.suffix == ".mjlog" or p.name in ("ranked_game.json", "suukantsu_1.json")]
@@ -208,6 +241,13 @@ def test_cli_check_still_compares_the_score_changes_of_a_win_without_yaku(tmp_pa
     result = run(path, "--check")
     assert result.returncode == 1
     assert "hand 3 (E2-1) differs from the log: score changes [0, 18300, -18300, 0]" in result.stdout
+
+
+def test_cli_checks_a_game_written_one_hand_a_line():
+    result = run(CORPUS / "mjscore" / "six-kongs.json", "--check")
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "six-kongs.json (tenhou6): 14 hands replayed; all 14 hands agree with the log, the log records no " \
+           "final scores" in result.stdout
 
 
 def test_cli_check_fails_when_the_final_scores_differ(tmp_path):

@@ -11,6 +11,7 @@ unused ids (log_wall.py).  Where a call could belong to either of two identical 
 
 from __future__ import annotations
 
+import json
 import re
 from dataclasses import dataclass, field
 from typing import Any
@@ -52,6 +53,30 @@ class _PlainFiveOverflow(Tenhou6Error):
 
 def is_tenhou6(data: Any) -> bool:
     return isinstance(data, dict) and isinstance(data.get("log"), list) and "name" in data
+
+
+def join_hand_lines(text: str) -> dict[str, Any] | None:
+    """tenhou.net/6 logs one a line, each holding some hands of one game (mjx's `mjscore`
+    files hold one hand a line), as one log of all their hands; None if the text is not
+    that form.  The game's final scores are taken from the last line that has them."""
+    lines = [line for line in text.splitlines() if line.strip()]
+    objects = []
+    for line in lines:
+        try:
+            objects.append(json.loads(line))
+        except json.JSONDecodeError:
+            return None
+    if len(objects) < 2 or not all(is_tenhou6(o) for o in objects):
+        return None
+    first = objects[0]
+    for number, other in enumerate(objects[1:], 2):
+        if other["name"] != first["name"] or other.get("rule") != first.get("rule"):
+            raise Tenhou6Error(f"line {number} names other players or rules than line 1: not hands of one game")
+    joined = {**first, "log": [hand for o in objects for hand in (o["log"] if isinstance(o["log"], list) else [])]}
+    finals = [o["sc"] for o in objects if "sc" in o]
+    if finals:
+        joined["sc"] = finals[-1]
+    return joined
 
 
 def parse_tenhou6(data: Any) -> ParsedLog:
