@@ -12,6 +12,7 @@ or {"id", "ok": false, "error"}.
 
 from __future__ import annotations
 
+import gzip
 import json
 import os
 import re
@@ -283,3 +284,30 @@ def test_a_counted_yakuman_still_shows_its_han_and_fu():
     result = _run("123456789s234m55p", "--win", "9s", "--riichi", "--dora", "1s" * 10, "--rules", "tenhou")
     out = result.stdout.decode()
     assert "Fu:" in out and re.search(r"\bdora\s+10 han", out) and "14 han 30 fu, yakuman" in out, out
+
+
+# --- the answers of the first implementation, byte for byte ------------------------------
+
+FIXTURE = REPO / "tests" / "data" / "riichi_score_jsonl"
+
+
+def _fixture(name: str) -> bytes:
+    return gzip.decompress((FIXTURE / f"{name}.jsonl.gz").read_bytes())
+
+
+def test_jsonl_answers_are_byte_for_byte_the_first_implementations_from_a_pipe():
+    """3,000 lines, good and bad (tests/data/riichi_score_jsonl/README.md), written into a pipe."""
+    result = _run("--jsonl", stdin=_fixture("requests"))
+    assert result.returncode == 0 and result.stderr == b""
+    assert result.stdout == _fixture("answers")
+
+
+def test_jsonl_answers_are_byte_for_byte_the_first_implementations_from_a_file(tmp_path):
+    """The same lines read from a file (`riichi-score --jsonl < requests.jsonl > answers.jsonl`)."""
+    requests, answers = tmp_path / "requests.jsonl", tmp_path / "answers.jsonl"
+    requests.write_bytes(_fixture("requests"))
+    with open(requests, "rb") as stdin, open(answers, "wb") as stdout:
+        result = subprocess.run([str(SCRIPT), "--jsonl"], stdin=stdin, stdout=stdout, stderr=subprocess.PIPE,
+                                timeout=120)
+    assert result.returncode == 0 and result.stderr == b""
+    assert answers.read_bytes() == _fixture("answers")
