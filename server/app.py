@@ -33,6 +33,7 @@ from websockets.protocol import State
 
 from protocol.messages import MAX_FRAME, VERSION, Message, ProtocolError, decode, encode, error, ws_frame
 from server.cli import games as admin
+from server.limits import AddressCounts, RareLog, quiet_descriptor_errors, raise_open_files_limit
 from server.lobby import Lobby, LobbyError
 from server.rules.decompose import prefill as prefill_readings
 from server.rules.shanten import prefill as prefill_shanten
@@ -49,6 +50,12 @@ ABANDON = 1800.0  # seconds a game in play may have no player connected before i
 TABLES_PER_ADDRESS = 20  # open tables (waiting or playing) that one client address may have created
 PING_INTERVAL = 20.0  # seconds between keepalive pings ...
 PING_TIMEOUT = 20.0  # ... and how long a pong may take before the connection is closed
+# Every connection holds a descriptor, and the process has a fixed number: a connection must
+# say hello soon (the handshake before it counts too), and one address may hold only so many
+# (64: a household, or a club of sixteen tables behind one NAT).  An address that goes on
+# opening sockets past twice its cap is not answered at all (its sockets are cut at once).
+HELLO_TIMEOUT = 5.0  # seconds from the TCP connection to the hello
+CONNECTIONS_PER_ADDRESS = 64
 # The cyclic garbage collector.  With Python's (700, 10, 10), the objects a table and a
 # connection keep for a few seconds (offers, pending reads, keepalive timers) outlive the
 # young collections and are promoted, and a full collection of a 1,000-table heap (250-450
@@ -119,13 +126,52 @@ class Outbox:
 
 class App:
     def __init__(self, lobby: Lobby, rate: float = RATE, burst: float = BURST, outbox_bytes: int = OUTBOX_BYTES,
-                 sndbuf: int = 0):
+                 sndbuf: int = 0, hello_timeout: float = HELLO_TIMEOUT,
+                 connections_per_address: int = CONNECTIONS_PER_ADDRESS):
         self.lobby = lobby
         self.rate, self.burst = rate, burst
         self.outbox_bytes = outbox_bytes
         self.sndbuf = sndbuf  # the kernel's send buffer per connection (0: the OS tunes it)
+        self.hello_timeout = hello_timeout  # 0: none
+        self.connections_per_address = connections_per_address  # 0: no cap
         self.sessions: dict[str, Session] = {}  # by resume token hash
         self.connections: set[Connection] = set()
+        self.per_address = AddressCounts()
+        self.refused = RareLog("connections_refused")
+        self.cut = RareLog("connections_cut")
+        self.no_hello = RareLog("no_hello_closed")
+
+    def connection_class(self) -> type[ServerConnection]:
+        """websockets' connection, counted per client address from accept to close."""
+        app = self
+
+        class CountedConnection(ServerConnection):
+            address = "?"
+
+            def connection_made(self, transport: asyncio.BaseTransport) -> None:
+                super().connection_made(transport)
+                peer = transport.get_extra_info("peername")
+                self.address = str(peer[0]) if peer else "?"
+                app.opened(self, transport)
+
+            def connection_lost(self, exc: Exception | None) -> None:
+                super().connection_lost(exc)
+                app.per_address.closed(self.address)
+
+        return CountedConnection
+
+    def opened(self, connection: Any, transport: asyncio.BaseTransport) -> None:
+        """A new TCP connection: counted; cut at once past twice the address's cap (a client
+        that goes on connecting after it was refused), before it costs a handshake."""
+        count = self.per_address.opened(connection.address)
+        cap = self.connections_per_address
+        if cap and count > 2 * cap:
+            self.cut.note(peer=connection.address, cap=cap)
+            transport.abort()
+
+    def over_cap(self, connection: Any) -> bool:
+        cap = self.connections_per_address
+        return bool(cap) and self.per_address[getattr(connection, "address", "?")] > cap
 
     def process_request(self, connection: ServerConnection, request: Any) -> Any:
         path = urlsplit(request.path).path  # a query string is ignored
@@ -139,6 +185,12 @@ class App:
             del response.headers["Content-Type"]
             response.headers["Content-Type"] = "application/json"
             return response
+        if self.over_cap(connection):
+            address = getattr(connection, "address", "?")
+            self.refused.note(peer=address, cap=self.connections_per_address)
+            return connection.respond(HTTPStatus.TOO_MANY_REQUESTS,
+                                      f"too many connections from {address} (at most {self.connections_per_address}):"
+                                      " close some and connect again\n")
         return None
 
     def problem(self) -> str | None:
@@ -204,6 +256,17 @@ class Connection:
         self.dropped = False
         self.address = str(ws.remote_address[0]) if ws.remote_address else None
         self.log = log.bind(peer=self.address or "?")
+        self.hello_timer = (asyncio.get_running_loop().call_later(app.hello_timeout, self.hello_overdue)
+                            if app.hello_timeout else None)
+        self.closer: asyncio.Task | None = None
+
+    def hello_overdue(self) -> None:
+        """No hello in time: the connection only holds a descriptor, so it goes."""
+        self.hello_timer = None
+        if self.session is None and self.closer is None:
+            self.app.no_hello.note(peer=self.address or "?", timeout_s=self.app.hello_timeout)
+            self.closer = asyncio.get_running_loop().create_task(
+                self.close_soon(1008, f"no hello within {self.app.hello_timeout:g} s: say hello first", 1.0))
 
     def send(self, message: Any) -> None:
         try:
@@ -252,11 +315,16 @@ class Connection:
                 except Exception:  # no frame may crash the server
                     self.log.exception("frame_failed")
                     self.send(error("internal", "the server could not handle that message"))
+                if self.hello_timer is not None and self.session is not None:
+                    self.hello_timer.cancel()  # said hello: the timer has nothing left to do
+                    self.hello_timer = None
                 if self.closing is not None:
                     break
         except ConnectionClosed:
             pass
         finally:
+            if self.hello_timer is not None:
+                self.hello_timer.cancel()
             session = self.session
             if session is not None and session.connection is self:
                 session.connection, session.outbox, session.on_overflow = None, None, None
@@ -386,6 +454,8 @@ def tune_gc() -> None:
 
 
 async def serve_until_stopped(args: argparse.Namespace) -> None:
+    before, soft, hard = raise_open_files_limit()
+    asyncio.get_running_loop().set_exception_handler(quiet_descriptor_errors)
     prefill_shanten()  # 0.2 s of memo, before any table waits on it
     prefill_readings()  # 0.2 s: every suit's readings as sets, for scoring
     tune_gc()  # after the tables above, so that the collector leaves them be
@@ -393,7 +463,8 @@ async def serve_until_stopped(args: argparse.Namespace) -> None:
     Table.history_size = args.history
     lobby = Lobby(store, idle_seconds=args.idle, abandon_seconds=args.abandon,
                   tables_per_address=args.tables_per_address)
-    app = App(lobby, outbox_bytes=args.outbox_bytes, sndbuf=args.sndbuf)
+    app = App(lobby, outbox_bytes=args.outbox_bytes, sndbuf=args.sndbuf, hello_timeout=args.hello_timeout,
+              connections_per_address=args.connections_per_address)
     restored = lobby.restore()
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
@@ -405,10 +476,12 @@ async def serve_until_stopped(args: argparse.Namespace) -> None:
     # the other.
     async with serve(app.handler, args.host, args.port, max_size=2 * MAX_FRAME, compression=None,
                      ping_interval=args.ping_interval or None, ping_timeout=args.ping_timeout or None,
-                     write_limit=args.outbox_bytes, close_timeout=2,
-                     process_request=app.process_request) as server:
+                     write_limit=args.outbox_bytes, close_timeout=2, open_timeout=args.hello_timeout or 10,
+                     process_request=app.process_request, create_connection=app.connection_class()) as server:
         port = server.sockets[0].getsockname()[1] if server.sockets else args.port
         log.info("listening", host=args.host, port=port, db=args.db, restored_tables=restored)
+        # logged once listening: a server that cannot start says so in one line and nothing else
+        log.info("open_files_limit", soft=soft, hard=hard, raised_from=before if before != soft else None)
         janitor = asyncio.create_task(lobby.janitor(every=min(10.0, max(0.2, (args.abandon or 40) / 4))))
         sweeper = asyncio.create_task(app.sweeper())
         await stop.wait()
@@ -440,6 +513,12 @@ def parser() -> argparse.ArgumentParser:
                         f" abandoned, 0 for never (default {ABANDON:g})")
     p.add_argument("--tables-per-address", type=int, default=TABLES_PER_ADDRESS,
                    help=f"open tables one client address may have created, 0 for no cap (default {TABLES_PER_ADDRESS})")
+    p.add_argument("--hello-timeout", type=float, default=HELLO_TIMEOUT,
+                   help=f"seconds a new connection has to say hello before it is closed, 0 for no limit"
+                        f" (default {HELLO_TIMEOUT:g})")
+    p.add_argument("--connections-per-address", type=int, default=CONNECTIONS_PER_ADDRESS,
+                   help=f"connections one client address may have open, 0 for no cap"
+                        f" (default {CONNECTIONS_PER_ADDRESS})")
     p.add_argument("--ping-interval", type=float, default=PING_INTERVAL,
                    help=f"seconds between keepalive pings, 0 for none (default {PING_INTERVAL:g})")
     p.add_argument("--ping-timeout", type=float, default=PING_TIMEOUT,
