@@ -129,6 +129,32 @@ def prefill() -> None:
     _PREFILLED.append(True)
 
 
+# What prefill() fills, as plain data (dicts of ints to ints or tuples of ints), in this order:
+# for server/cli/readings_cache.py to keep in a file and give back.
+PrefilledTables = tuple[tuple[dict[int, tuple[Shape, ...]], ...], dict[int, tuple[Shape, ...]],
+                        dict[int, Shape], dict[int, Shape], dict[int, Shape], dict[int, Shape]]
+
+
+def prefilled_tables() -> PrefilledTables:
+    """The tables prefill() fills (after running it), for a cache to keep."""
+    prefill()
+    return _suit_shapes, _honour_shapes, SINGLE_MAN, SINGLE_PIN, SINGLE_SOU, SINGLE_HONOURS
+
+
+def install_prefilled(tables: PrefilledTables) -> None:
+    """Fill the tables from what prefilled_tables() gave (in another process), as prefill()
+    would have filled them."""
+    if _PREFILLED:
+        return
+    suits, honours, *singles = tables
+    for table, kept in zip(_suit_shapes, suits):
+        table.update(kept)
+    _honour_shapes.update(honours)
+    for table, kept in zip((SINGLE_MAN, SINGLE_PIN, SINGLE_SOU, SINGLE_HONOURS), singles):
+        table.update(kept)
+    _PREFILLED.append(True)
+
+
 def standard_shapes(packed: int) -> list[Shape]:
     """All readings of the concealed tiles (packed counts, see packed.py) as sets plus one
     pair, as Shapes.  Each suit's shapes are looked up by its counts, so a hand costs four
