@@ -32,7 +32,7 @@ _FIELDS = frozenset(FIELDS)
 _FLAGS = frozenset(FLAGS)
 _SCORING_ERRORS = (ScoringError, TileError, ValueError)  # what answer() turns into an error answer
 MEMO_LIMIT = 20_000  # texts kept per memo: enough for every tile, meld and wind there is, bounded
-READ_SIZE = 1 << 16
+READ_SIZE = 1 << 18  # what one read may bring: a few thousand lines from a file
 
 
 class _NotPlain(Exception):
@@ -252,20 +252,20 @@ def lines_as_they_come(stdin: BinaryIO) -> Iterator[list[bytes]]:
     and then flushes answers a program that writes one line and waits at once, and a file
     or a busy pipe in large writes."""
     fd = stdin.fileno()
-    pending = b""
+    pending: list[bytes] = []  # a line not ended yet, in the pieces it came in (joined once)
     while True:
         chunk = os.read(fd, READ_SIZE)
         if not chunk:
             break
         end = chunk.rfind(b"\n")
         if end < 0:
-            pending += chunk
+            pending.append(chunk)
             continue
-        lines = (pending + chunk[:end]).split(b"\n")
-        pending = chunk[end + 1:]
+        lines = b"".join([*pending, chunk[:end]]).split(b"\n")
+        pending = [chunk[end + 1:]]
         yield [line + b"\n" for line in lines]
-    if pending:
-        yield [pending]
+    if any(pending):
+        yield [b"".join(pending)]
 
 
 def serve(stdin: BinaryIO, stdout: BinaryIO) -> None:

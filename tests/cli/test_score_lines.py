@@ -121,3 +121,14 @@ def test_a_large_input_from_a_writer_thread_gets_every_answer_in_order():
         writer.join()
         assert process.wait(timeout=60) == 0
     assert [a["id"] for a in answers] == list(range(5000)) and all(a["ok"] for a in answers)
+
+
+def test_a_line_of_many_megabytes_in_many_reads_is_one_line_and_one_answer(tmp_path):
+    """Its pieces are joined once, not once a read (which grew as the square of its length)."""
+    requests = tmp_path / "requests.jsonl"
+    requests.write_bytes(b'{"id": 1, "note": "' + b"x" * 20_000_000 + b'"}\n{"id": 2}')
+    with open(requests, "rb") as stdin:
+        done = subprocess.run([str(SCRIPT), "--jsonl"], stdin=stdin, capture_output=True, timeout=120)
+    answers = [json.loads(line) for line in done.stdout.splitlines()]
+    assert done.returncode == 0 and [a["id"] for a in answers] == [1, 2]
+    assert answers[0]["error"] == "unknown field(s): note" and answers[1]["ok"] is False
