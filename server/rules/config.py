@@ -21,6 +21,13 @@ class ResultRounding(str, Enum):
     WHOLE_THOUSANDS = "whole_thousands"  # (score - return) / 1000 rounded, .5 toward zero; first takes the balance
 
 
+class DoubleRiichiListing(str, Enum):
+    """How a double riichi is listed among a win's yaku; its han are 2 in all either way."""
+
+    WITH_RIICHI = "with_riichi"  # riichi 1 and double_riichi 1 (EMA 'Yaku': "2 in all with riichi")
+    ALONE = "alone"  # double_riichi 2, riichi not listed, as the online server's logs write it
+
+
 class TieBreak(str, Enum):
     SHARE_UMA = "share_uma"  # tied players share the uma of their places
     SEAT_ORDER = "seat_order"  # placed by seat order from the first dealer
@@ -60,6 +67,7 @@ class Rules:
     pao: bool
     kiriage: bool  # docs/RULINGS.md: no kiriage under either preset
     chankan_concealed_kong_kokushi: bool
+    double_riichi_listing: DoubleRiichiListing
 
     def override(self, **fields: object) -> "Rules":
         """A copy with single fields changed; an unknown field, a value of the wrong type or
@@ -182,6 +190,7 @@ EMA2016 = Rules(
     pao=True,
     kiriage=False,
     chankan_concealed_kong_kokushi=False,
+    double_riichi_listing=DoubleRiichiListing.WITH_RIICHI,
 )
 
 TENHOU = Rules(
@@ -219,6 +228,7 @@ TENHOU = Rules(
     pao=True,
     kiriage=False,
     chankan_concealed_kong_kokushi=True,
+    double_riichi_listing=DoubleRiichiListing.ALONE,
 )
 
 PRESETS: dict[str, Rules] = {"ema2016": EMA2016, "tenhou": TENHOU}

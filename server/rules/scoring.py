@@ -12,7 +12,7 @@ from typing import NamedTuple
 
 from server.rules import fu as fu_rules
 from server.rules import yaku as yaku_rules
-from server.rules.config import EMA2016, Rules
+from server.rules.config import EMA2016, DoubleRiichiListing, Rules
 from server.rules.context import WinContext
 from server.rules.decompose import (
     KINDS,
@@ -56,6 +56,7 @@ from server.rules.tiles import DORA_OF, IS_TERMINAL_OR_HONOUR, KIND_OF_TILE, RED
 from server.rules.yaku import (
     CHANTA,
     CHINITSU,
+    DOUBLE_RIICHI,
     DRAGON_PUNGS,
     HONITSU,
     HONROUTOU,
@@ -82,6 +83,7 @@ from server.rules.yaku import (
     SUIT_FIRSTS,
     TANYAO,
     TOITOI,
+    double_riichi_alone,
     yaku_han,
     yaku_list,
 )
@@ -459,6 +461,8 @@ def score_hand(tiles: Sequence[int], win_tile: int, melds: Sequence[Meld], ctx: 
         listed = listed_of[yaku]
     except KeyError:
         listed = yaku_list(yaku, closed)
+    if unusual and yaku & DOUBLE_RIICHI and rules.double_riichi_listing is DoubleRiichiListing.ALONE:
+        listed = double_riichi_alone(listed)
     honba = ctx.honba
     try:  # payment_for's memo first (points.PAYMENTS: its key)
         payment = PAYMENTS[honba << 21 | base << 2 | dealer << 1 | tsumo]

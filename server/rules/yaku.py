@@ -92,6 +92,13 @@ def _looked_up(memo: dict[int, T], tables: tuple[tuple[T, ...], ...], yaku: int)
     return value
 
 
+def double_riichi_alone(listed: tuple[tuple[str, int], ...]) -> tuple[tuple[str, int], ...]:
+    """A yaku list with riichi 1 and double_riichi 1 as double_riichi 2 alone (the listing of
+    config.DoubleRiichiListing.ALONE): the same han, one line fewer."""
+    return tuple(("double_riichi", han + 1) if name == "double_riichi" else (name, han)
+                 for name, han in listed if name != "riichi")
+
+
 # For the yaku of a reading, which scoring.score_hand finds itself: kinds as bits (1 << kind),
 # for chow firsts and pung kinds.
 OUTSIDE_CHOWS = sum(1 << (base + i) for base in (0, 9, 18) for i in (0, 6))  # 123 and 789

@@ -54,7 +54,7 @@ from server.game.views import seat_view, spectator_view
 from server.game.wall import DORA_INDICATORS, REPLACEMENTS, URA_INDICATORS, deal, shuffled_wall
 from server.players import PLAYERS
 from server.players.shanten_player import best_discard, _Seen, useful_kinds
-from server.rules.config import EMA2016, PRESETS, TENHOU
+from server.rules.config import EMA2016, PRESETS, TENHOU, DoubleRiichiListing
 from server.rules.melds import MeldKind
 from server.rules.shanten import shanten, useful_tiles, waits
 
@@ -582,9 +582,12 @@ class Checker:
         last = 70 - self.draws - self.replacements == 0
         rinshan = tsumo and self.last_draw_replacement
         chankan = not tsumo and self.window_opened_chankan
+        double = s in self.riichi and self.double[s]
+        # The preset's listing: EMA riichi 1 + double riichi 1, or double riichi 2 alone.
+        alone = self.rules.double_riichi_listing is DoubleRiichiListing.ALONE
         want = {
-            "riichi": s in self.riichi,
-            "double_riichi": s in self.riichi and self.double[s],
+            "riichi": s in self.riichi and not (double and alone),
+            "double_riichi": double,
             "ippatsu": s in self.riichi and self.ippatsu_live[s],
             "menzen_tsumo": tsumo and closed,
             "rinshan": rinshan,
