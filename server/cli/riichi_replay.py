@@ -9,7 +9,8 @@ game out in another format.
 
 Exit status: 0 all well; 1 the replay disagrees with the file, or cannot follow it, or the
 seed does not verify; 2 the file or the options are unusable (--check on a record that
-stores no results, which leaves nothing to check, included).
+stores no results, which leaves nothing to check, included); 141 the reader of the output
+went away (`| head`).
 """
 
 from __future__ import annotations
@@ -64,7 +65,7 @@ def build_parser() -> argparse.ArgumentParser:
                "from the log, or read from NAME.walls.json beside it or --walls), or a tenhou.net/6 JSON log (one object, "
                "or one a line: one game).\nexit status: 0 all well, 1 the replay disagrees with "
                "the file (or cannot follow it, or the seed does not verify), 2 an unusable file or option (or "
-               "--check on a record that stores no results).",
+               "--check on a record that stores no results), 141 the reader of the output went away.",
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument("file", help="the game file")
