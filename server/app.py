@@ -354,7 +354,8 @@ class Connection:
             session.table = session.seat = None
         if seat is not None and seat.kind == "bot" and table.state != "closed":
             return "your seat was handed to a bot while you were away: the table goes on without you"
-        return "nothing to resume: your game ended, or your seat was handed to a bot"
+        return self.app.lobby.why_lost(session.token_hash) or "nothing to resume: your game ended, or your seat was" \
+            " handed to a bot"
 
     # ---- messages ---------------------------------------------------------
 
@@ -411,7 +412,8 @@ class Connection:
                 lost = self._lost(session)
                 session = None
         elif resume:
-            lost = "nothing to resume with that token: its game ended, or its seat was handed to a bot"
+            lost = self.app.lobby.why_lost(token_hash(resume)) or "nothing to resume with that token: its game" \
+                " ended, or its seat was handed to a bot"
         resumed = session is not None
         if session is None:
             session = Session(name)

@@ -2,7 +2,8 @@
 
 Codes come from `secrets` (96 bits each), so they cannot be guessed; a code names a table
 only while it is open.  The lobby routes joins, watches and resumes to the table's queue,
-rebuilds the tables in play from the store on start, and expires idle tables.
+rebuilds the tables waiting for their game or in play from the store on start, and
+expires idle tables.
 """
 
 from __future__ import annotations
@@ -16,10 +17,13 @@ import structlog
 
 from server.rules.config import rules_from_data
 from server.session import Session
-from server.store import Store
+from server.store import Store, TableRow
 from server.tables import Clock, Input, Table
 
 log = structlog.get_logger("riichi.lobby")
+
+# Why a waiting table is gone, told to its players when they come back with their tokens.
+RESTORE_FAILED = "the server restarted and could not rebuild it"
 
 
 def new_code() -> str:
@@ -124,6 +128,14 @@ class Lobby:
                     return table
         return None
 
+    def why_lost(self, token_hash: str) -> str | None:
+        """Why a resume token holds no seat any more, in one line, when its last table stored
+        why it closed (None: nothing is known)."""
+        past = self.store.past_seat_of_token(token_hash)
+        if past is None or past.state != "closed" or not past.reason:
+            return None
+        return f"nothing to resume: your table closed ({past.reason}): create a table, or join one with its invite code"
+
     def _live(self, table: Table | None) -> Table | None:
         if table is not None and table.state == "closed":
             self._forget(table)
@@ -131,23 +143,36 @@ class Lobby:
         return table
 
     def restore(self) -> int:
-        """Rebuild every table in play from the store; returns how many."""
+        """Rebuild every table waiting for its game or in play from the store; returns how many."""
         count = 0
         for row in self.store.open_tables():
-            if row.game_id is None:
-                self.store.set_table_state(row.id, "closed")
+            problem = self._unrestorable(row)
+            if problem is not None:
+                self.store.set_table_state(row.id, "closed", problem)
+                log.info("table_not_restored", table=row.id, reason=problem)
                 continue
             try:
                 table = Table.restore(row, self.store)
-            except Exception as problem:  # noqa: BLE001 - one bad row must not stop the server
-                # left as stored, not closed: nothing is thrown away, and the log says why
-                log.error("table_not_restored", table=row.id, game=row.game_id, error=f"{type(problem).__name__}: "
-                          f"{problem}")
+            except Exception as error:  # noqa: BLE001 - one bad row must not stop the server
+                log.error("table_not_restored", table=row.id, game=row.game_id, error=f"{type(error).__name__}: "
+                          f"{error}")
+                if row.state == "waiting":  # nothing is lost but the seats: say so to whoever comes back
+                    self.store.set_table_state(row.id, "closed", RESTORE_FAILED)
+                # a game in play is left as stored, not closed: nothing is thrown away, and the log says why
                 continue
             self._open(table).resume()
             count += 1
-            log.info("table_restored", table=table.id, game=table.game_id, decisions=table.saved)
+            log.info("table_restored", table=table.id, state=table.state, game=table.game_id, decisions=table.saved)
         return count
+
+    @staticmethod
+    def _unrestorable(row: TableRow) -> str | None:
+        """Why a stored open table cannot come back (None: it can)."""
+        if row.state == "playing" and row.game_id is None:
+            return "its game was not in the store after the server restarted"
+        if row.state == "waiting" and not any(s.kind == "human" for s in row.seats):
+            return "nobody was seated at it when the server restarted"
+        return None
 
     def expire_idle(self) -> list[str]:
         """Close tables that have not started and saw no input for idle_seconds, end games in
@@ -167,7 +192,7 @@ class Lobby:
                     table.unattended_since = now  # asked once per period
                     expired.append(table.id)
             if table.state == "waiting" and now - table.last_activity > self.idle_seconds:
-                table.put(Input("stop", None, {"reason": "the table was idle too long"}))
+                table.put(Input("stop", None, {"reason": "the table was idle too long", "keep": False}))
                 table.last_activity = now  # asked once per idle period
                 expired.append(table.id)
         return expired
@@ -179,7 +204,8 @@ class Lobby:
                 log.info("table_expired", table=table_id)
 
     async def stop(self, timeout: float = 5.0) -> None:
-        """No new tables; every table tells its clients and ends (games in play stay stored)."""
+        """No new tables; every table tells its clients and ends (tables waiting or in play stay
+        stored, and are rebuilt at the next start)."""
         self.closing = True
         tasks = []
         for table in list(self.tables.values()):

@@ -47,6 +47,10 @@ _COLUMNS = [
     ("tables", "broadcasts", "INTEGER NOT NULL DEFAULT 0"),
     # a seat left on purpose during a game: after a restart it is still played for at once
     ("seats", "left", "INTEGER NOT NULL DEFAULT 0"),
+    # why a table closed (idle, could not be rebuilt after a restart, ...): told to a player whose token comes back
+    ("tables", "reason", "TEXT"),
+    # the seq of a finished game's `result` broadcast: sent again, so numbered, to a player who comes back after it
+    ("games", "result_seq", "INTEGER"),
 ]
 
 
@@ -78,6 +82,19 @@ class TableRow:
     game_id: int | None
     watchers: tuple[str, ...] = ()  # spectators' resume token hashes
     broadcasts: int = 0  # table broadcasts (not events or results) sent so far
+
+
+@dataclass(frozen=True)
+class PastSeat:
+    """A seat a resume token held at a table that is no longer open (finished or closed)."""
+    table_id: str
+    seat: int
+    state: str  # "finished" or "closed"
+    reason: str | None  # why the table closed, when it stored one
+    game_id: int | None  # its last game, if one started
+    final: dict[str, Any] | None  # that game's final standings (or its abandoned record)
+    names: list[str] | None
+    result_seq: int | None  # the seq of the game's `result` broadcast
 
 
 @dataclass(frozen=True)
@@ -125,8 +142,10 @@ class Store:
             " updated=excluded.updated, rules=excluded.rules, clock=excluded.clock",
             (table_id, invite, watch, json.dumps(rules_to_data(rules)), json.dumps(clock), state, now, now))
 
-    def set_table_state(self, table_id: str, state: str) -> None:
-        self.db.execute("UPDATE tables SET state=?, updated=? WHERE id=?", (state, time.time(), table_id))
+    def set_table_state(self, table_id: str, state: str, reason: str | None = None) -> None:
+        """`reason`: why a table closed, in words a player who comes back is told."""
+        self.db.execute("UPDATE tables SET state=?, updated=?, reason=? WHERE id=?",
+                        (state, time.time(), reason, table_id))
         if state not in ("waiting", "playing"):
             self.db.execute("DELETE FROM watchers WHERE table_id=?", (table_id,))
 
@@ -168,10 +187,27 @@ class Store:
             (token_hash,)).fetchone()
         return (row[0], row[1]) if row else None
 
+    def past_seat_of_token(self, token_hash: str) -> PastSeat | None:
+        """The seat a resume token held at the table it sat at last, if that table is no longer
+        open: what a client that comes back with the token is told (the result, or why)."""
+        row = self.db.execute(
+            "SELECT t.id, s.seat, t.state, t.reason FROM seats s JOIN tables t ON t.id = s.table_id"
+            " WHERE s.token_hash=? ORDER BY t.updated DESC LIMIT 1", (token_hash,)).fetchone()
+        if row is None or row[2] in ("waiting", "playing"):
+            return None
+        table_id, seat, state, reason = row
+        game = self.db.execute("SELECT id, final, names, result_seq FROM games WHERE table_id=? ORDER BY id DESC"
+                               " LIMIT 1", (table_id,)).fetchone()
+        if game is None:
+            return PastSeat(table_id, seat, state, reason, None, None, None, None)
+        gid, final, names, result_seq = game
+        return PastSeat(table_id, seat, state, reason, gid, json.loads(final) if final else None, json.loads(names),
+                        result_seq)
+
     def open_tables(self) -> list[TableRow]:
-        """Tables in play (state 'playing'): the ones a restart rebuilds."""
+        """Tables waiting for their game or in play: the ones a restart rebuilds."""
         rows = self.db.execute("SELECT id, invite_code, watch_code, rules, clock, state, broadcasts FROM tables"
-                               " WHERE state='playing'").fetchall()
+                               " WHERE state IN ('waiting', 'playing')").fetchall()
         out = []
         for tid, invite, watch, rules, clock, state, broadcasts in rows:
             seats = [SeatRow(s, n, k, st, th, bool(h), bool(left)) for s, n, k, st, th, h, left in self.db.execute(
@@ -213,8 +249,10 @@ class Store:
             self.db.execute("BEGIN")
             self.db.executemany("INSERT INTO decisions VALUES (?,?,?,?)", rows)
 
-    def finish_game(self, game_id: int, final: dict[str, Any] | None) -> None:
-        self.db.execute("UPDATE games SET finished=?, final=? WHERE id=?", (time.time(), json.dumps(final), game_id))
+    def finish_game(self, game_id: int, final: dict[str, Any] | None, result_seq: int | None = None) -> None:
+        """`result_seq`: the seq of the `result` broadcast that told the table (none if abandoned)."""
+        self.db.execute("UPDATE games SET finished=?, final=?, result_seq=? WHERE id=?",
+                        (time.time(), json.dumps(final), result_seq, game_id))
 
     def record(self, game_id: int) -> GameRecord:
         row = self.db.execute("SELECT seed, rules, names FROM games WHERE id=?", (game_id,)).fetchone()

@@ -546,17 +546,21 @@ class Table:
         self.close(reason)
 
     def _on_stop(self, session: Session | None, data: dict[str, Any]) -> None:
-        self.close(data.get("reason", "the server is stopping"), keep=True)
+        """The server is stopping: the table stays stored, to be rebuilt at the next start; or
+        (`keep` false) the lobby expires an idle table, closed for good."""
+        self.close(data.get("reason", "the server is stopping"), keep=data.get("keep", True))
 
     def close(self, reason: str, keep: bool = False) -> None:
-        """Tell everyone and end the task; `keep` leaves a game in play in the store to resume."""
+        """Tell everyone and end the task; `keep` leaves a table that is waiting or in play in
+        the store to rebuild after a restart.  Otherwise the store keeps `reason`, which a
+        player who comes back with its token is told."""
         commit_pending()
         for session, _ in self._members():
             session.send({"type": "bye", "seq": self.seq, "reason": reason})
             if session.table is self:
                 session.table = None
-        if not keep or self.state != "playing":
-            self.store.set_table_state(self.id, "finished" if self.state == "finished" else "closed")
+        if not keep or self.state not in ("waiting", "playing"):
+            self.store.set_table_state(self.id, "finished" if self.state == "finished" else "closed", reason)
         self.state = "closed"
         self.log.info("table_closed", reason=reason, seq=self.seq)
 
@@ -652,10 +656,10 @@ class Table:
         """The one place a game ends: store the result, send it, close the table."""
         final = self.game.final
         commit_pending()  # every decision before the game is marked finished
-        self.store.finish_game(self.game_id, final)
+        self.seq += 1
+        self.store.finish_game(self.game_id, final, self.seq)
         self.state = "finished"
         self.store.set_table_state(self.id, "finished")
-        self.seq += 1
         result = Message(type="result", seq=self.seq, game=self.game_id, final=final)
         self.history.append(result.frame())
         for session, _ in self._members():
@@ -667,26 +671,36 @@ class Table:
 
     @classmethod
     def restore(cls, row: TableRow, store: Store) -> Table:
-        """A table in play rebuilt from the store: its game replayed from the stored decisions."""
+        """A table rebuilt from the store: one waiting for its game with its seats, bots and
+        codes, or one in play with its game replayed from the stored decisions."""
         clock = Clock(**row.clock) if row.clock else None
         table = cls(row.id, row.invite_code, row.watch_code, rules_from_data(row.rules), clock, store)
         for s in row.seats:
-            table.seats[s.seat] = Seat(s.name, s.kind, s.token_hash, s.strategy, ready=True, host=s.host,
+            # Before the game, ready meant "here and ready now": after a restart each player
+            # says it again once back (bots always are).  In play every seat was ready.
+            table.seats[s.seat] = Seat(s.name, s.kind, s.token_hash, s.strategy,
+                                       ready=row.state == "playing" or s.kind == "bot", host=s.host,
                                        away_since=time.monotonic(), left=s.left)
-        table.state = "playing"
-        table.game_id = row.game_id
-        game, events = store.record(row.game_id).replay_events()
-        table.game, table.saved = game, len(game.decisions)
         table.table_broadcasts = row.broadcasts
-        table.seq = len(events) + row.broadcasts  # where the numbering had got to (the result ends a table)
+        table.seq = row.broadcasts  # where the numbering had got to (the game's events are added below)
         table.watcher_hashes = set(row.watchers)
+        if row.state == "playing":
+            table._replay_game(row.game_id)
         table.history_floor = table.seq + 1  # what clients saw before the restart is not kept
-        for seat, _ in game.decisions:  # go on counting each seat's decisions from its answered ones
-            table.decisions_offered[seat] += 1
         return table
 
+    def _replay_game(self, game_id: int) -> None:
+        self.state = "playing"
+        self.game_id = game_id
+        game, events = self.store.record(game_id).replay_events()
+        self.game, self.saved = game, len(game.decisions)
+        self.seq += len(events)  # (the result ends a table: a restored game has not sent one)
+        for seat, _ in game.decisions:  # go on counting each seat's decisions from its answered ones
+            self.decisions_offered[seat] += 1
+
     def resume(self) -> None:
-        """After a restore: start the task and open the offers again (bots answer at once)."""
+        """After a restore: start the task and open the offers again (bots answer at once; a
+        table waiting for its game waits for its players)."""
         self.start()
         self.put(Input("advance"))
 

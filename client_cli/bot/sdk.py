@@ -134,6 +134,7 @@ class Runner:
         self.since: int | None = None
         self.result = BotResult(self.name)
         self._joined = self._ready = self._progress = False
+        self._asked_ready = False  # `ready` was sent on this connection
         self._table_state: str | None = None  # the last table message's state
 
     async def run(self) -> BotResult:
@@ -189,6 +190,7 @@ class Runner:
         if self.token is not None and not welcome.get("resumed"):
             raise BotError("the server did not resume the seat (unknown token): the table is lost")
         self.token = welcome.get("resume")
+        self._asked_ready = False
         if not self._joined:
             self._joined = True
             if self.code is None:
@@ -275,8 +277,12 @@ class Runner:
             self.on_table(message)
         if message.get("state") == "closed" and self.result.final is None:
             self.result.reason = "the table closed"
-        if you is not None and not self._ready and message.get("state") == "waiting":
-            self._ready = True
+        mine = (message.get("seats") or [None] * 4)[you] if you is not None else None
+        # Once a connection, whenever the table shows this seat not ready: after a restart a
+        # waiting table clears its players' ready, and it must be said again.
+        if mine is not None and message.get("state") == "waiting" and not mine.get("ready") \
+                and not self._asked_ready:
+            self._ready = self._asked_ready = True
             await self.client.send({"type": "ready"})
         elif message.get("state") == "playing":
             self._ready = True
