@@ -33,7 +33,7 @@ from protocol.messages import CLIENT_MESSAGES, VERSION, encode
 from server.game.analysis import counts34, hand_waits
 from server.game.wall import DORA_INDICATORS, REPLACEMENTS, URA_INDICATORS, deal, shuffled_wall
 from server.rules.shanten import shanten
-from tests.server.test_end_to_end import Server
+from tests.server.test_end_to_end import START_SECONDS, Server
 
 RECV_TIMEOUT = 30.0
 
@@ -46,11 +46,14 @@ class LoggedServer(Server):
         self.log_path = Path(self.db).with_suffix(".log")
         self.log_file = open(self.log_path, "ab")  # noqa: SIM115 (open while the process runs)
         self.proc = subprocess.Popen(self.command, stdout=subprocess.DEVNULL, stderr=self.log_file)
-        deadline = time.monotonic() + 10
-        while time.monotonic() < deadline:
+        deadline = time.monotonic() + START_SECONDS
+        while time.monotonic() < deadline and self.proc.poll() is None:
             if self.healthy():
                 return self
             time.sleep(0.05)
+        self.proc.kill()  # not left running after the test
+        self.proc.wait(10)
+        self.log_file.close()
         raise RuntimeError("the server did not start")
 
     def healthy(self, timeout: float = 1.0) -> bool:

@@ -22,6 +22,9 @@ from protocol.messages import VERSION
 from server.store import Store
 
 SERVER = Path(sys.executable).parent / "riichi-server"
+# How long a server process may take to answer /healthz: on two cores shared by several
+# test runs, 10 s was seen and exceeded.
+START_SECONDS = 30
 
 
 def free_port() -> int:
@@ -43,14 +46,16 @@ class Server:
 
     def start(self) -> "Server":
         self.proc = subprocess.Popen(self.command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-        deadline = time.monotonic() + 10
-        while time.monotonic() < deadline:
+        deadline = time.monotonic() + START_SECONDS
+        while time.monotonic() < deadline and self.proc.poll() is None:
             try:
                 with urllib.request.urlopen(f"http://127.0.0.1:{self.port}/healthz", timeout=1) as r:
                     assert r.read() == b"ok\n"
                     return self
             except OSError:
                 time.sleep(0.05)
+        self.proc.kill()  # not left running after the test: it would load the machine for the others
+        self.proc.wait(10)
         raise RuntimeError("the server did not start")
 
     @property
