@@ -29,8 +29,8 @@ CLIENT_MESSAGES: dict[str, dict[str, tuple[tuple[type, ...], bool]]] = {
     "leave": {},
     "ping": {"id": (_INT + _STR, False)},
 }
-SERVER_MESSAGES = ("welcome", "table", "catchup", "event", "snapshot", "offer", "timeout", "result", "error", "pong",
-                   "bye")
+SERVER_MESSAGES = ("welcome", "table", "catchup", "event", "snapshot", "offer", "timeout", "result", "left", "error",
+                   "pong", "bye")
 # Error codes a server sends (protocol/PROTOCOL.md says when each is sent).
 ERROR_CODES = ("bad_frame", "too_large", "bad_message", "unknown_type", "version", "hello_first", "rate_limited",
                "closing", "bad_rules", "no_table", "watch_code", "table_full", "seat_taken", "bad_seat", "in_play", "not_host",

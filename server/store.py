@@ -176,6 +176,10 @@ class Store:
         """Whether a seat's player left the game on purpose (and is played for at once)."""
         self.db.execute("UPDATE seats SET left=? WHERE table_id=? AND seat=?", (int(left), table_id, seat))
 
+    def set_seat_host(self, table_id: str, seat: int) -> None:
+        """The seat's player hosts the table now (the host left before the game)."""
+        self.db.execute("UPDATE seats SET host=1 WHERE table_id=? AND seat=?", (table_id, seat))
+
     def remove_seat(self, table_id: str, seat: int) -> None:
         self.db.execute("DELETE FROM seats WHERE table_id=? AND seat=?", (table_id, seat))
 

@@ -443,30 +443,43 @@ class Table:
         self._maybe_start()
 
     def _on_leave(self, session: Session, data: dict[str, Any]) -> None:
-        """The session leaves this table: sent by the client, or (`moved`) queued by the table
-        it moved on to, which by now may hold its membership (session.table, session.seat):
-        only this table's own records say what it held here, and the membership is cleared
-        only while it still points here."""
+        """The session leaves this table: sent by the client (answered with `left`), or
+        (`moved`) queued by the table it moved on to, which by now may hold its membership
+        (session.table, session.seat) and answers it itself: only this table's own records say
+        what it held here, and the membership is cleared only while it still points here."""
         if session.table is self:
             session.table, session.seat = None, None
+        answer = not data.get("moved")
+        seat = None if session in self.spectators else self._seat_for(session)
+        kept = seat is not None and self.state == "playing"
+        if answer:  # before what the leaving causes: the client is no longer a member
+            session.send({"type": "left", "seq": self.seq, "table": self.id, "seat": seat, "seat_kept": kept})
         if session in self.spectators:
             self.spectators.discard(session)
             self.store.remove_watcher(self.id, session.token_hash)
-            return
-        seat = self._seat_for(session)
-        if seat is None:
-            return
-        if self.state == "waiting":
-            host = self.seats[seat].host
-            self.seats[seat] = None
-            self.store.remove_seat(self.id, seat)
-            if host:  # the host's leaving closes a table that has not started
-                return self.close("the host left")
-        elif self.state == "playing":
+        elif seat is not None and self.state == "waiting":
+            self._free_seat(seat)
+        elif kept:
             self._away(seat)
             self.seats[seat].left = True
             self.store.set_seat_left(self.id, seat, True)
             self._play_for_left()
+            self._broadcast_table()
+
+    def _free_seat(self, seat: int) -> None:
+        """A player leaves a table that has not started: its seat is free again.  The host's
+        leaving passes the hosting (add_bot, the codes) to the next player seated; with no
+        player left the table closes."""
+        host = self.seats[seat].host
+        self.seats[seat] = None
+        self.store.remove_seat(self.id, seat)
+        if host:
+            heirs = [i for i, s in enumerate(self.seats) if s is not None and s.kind == "human"]
+            if not heirs:
+                return self.close("the host left and no player is seated")
+            self.seats[heirs[0]].host = True
+            self.store.set_seat_host(self.id, heirs[0])
+            self.log.info("host_passed", seat=heirs[0], seq=self.seq)
         self._broadcast_table()
 
     def _play_for_left(self) -> None:
