@@ -48,6 +48,7 @@ RATE = 500.0  # messages a second a client may send on average (a bot at full sp
 BURST = 1000.0  # ... and in one burst
 ABANDON = 1800.0  # seconds a game in play may have no player connected before it is ended as abandoned
 TABLES_PER_ADDRESS = 20  # open tables (waiting or playing) that one client address may have created
+HANDED_TO_BOT = "your seat was handed to a bot while you were away: the table goes on without you"
 PING_INTERVAL = 20.0  # seconds between keepalive pings ...
 PING_TIMEOUT = 20.0  # ... and how long a pong may take before the connection is closed
 # Every connection holds a descriptor, and the process has a fixed number: a connection must
@@ -353,7 +354,7 @@ class Connection:
             self.app.sessions.pop(session.token_hash, None)
             session.table = session.seat = None
         if seat is not None and seat.kind == "bot" and table.state != "closed":
-            return "your seat was handed to a bot while you were away: the table goes on without you"
+            return HANDED_TO_BOT
         return self.app.lobby.why_lost(session.token_hash) or "nothing to resume: your game ended, or your seat was" \
             " handed to a bot"
 
@@ -414,6 +415,9 @@ class Connection:
         elif resume:
             lost = self.app.lobby.why_lost(token_hash(resume)) or "nothing to resume with that token: its game" \
                 " ended, or its seat was handed to a bot"
+        # a seat whose game has ended: its result again rather than seat_lost
+        ended = self.app.lobby.result_after_the_end(token_hash(resume)) \
+            if lost is not None and lost != HANDED_TO_BOT else None
         resumed = session is not None
         if session is None:
             session = Session(name)
@@ -429,7 +433,10 @@ class Connection:
         self.session = session
         self.send({"type": "welcome", "version": VERSION, "session": session.id, "resume": session.token,
                    "resumed": resumed})
-        if lost is not None:
+        if ended is not None:
+            for message in ended:
+                self.send(message)
+        elif lost is not None:
             self.send(error("seat_lost", lost))
         if stopping:
             self.send({"type": "bye", "reason": "the server is stopping"})

@@ -96,6 +96,11 @@ class Lobby:
         if table is None:
             if self._live(self.by_watch.get(code)) is not None:  # a mix-up worth naming
                 raise LobbyError("watch_code", "that is a watch code, not an invite code: watch the table with it")
+            ended = self.result_after_the_end(session.token_hash, invite=code)
+            if ended is not None:  # a player who left its game comes for the result
+                for message in ended:
+                    session.send(message)
+                return
             raise LobbyError("no_table", "no open table has that invite code")
         table.put(Input("join", session, {} if seat is None else {"seat": seat}))
         session.joining = table
@@ -127,6 +132,21 @@ class Lobby:
                     table.put(Input("reconnect", session, {**data, "watch": True}))
                     return table
         return None
+
+    def result_after_the_end(self, token_hash: str, invite: str | None = None) -> list[dict[str, Any]] | None:
+        """What a player whose resume token held a seat in a game that has ended is sent,
+        instead of `seat_lost` (after a `hello` with the token) or `no_table` (after a `join`
+        with that table's `invite` code): the game's `result` again, with the seat and the
+        players' names, then `bye`.  None when the token's last table did not finish a game."""
+        past = self.store.past_seat_of_token(token_hash)
+        if past is None or past.state != "finished" or not past.final or past.final.get("abandoned"):
+            return None
+        if invite is not None and invite != past.invite_code:
+            return None
+        seq = past.result_seq or 0  # (0: a game finished before the store kept that number)
+        return [{"type": "result", "seq": seq, "game": past.game_id, "final": past.final, "you": past.seat,
+                 "names": past.names},
+                {"type": "bye", "seq": seq, "reason": "the game is over"}]
 
     def why_lost(self, token_hash: str) -> str | None:
         """Why a resume token holds no seat any more, in one line, when its last table stored

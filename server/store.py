@@ -88,6 +88,7 @@ class TableRow:
 class PastSeat:
     """A seat a resume token held at a table that is no longer open (finished or closed)."""
     table_id: str
+    invite_code: str
     seat: int
     state: str  # "finished" or "closed"
     reason: str | None  # why the table closed, when it stored one
@@ -195,17 +196,17 @@ class Store:
         """The seat a resume token held at the table it sat at last, if that table is no longer
         open: what a client that comes back with the token is told (the result, or why)."""
         row = self.db.execute(
-            "SELECT t.id, s.seat, t.state, t.reason FROM seats s JOIN tables t ON t.id = s.table_id"
+            "SELECT t.id, t.invite_code, s.seat, t.state, t.reason FROM seats s JOIN tables t ON t.id = s.table_id"
             " WHERE s.token_hash=? ORDER BY t.updated DESC LIMIT 1", (token_hash,)).fetchone()
-        if row is None or row[2] in ("waiting", "playing"):
+        if row is None or row[3] in ("waiting", "playing"):
             return None
-        table_id, seat, state, reason = row
+        table_id, invite, seat, state, reason = row
         game = self.db.execute("SELECT id, final, names, result_seq FROM games WHERE table_id=? ORDER BY id DESC"
                                " LIMIT 1", (table_id,)).fetchone()
         if game is None:
-            return PastSeat(table_id, seat, state, reason, None, None, None, None)
+            return PastSeat(table_id, invite, seat, state, reason, None, None, None, None)
         gid, final, names, result_seq = game
-        return PastSeat(table_id, seat, state, reason, gid, json.loads(final) if final else None, json.loads(names),
+        return PastSeat(table_id, invite, seat, state, reason, gid, json.loads(final) if final else None, json.loads(names),
                         result_seq)
 
     def open_tables(self) -> list[TableRow]:

@@ -127,17 +127,18 @@ def watch_code_problem(code: str, command: str, url: str) -> str:
     return f"that is a watch code, not an invite code: watch the table with {command}{server} {option('--watch', code)}"
 
 
-async def seat_lost(conn: Connection, timeout: float = 1.0) -> str | None:
-    """After a `welcome` with `resumed: false`: the message of the `seat_lost` error that says
-    why (the seat was handed to a bot, the game ended), if the server sends one."""
+async def not_resumed(conn: Connection, timeout: float = 1.0) -> Message | None:
+    """After a `welcome` with `resumed: false`, what the server says instead: the `result` of
+    the game the seat played, when it has ended, or the `seat_lost` error that says why (the
+    seat was handed to a bot, the table closed); None if it says neither."""
     deadline = time.monotonic() + timeout
     while (left := deadline - time.monotonic()) > 0:
         try:
             message = await asyncio.wait_for(conn.recv(), left)
         except asyncio.TimeoutError:
             return None
-        if message.get("type") == "error" and message.get("code") == "seat_lost":
-            return str(message.get("message") or "")
+        if message.get("type") == "result" or (message.get("type") == "error" and message.get("code") == "seat_lost"):
+            return message
         if message.get("type") in ("_closed", "_fatal", "bye"):
             return None
     return None
@@ -167,7 +168,13 @@ async def run(args: argparse.Namespace, local: LocalServer | None = None) -> int
             return 1
         if args.resume and not welcome.get("resumed"):
             sessions.forget(url)
-            why = await seat_lost(conn)
+            answer = await not_resumed(conn)
+            if answer is not None and answer["type"] == "result":  # the game ended while we were away
+                names = answer.get("names") or [f"seat {i}" for i in range(4)]
+                print(f"the game is over (game {answer.get('game')}):")
+                print(render.standings_text(answer["final"], names).plain)
+                return 0
+            why = answer.get("message") if answer is not None else None
             print(f"riichi-play: the server no longer holds that seat: {why}" if why else
                   "riichi-play: the server no longer holds that seat (its game is over, or the table closed)",
                   file=sys.stderr)

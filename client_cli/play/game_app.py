@@ -164,8 +164,8 @@ class PlayApp(App[int]):
             self._clear_offer()  # the server sends the open offer again when we are back
         welcome = message.get("welcome") or {}
         if message.get("up") and welcome and not welcome.get("resumed"):
+            # what follows says what became of the seat: the game's result, or seat_lost and why
             self._forget_seat()
-            self.notify("the server no longer knows this session: the seat is lost", severity="error")
 
     def _on_fatal(self, message: Message) -> None:
         self.fatal = message["text"]
