@@ -188,7 +188,7 @@ class Runner:
         if welcome.get("type") == "error":
             raise BotError(f"the server refused the connection: {welcome.get('code')}: {welcome.get('message')}")
         if self.token is not None and not welcome.get("resumed"):
-            raise BotError("the server did not resume the seat (unknown token): the table is lost")
+            return await self._not_resumed(client)
         self.token = welcome.get("resume")
         self._asked_ready = False
         if not self._joined:
@@ -264,6 +264,19 @@ class Runner:
         if self.state is None:
             self.state = SeatState(seat)
         self.result.seat = seat
+
+    async def _not_resumed(self, client: Any) -> bool:
+        """The seat was not resumed: the game ended while this bot was away (its result comes
+        instead, and ends the run), or the seat is lost (BotError, with the server's reason)."""
+        try:
+            answer = await asyncio.wait_for(client.recv(), 5.0)
+        except asyncio.TimeoutError:
+            answer = {}
+        if answer.get("type") == "result":
+            self.result.game, self.result.final = answer.get("game"), answer.get("final")
+            return True
+        why = answer.get("message") if answer.get("code") == "seat_lost" else "unknown token"
+        raise BotError(f"the server did not resume the seat ({why}): the table is lost")
 
     async def _on_table(self, message: dict[str, Any]) -> None:
         self.result.table = message.get("table")

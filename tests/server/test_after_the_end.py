@@ -115,3 +115,36 @@ async def test_a_player_of_an_abandoned_game_is_told_it_was_abandoned(abandoning
     lost = await recv(back, "error", timeout=5)
     assert lost["code"] == "seat_lost" and "abandoned" in lost["message"] and "\n" not in lost["message"]
     await back.close()
+
+
+@pytest.mark.asyncio
+async def test_an_sdk_bot_away_when_its_game_ended_comes_back_to_the_result(server):  # noqa: F811
+    """The SDK's bot loses its connection, cannot come back until its game is over (played
+    for by the clock meanwhile), and then gets the result rather than a lost table."""
+    from client_cli.bot.sdk import Runner
+    from client_cli.bot.strategies import BuiltinBot
+    from tests.server.test_end_to_end import free_port
+
+    class Noting(BuiltinBot):
+        seen = asyncio.Event()
+
+        def on_event(self, event, view):
+            self.seen.set()
+
+    bot = Noting()
+    runner = Runner(bot, server.url, server_bots=3, clock={"per_decision": 0.01, "bank": 0, "between_hands": 0},
+                    timeout=60, backoff=0.1, retries=20)
+    task = asyncio.create_task(runner.run())
+    await asyncio.wait_for(bot.seen.wait(), 20)
+    runner.url = f"ws://127.0.0.1:{free_port()}"  # nothing listens there: it cannot come back yet
+    await runner.client.close()
+    store = Store(server.db)
+    deadline = time.monotonic() + 60
+    while not store.games(finished=True) and time.monotonic() < deadline:
+        await asyncio.sleep(0.1)
+    [game] = store.games(finished=True)
+    store.close()
+    runner.url = server.url
+    result = await asyncio.wait_for(task, 60)
+    assert result.final == game.final and result.game == game.id
+    assert result.reconnects >= 1 and result.catchups == []  # it never saw the table again, only the result
