@@ -206,8 +206,8 @@ class Store:
         if game is None:
             return PastSeat(table_id, invite, seat, state, reason, None, None, None, None)
         gid, final, names, result_seq = game
-        return PastSeat(table_id, invite, seat, state, reason, gid, json.loads(final) if final else None, json.loads(names),
-                        result_seq)
+        return PastSeat(table_id, invite, seat, state, reason, gid, json.loads(final) if final else None,
+                        json.loads(names), result_seq)
 
     def open_tables(self) -> list[TableRow]:
         """Tables waiting for their game or in play: the ones a restart rebuilds."""

@@ -43,7 +43,8 @@ def assert_the_result_again(message: dict, result: dict) -> None:
 
 
 @pytest.mark.asyncio
-async def test_a_player_who_left_its_game_joins_with_the_invite_code_after_the_end_and_gets_the_result(server):  # noqa: F811
+async def test_a_player_who_left_its_game_joins_with_its_invite_code_after_the_end_and_gets_the_result(
+        server):  # noqa: F811
     guest, table, result = await played_without_the_guest(server)
     await guest.send({"type": "join", "code": table["invite"]})
     assert_the_result_again(await recv(guest, "result"), result)
@@ -72,7 +73,8 @@ async def test_a_player_away_when_its_game_ended_resumes_and_gets_the_result_acr
 
 
 @pytest.mark.asyncio
-async def test_riichi_play_resume_after_the_game_ended_prints_the_final_standings(server, tmp_path, monkeypatch, capsys):  # noqa: F811
+async def test_riichi_play_resume_after_the_game_ended_prints_the_final_standings(
+        server, tmp_path, monkeypatch, capsys):  # noqa: F811
     from client_cli.play.app import parser, run
 
     guest, _table, result = await played_without_the_guest(server)
