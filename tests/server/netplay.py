@@ -431,7 +431,9 @@ MESSAGES = {
     "offer": {"seq": PLAIN, "decision": PLAIN, "seat": PLAIN, "actions": [ACTION], "deadline_ms": PLAIN,
               "bank_ms": PLAIN},
     "timeout": {"seq": PLAIN, "decision": PLAIN, "action": ACTION},
-    "result": {"seq": PLAIN, "game": PLAIN, "final": FINAL},
+    # (`you` and `names` only when it is sent again after the end)
+    "result": {"seq": PLAIN, "game": PLAIN, "final": FINAL, "you": PLAIN, "names": PLAIN},
+    "left": {"seq": PLAIN, "table": PLAIN, "seat": PLAIN, "seat_kept": PLAIN},
     "error": {"code": PLAIN, "message": PLAIN, "decision": PLAIN, "version": PLAIN},
     "pong": {"id": PLAIN},
     "bye": {"seq": PLAIN, "reason": PLAIN},
