@@ -283,11 +283,12 @@ def start_server(tmp: Path, extra: list[str]) -> tuple[subprocess.Popen, str]:
         exe = Path(shutil.which("riichi-server") or "riichi-server")
     port = free_port()
     log = open(tmp / "server.log", "wb")
-    # every table and connection comes from 127.0.0.1: no cap on tables or connections per
-    # address; and thousands of connections set up at once may take their time to say hello
+    # every table and connection comes from 127.0.0.1: no cap on tables, connections or
+    # share of the loop per address; and thousands of connections set up at once may take
+    # their time to say hello
     proc = subprocess.Popen([str(exe), "--port", str(port), "--db", str(tmp / "load.sqlite3"),
                              "--tables-per-address", "0", "--connections-per-address", "0",
-                             "--hello-timeout", "0", *extra],
+                             "--hello-timeout", "0", "--address-share", "0", *extra],
                             stdout=log, stderr=subprocess.STDOUT)
     deadline = time.monotonic() + 15
     while time.monotonic() < deadline:

@@ -35,6 +35,7 @@ from protocol.messages import MAX_FRAME, VERSION, Message, ProtocolError, decode
 from server.cli import games as admin
 from server.limits import AddressCounts, RareLog, quiet_descriptor_errors, raise_open_files_limit
 from server.lobby import Lobby, LobbyError
+from server.pace import AddressShare
 from server.rules.decompose import prefill as prefill_readings
 from server.rules.shanten import prefill as prefill_shanten
 from server.session import Session
@@ -57,6 +58,9 @@ PING_TIMEOUT = 20.0  # ... and how long a pong may take before the connection is
 # opening sockets past twice its cap is not answered at all (its sockets are cut at once).
 HELLO_TIMEOUT = 5.0  # seconds from the TCP connection to the hello
 CONNECTIONS_PER_ADDRESS = 64
+# The tables one address created may use at most this share of the event loop while other
+# addresses' tables are at work (server/pace.py says why this and not a floor on bots' pace).
+ADDRESS_SHARE = 0.25
 # The cyclic garbage collector.  With Python's (700, 10, 10), the objects a table and a
 # connection keep for a few seconds (offers, pending reads, keepalive timers) outlive the
 # young collections and are promoted, and a full collection of a 1,000-table heap (250-450
@@ -470,6 +474,7 @@ async def serve_until_stopped(args: argparse.Namespace) -> None:
     tune_gc()  # after the tables above, so that the collector leaves them be
     store = Store(args.db)
     Table.history_size = args.history
+    Table.share = AddressShare(args.address_share) if args.address_share else None
     lobby = Lobby(store, idle_seconds=args.idle, abandon_seconds=args.abandon,
                   tables_per_address=args.tables_per_address)
     app = App(lobby, outbox_bytes=args.outbox_bytes, sndbuf=args.sndbuf, hello_timeout=args.hello_timeout,
@@ -528,6 +533,9 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--connections-per-address", type=int, default=CONNECTIONS_PER_ADDRESS,
                    help=f"connections one client address may have open, 0 for no cap"
                         f" (default {CONNECTIONS_PER_ADDRESS})")
+    p.add_argument("--address-share", type=float, default=ADDRESS_SHARE,
+                   help=f"the share of the server's time that the tables of one client address may take while"
+                        f" others play, 0 for no limit (default {ADDRESS_SHARE:g})")
     p.add_argument("--ping-interval", type=float, default=PING_INTERVAL,
                    help=f"seconds between keepalive pings, 0 for none (default {PING_INTERVAL:g})")
     p.add_argument("--ping-timeout", type=float, default=PING_TIMEOUT,
@@ -551,6 +559,8 @@ def main(argv: list[str] | None = None) -> int:
     args = parser().parse_args(argv)
     if args.command is not None:
         return admin.run(args)
+    if not 0 <= args.address_share <= 1:
+        return fail(f"--address-share {args.address_share:g} is not a share: give 0 (no limit) to 1")
     if not 0 <= args.port <= 65535:
         return fail(f"port {args.port} is out of range (0-65535)")
     if not Path(args.db).resolve().parent.is_dir():

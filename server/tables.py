@@ -42,6 +42,7 @@ from server.game.events import Event
 from server.game.record import GameRecord
 from server.game.views import seat_view, spectator_view
 from server.game.wall import new_seed
+from server.pace import AddressShare
 from server.players import DEFAULT_BOT, PLAYERS
 from server.rules.config import Rules, rules_from_data
 from server.session import Session
@@ -149,6 +150,7 @@ def auto_action(game: Game, seat: int, offers: list[Action]) -> Action:
 
 class Table:
     history_size = 256  # broadcasts kept for resuming clients (about 4 minutes of play at a human pace)
+    share: AddressShare | None = None  # each creating address's share of the loop (server.pace); None: no limit
 
     def __init__(self, table_id: str, invite: str, watch: str, rules: Rules, clock: Clock | None, store: Store):
         self.id = table_id
@@ -199,6 +201,12 @@ class Table:
         try:
             while self.state != "closed":
                 item = await self.queue.get()
+                share, creator = self.share, self.creator
+                if share is not None and creator is not None:
+                    # checked again after each wait: the address's other tables woke too
+                    while wait := share.delay(creator):
+                        await asyncio.sleep(wait)
+                    started = time.perf_counter()
                 try:
                     if item.kind == "clock":
                         self._expire_clocks()
@@ -210,6 +218,8 @@ class Table:
                     if item.session is not None:
                         item.session.send(error("internal", "the server could not handle that message"))
                 self._arm_clock()
+                if share is not None and creator is not None:
+                    share.charge(creator, time.perf_counter() - started)
         finally:
             if self._timer is not None:
                 self._timer.cancel()

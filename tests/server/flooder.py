@@ -2,6 +2,7 @@
 
     python -m tests.server.flooder ws://127.0.0.1:PORT SECONDS
     python -m tests.server.flooder ws://127.0.0.1:PORT SECONDS --silent SOURCE OPENERS
+    python -m tests.server.flooder ws://127.0.0.1:PORT SECONDS --bot-tables SOURCE TABLES
 
 For SECONDS it sends frames as fast as the connection takes them (pings, junk bytes, acts
 at no table, now and then a 60 KiB frame), reconnecting whenever the server closes it, and
@@ -9,7 +10,9 @@ prints one JSON line: per connection the frames sent, whether `rate_limited` cam
 close code.  With --silent it opens connections from the address SOURCE (127.0.0.2: any
 of 127/8 is this machine) with OPENERS of them being opened at once, and never says hello
 on any; it prints how long the server kept each and how it closed it, and the HTTP statuses
-it was refused with.  A process of its own, so that its sending does not slow the clients whose
+it was refused with.  With --bot-tables it keeps TABLES tables of the server's bots playing
+from SOURCE, each on a clock of 0 s with a host that never answers, and prints how many
+games they finished.  A process of its own, so that its sending does not slow the clients whose
 latency the test measures (the machine's cores are shared all the same).
 """
 
@@ -132,8 +135,52 @@ async def silent(url: str, seconds: float, source: str, openers: int) -> None:
     print(json.dumps(out), flush=True)
 
 
+# ---- tables of bots that the server plays as fast as it can --------------------------------
+
+FAST_CLOCK = {"per_decision": 0, "bank": 0, "between_hands": 0}
+
+
+async def bot_table(url: str, source: str, index: int, stop_at: float, out: dict) -> None:
+    """Games one after another at a table of a host from `source` and three of the server's
+    bots, on a clock of 0 s; the host never answers, so the server plays every decision."""
+    host, port = urlsplit(url).hostname, urlsplit(url).port
+    while time.monotonic() < stop_at:
+        sock = socket.socket()
+        sock.setblocking(False)
+        sock.bind((source, 0))
+        await asyncio.get_running_loop().sock_connect(sock, (host, port))
+        ws = await connect(url, sock=sock, max_size=None, ping_interval=None, close_timeout=1)
+        await ws.send(msgpack.packb({"type": "hello", "name": f"bots{index}", "version": VERSION}))
+        await ws.send(msgpack.packb({"type": "create_table", "rules": "tenhou", "clock": FAST_CLOCK}))
+        for _ in range(3):
+            await ws.send(msgpack.packb({"type": "add_bot"}))
+        await ws.send(msgpack.packb({"type": "ready"}))
+        try:
+            while time.monotonic() < stop_at:
+                message = msgpack.unpackb(await asyncio.wait_for(ws.recv(), max(0.1, stop_at - time.monotonic())),
+                                          raw=False)
+                if message["type"] == "error":
+                    out["errors"].append(message)
+                elif message["type"] == "result":
+                    out["games"] += 1
+                elif message["type"] == "bye":
+                    break
+        except (TimeoutError, ConnectionClosed):
+            pass
+        await ws.close()
+
+
+async def bot_tables(url: str, seconds: float, source: str, tables: int) -> None:
+    stop_at = time.monotonic() + seconds
+    out: dict = {"games": 0, "errors": []}
+    await asyncio.gather(*(bot_table(url, source, i, stop_at, out) for i in range(tables)))
+    print(json.dumps(out), flush=True)
+
+
 if __name__ == "__main__":
     if len(sys.argv) > 3 and sys.argv[3] == "--silent":
         asyncio.run(silent(sys.argv[1], float(sys.argv[2]), sys.argv[4], int(sys.argv[5])))
+    elif len(sys.argv) > 3 and sys.argv[3] == "--bot-tables":
+        asyncio.run(bot_tables(sys.argv[1], float(sys.argv[2]), sys.argv[4], int(sys.argv[5])))
     else:
         asyncio.run(main(sys.argv[1], float(sys.argv[2])))
