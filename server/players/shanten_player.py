@@ -124,7 +124,7 @@ def useful_kinds(counts: list[int], melds: int, now: int | None = None) -> list[
 # Useful kinds of a 13-tile hand (its counts and meld count as bytes): a hand after the
 # tsumogiri option comes back on the next turn, and hands repeat across games.
 _USEFUL_MEMO: dict[bytes, tuple[int, ...]] = {}
-_USEFUL_MEMO_SIZE = 400_000
+_USEFUL_MEMO_SIZE = 20_000
 
 
 def _counts(tiles: Iterable[int]) -> list[int]:
