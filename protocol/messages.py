@@ -8,6 +8,7 @@ error code and a one-line reason; `encode` packs a message.
 from __future__ import annotations
 
 import struct
+from enum import StrEnum
 from typing import Any
 
 import msgpack
@@ -19,7 +20,7 @@ MAX_FRAME = 64 * 1024  # bytes; larger frames are refused
 _STR, _INT, _BOOL, _MAP, _LIST = (str,), (int,), (bool,), (dict,), (list,)
 CLIENT_MESSAGES: dict[str, dict[str, tuple[tuple[type, ...], bool]]] = {
     "hello": {"name": (_STR, True), "version": (_INT, True), "resume": (_STR, False), "since": (_INT, False),
-              "bot": (_BOOL, False)},
+              "bot": (_BOOL, False), "client": (_STR, False), "takeover": (_BOOL, False)},
     "create_table": {"rules": (_STR, False), "overrides": (_MAP, False), "clock": (_MAP, False)},
     "join": {"code": (_STR, True), "seat": (_INT, False)},
     "watch": {"code": (_STR, True)},
@@ -34,7 +35,23 @@ SERVER_MESSAGES = ("welcome", "table", "catchup", "event", "snapshot", "offer", 
 # Error codes a server sends (protocol/PROTOCOL.md says when each is sent).
 ERROR_CODES = ("bad_frame", "too_large", "bad_message", "unknown_type", "version", "hello_first", "rate_limited",
                "closing", "bad_rules", "no_table", "watch_code", "table_full", "seat_taken", "bad_seat", "in_play", "not_host",
-               "bad_strategy", "not_seated", "not_at_table", "no_seat", "stale_decision", "illegal_action", "internal")
+               "bad_strategy", "seat_in_use", "not_seated", "not_at_table", "no_seat", "stale_decision", "illegal_action", "internal")
+
+
+class ByeCode(StrEnum):
+    """Why a `bye` was sent, for clients to act on (its `reason` says it in words)."""
+
+    GAME_OVER = "game_over"  # the game ended: its `result` came before
+    TABLE_CLOSED = "table_closed"  # the host left before the game, or the table was idle too long
+    ABANDONED = "abandoned"  # no player was connected for the server's limit: the game ended unfinished
+    SERVER_RESTARTING = "server_restarting"  # games in play are kept: resume once the server is back
+    SERVER_ENDED = "server_ended"  # the server is not coming back (riichi-play --local quit): nor its games
+    REPLACED = "replaced"  # another connection resumed this session (hello's takeover, or the same client)
+
+
+def bye(code: ByeCode, reason: str, **extra: Any) -> dict[str, Any]:
+    """A bye frame: `code` for programs, `reason` for people."""
+    return {"type": "bye", "code": code.value, "reason": reason, **extra}
 
 
 class ProtocolError(ValueError):

@@ -31,7 +31,7 @@ from websockets.asyncio.server import ServerConnection, serve
 from websockets.exceptions import ConnectionClosed
 from websockets.protocol import State
 
-from protocol.messages import MAX_FRAME, VERSION, Message, ProtocolError, decode, encode, error, ws_frame
+from protocol.messages import MAX_FRAME, VERSION, ByeCode, Message, ProtocolError, bye, decode, encode, error, ws_frame
 from server.cli import games as admin
 from server.limits import AddressCounts, RareLog, quiet_descriptor_errors, raise_open_files_limit
 from server.lobby import Lobby, LobbyError
@@ -221,9 +221,9 @@ class App:
         finally:
             self.connections.discard(conn)
 
-    def bye_all(self, reason: str) -> None:
+    def bye_all(self, code: ByeCode, reason: str) -> None:
         for conn in list(self.connections):
-            conn.send({"type": "bye", "reason": reason})
+            conn.send(bye(code, reason))
 
     def forget_idle_sessions(self) -> int:
         """Drop the sessions that have no connection and nothing to resume (no open table)."""
@@ -350,6 +350,15 @@ class Connection:
         self.tokens -= 1
         return True
 
+    def _held_elsewhere(self, session: Session, msg: dict[str, Any]) -> bool:
+        """Whether a resume would take the session from a live connection of another client
+        without being asked to (hello's `takeover`).  The same client (hello's `client`) may:
+        its own connection may have dropped without the server knowing yet (half-open TCP)."""
+        old = session.connection
+        if old is None or old is self or msg.get("takeover"):
+            return False
+        return msg.get("client") is None or msg.get("client") != session.client
+
     def _lost(self, session: Session) -> str:
         """A known session that has nothing left to resume: why, in one line (and forget it)."""
         table = session.table
@@ -409,6 +418,9 @@ class Connection:
                                            or store.watch_of_token(token_hash(resume))):
             session = Session(name, token=resume)  # a seat (or a spectator's place) kept across a restart
             restarted = True
+        if session is not None and self._held_elsewhere(session, msg):
+            return self.send(error("seat_in_use", "the player of that resume token is connected now, from another"
+                                   " client: say hello with takeover: true to take over (that client is closed)"))
         lost = None  # why a resume token resumes nothing
         stopping = session is not None and self.app.lobby.closing  # its seat stays stored for the restart
         if session is not None and not stopping:
@@ -428,12 +440,13 @@ class Connection:
         old = session.connection
         if old is not None and old is not self:  # resumed while the old connection is still open
             old.session = None
-            old.send({"type": "bye", "reason": "the session was resumed from another connection"})
+            old.send(bye(ByeCode.REPLACED, "the session was resumed from another connection"))
             old.outbox.close()
             asyncio.get_running_loop().create_task(old.close_soon(1000, "resumed from another connection"))
         self.app.sessions[session.token_hash] = session
         session.connection, session.outbox, session.on_overflow = self, self.outbox, self.too_slow
         session.program = bool(msg.get("bot"))
+        session.client = msg.get("client")
         self.session = session
         self.send({"type": "welcome", "version": VERSION, "session": session.id, "resume": session.token,
                    "resumed": resumed})
@@ -443,7 +456,7 @@ class Connection:
         elif lost is not None:
             self.send(error("seat_lost", lost))
         if stopping:
-            self.send({"type": "bye", "reason": "the server is stopping"})
+            self.send(bye(*self.app.lobby.stopping_bye()))
         self.log = self.log.bind(session=session.id)
         self.log.info("hello", name=name, resumed=resumed)
 
@@ -502,9 +515,9 @@ async def serve_until_stopped(args: argparse.Namespace) -> None:
         log.info("stopping")
         janitor.cancel()
         sweeper.cancel()
-        await lobby.stop()
+        await lobby.stop(ended=args.ephemeral)
         commit_pending()
-        app.bye_all("the server is stopping")
+        app.bye_all(*lobby.stopping_bye())
         await asyncio.sleep(0.2)  # let the outboxes flush the byes
         server.close()
         await server.wait_closed()
@@ -544,6 +557,9 @@ def parser() -> argparse.ArgumentParser:
                    help=f"bytes waiting for one client before it is dropped as too slow (default {OUTBOX_BYTES})")
     p.add_argument("--sndbuf", type=int, default=0,
                    help="the kernel's send buffer per connection in bytes (default 0: the OS tunes it)")
+    p.add_argument("--ephemeral", action="store_true",
+                   help="this server does not come back once stopped (riichi-play --local starts it so): stopping"
+                        " tells its clients that it has ended, and they stop reconnecting")
     p.add_argument("--history", type=int, default=Table.history_size,
                    help=f"broadcasts each table keeps for clients that resume (default {Table.history_size})")
     admin.add_commands(p)

@@ -15,6 +15,7 @@ from typing import Any
 
 import structlog
 
+from protocol.messages import ByeCode, bye
 from server.rules.config import rules_from_data
 from server.session import Session
 from server.store import Store, TableRow
@@ -52,6 +53,7 @@ class Lobby:
         self.by_invite: dict[str, Table] = {}
         self.by_watch: dict[str, Table] = {}
         self.closing = False
+        self.ended = False  # stopping for good (--ephemeral): its games do not come back either
 
     def _open(self, table: Table) -> Table:
         self.tables[table.id] = table
@@ -146,7 +148,7 @@ class Lobby:
         seq = past.result_seq or 0  # (0: a game finished before the store kept that number)
         return [{"type": "result", "seq": seq, "game": past.game_id, "final": past.final, "you": past.seat,
                  "names": past.names},
-                {"type": "bye", "seq": seq, "reason": "the game is over"}]
+                bye(ByeCode.GAME_OVER, "the game is over", seq=seq)]
 
     def why_lost(self, token_hash: str) -> str | None:
         """Why a resume token holds no seat any more, in one line, when its last table stored
@@ -223,14 +225,22 @@ class Lobby:
             for table_id in self.expire_idle():
                 log.info("table_expired", table=table_id)
 
-    async def stop(self, timeout: float = 5.0) -> None:
+    def stopping_bye(self) -> tuple[ByeCode, str]:
+        """What a stopping server says to its clients: be back, or ended for good."""
+        if self.ended:
+            return ByeCode.SERVER_ENDED, "the server has ended, and its games with it"
+        return ByeCode.SERVER_RESTARTING, "the server is stopping"
+
+    async def stop(self, timeout: float = 5.0, ended: bool = False) -> None:
         """No new tables; every table tells its clients and ends (tables waiting or in play stay
-        stored, and are rebuilt at the next start)."""
-        self.closing = True
+        stored, and are rebuilt at the next start); `ended`: the server is not coming back,
+        and its clients are told so."""
+        self.closing, self.ended = True, ended
+        code, reason = self.stopping_bye()
         tasks = []
         for table in list(self.tables.values()):
             if table.task is not None and not table.task.done():
-                table.put(Input("stop", None, {"reason": "the server is stopping"}))
+                table.put(Input("stop", None, {"reason": reason, "code": code}))
                 tasks.append(table.task)
         if tasks:
             await asyncio.wait(tasks, timeout=timeout)

@@ -34,6 +34,7 @@ class Session:
         # the client in follow the join through that table's queue, in order.
         self.joining: Table | None = None
         self.program = False  # the client said it is a bot (hello's `bot`): its seats say so
+        self.client: str | None = None  # hello's `client`: the client instance that holds the session
 
     def send(self, message: dict[str, Any]) -> None:
         if self.outbox is None:

@@ -27,7 +27,7 @@ from typing import Any
 import structlog
 from msgpack import packb, unpackb
 
-from protocol.messages import Message, error
+from protocol.messages import ByeCode, Message, bye, error
 from server.game.actions import (
     Action,
     ActionError,
@@ -525,7 +525,7 @@ class Table:
             return session.send(error("no_seat", "that resume token holds no seat at this table"))
         old = self.seats[seat].session
         if old is not None and old is not session:
-            old.send({"type": "bye", "reason": "the seat was resumed from another connection"})
+            old.send(bye(ByeCode.REPLACED, "the seat was resumed from another connection", seq=self.seq))
             old.table = None
         if self.seats[seat].left:
             self.store.set_seat_left(self.id, seat, False)
@@ -566,20 +566,24 @@ class Table:
         self.store.finish_game(self.game_id, {"abandoned": True, "reason": reason,
                                               "scores": list(self.game.public.scores)})
         self.log.info("game_abandoned", game=self.game_id, seq=self.seq, decisions=len(self.game.decisions))
-        self.close(reason)
+        self.close(reason, code=ByeCode.ABANDONED)
 
     def _on_stop(self, session: Session | None, data: dict[str, Any]) -> None:
         """The server is stopping: the table stays stored, to be rebuilt at the next start; or
         (`keep` false) the lobby expires an idle table, closed for good."""
-        self.close(data.get("reason", "the server is stopping"), keep=data.get("keep", True))
+        keep = data.get("keep", True)
+        code = data.get("code", ByeCode.SERVER_RESTARTING if keep else ByeCode.TABLE_CLOSED)
+        if code == ByeCode.SERVER_RESTARTING and self.state not in ("waiting", "playing"):
+            code = ByeCode.TABLE_CLOSED  # a table that has ended is not rebuilt
+        self.close(data.get("reason", "the server is stopping"), keep=keep, code=code)
 
-    def close(self, reason: str, keep: bool = False) -> None:
+    def close(self, reason: str, keep: bool = False, code: ByeCode = ByeCode.TABLE_CLOSED) -> None:
         """Tell everyone and end the task; `keep` leaves a table that is waiting or in play in
         the store to rebuild after a restart.  Otherwise the store keeps `reason`, which a
         player who comes back with its token is told."""
         commit_pending()
         for session, _ in self._members():
-            session.send({"type": "bye", "seq": self.seq, "reason": reason})
+            session.send(bye(code, reason, seq=self.seq))
             if session.table is self:
                 session.table = None
         if not keep or self.state not in ("waiting", "playing"):
@@ -688,7 +692,7 @@ class Table:
         for session, _ in self._members():
             session.send(result)
         self.log.info("game_finished", game=self.game_id, seq=self.seq)
-        self.close("the game is over")
+        self.close("the game is over", code=ByeCode.GAME_OVER)
 
     # ---- restart ----------------------------------------------------------
 

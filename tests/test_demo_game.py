@@ -53,9 +53,10 @@ def test_the_first_command_opens_riichi_play_at_a_table_with_three_bots_and_a_fr
         tmux.keys("host", "g")
         tmux.wait_for("friend", r"East 1")
         play(tmux, ["host", "friend"], "result", timeout=120)
-        for name in ("friend", "host"):
-            tmux.keys(name, "C-q")  # the game goes on: Ctrl+Q asks again
-            tmux.wait_for(name, r"Ctrl\+Q again to leave")
+        # the game goes on: Ctrl+Q asks again (the host's quitting ends its local server)
+        for name, asked in (("friend", "leave the game"), ("host", "quit: quitting ends this local server")):
+            tmux.keys(name, "C-q")
+            tmux.wait_for(name, rf"Ctrl\+Q again to {asked}")
             tmux.keys(name, "C-q")
             tmux.wait_for(name, r"EXITED 0")
         with pytest.raises(ConnectionRefusedError):  # the local server stopped with riichi-play

@@ -25,9 +25,11 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import time
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
+from protocol.messages import ByeCode
 from server.players.dispatch import InvalidDecision, dispatch
 
 __all__ = ["Bot", "BotError", "BotResult", "InvalidDecision", "Runner", "play", "run"]
@@ -37,9 +39,7 @@ log = logging.getLogger("riichi_bot")
 # Errors that end the run before the game: nothing a retry would fix.
 FATAL = {"version", "bad_rules", "no_table", "watch_code", "table_full", "seat_taken", "bad_seat", "in_play", "not_host",
          "bad_strategy", "closing", "hello_first", "bad_message"}
-
-
-RESTARTING = "the server is stopping"  # a bye after which the game stays stored and resumes
+GONE_AFTER = 30.0  # seconds of failed reconnects after which the log says the server seems gone
 
 
 class Bot:
@@ -132,10 +132,14 @@ class Runner:
         self.state: Any = None  # client_cli.seat_state.SeatState once seated
         self.token: str | None = None
         self.since: int | None = None
+        from protocol.client import new_client_id
+
+        self.client_id = new_client_id()  # sent on every connection: a resume of our own seat is ours
         self.result = BotResult(self.name)
         self._joined = self._ready = self._progress = False
         self._asked_ready = False  # `ready` was sent on this connection
         self._table_state: str | None = None  # the last table message's state
+        self._lost_at: float | None = None  # when the connection was lost, until the line about it is said
 
     async def run(self) -> BotResult:
         from websockets.exceptions import ConnectionClosed
@@ -146,17 +150,20 @@ class Runner:
         while True:
             try:
                 self.client = await Client.connect(self.url, self.name, resume=self.token,
-                                                   since=self.since if self.token else None, bot=True)
+                                                   since=self.since if self.token else None, bot=True,
+                                                   client_id=self.client_id)
             except (OSError, asyncio.TimeoutError) as e:
                 if self.token is None:
                     raise BotError(f"cannot connect to {self.url}: {_reason(e)} (is riichi-server running there?)")
                 failures += 1
                 if failures > self.retries:
                     raise BotError(f"lost the connection to {self.url} and could not resume: {_reason(e)}")
+                self._say_if_gone()
                 await asyncio.sleep(min(self.backoff * 2 ** (failures - 1), 5.0))
                 continue
             except Exception as e:  # not a websocket server at all, a refused handshake...
                 raise BotError(f"cannot connect to {self.url}: {_reason(e)}") from None
+            self._lost_at = None
             try:
                 done = await self._session()
             except asyncio.CancelledError:
@@ -178,8 +185,16 @@ class Runner:
             if failures > self.retries:
                 raise BotError(f"lost the connection to {self.url} {failures} times")
             self.result.reconnects += 1
+            self._lost_at = time.monotonic()
             log.info("%s: connection lost, resuming (since %s)", self.name, self.since)
             await asyncio.sleep(min(self.backoff * 2 ** (failures - 1), 5.0))
+
+    def _say_if_gone(self) -> None:
+        """Once a loss: after GONE_AFTER seconds of failed reconnects, a line that says so."""
+        if self._lost_at is not None and time.monotonic() - self._lost_at >= GONE_AFTER:
+            log.warning("%s: the server at %s seems gone (no answer for %.0f s): still trying", self.name, self.url,
+                        time.monotonic() - self._lost_at)
+            self._lost_at = None
 
     async def _session(self) -> bool:
         """One connection; True when the run is over (result or bye)."""
@@ -231,7 +246,7 @@ class Runner:
                 return True
             elif kind == "bye":
                 reason = str(message.get("reason", ""))
-                if reason.startswith(RESTARTING) and self._ready and self.result.final is None:
+                if message.get("code") == ByeCode.SERVER_RESTARTING and self._ready and self.result.final is None:
                     log.info("%s: the server is stopping; waiting for it to come back", self.name)
                     return False  # the game stays stored: resume when the server is back
                 self.result.reason = reason

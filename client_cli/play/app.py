@@ -4,7 +4,7 @@
     riichi-play --local --bots 3             # a local server, a table with three bots
     riichi-play --join CODE [--seat N]       # take a seat (a bot's, before the start)
     riichi-play --watch CODE                 # watch a table
-    riichi-play --resume                     # take back the seat left at that server
+    riichi-play --resume [--seat N]          # take back a seat left at that server
 
 The command line: arguments, a terminal (checked before anything is started or sent),
 the local server (--local), the first connection and what
@@ -24,11 +24,11 @@ import time
 from typing import Any
 
 from client_cli.play import render
-from client_cli.play.connection import DEFAULT_SERVER, Connection, ConnectError, address_problem
+from client_cli.play.connection import DEFAULT_SERVER, Connection, ConnectError, SeatInUse, address_problem
 from client_cli.play.game_app import PlayApp
 from client_cli.play.local import LocalServer
 from client_cli.play.panes import create_messages, option
-from client_cli.play.sessions import SessionFile
+from client_cli.play.sessions import SavedSeat, SessionFile
 
 Message = dict[str, Any]
 
@@ -46,14 +46,16 @@ def parser() -> argparse.ArgumentParser:
                " c/v/b/m/z chi, k/j/l kong, x or Esc pass); w shows your waits and furiten; B (the host)"
                " gives the seat of a player who is away to a bot; Ctrl+Q quits.")
     p.add_argument("--server", default=DEFAULT_SERVER, help=f"server address (default {DEFAULT_SERVER})")
-    p.add_argument("--name", default=os.environ.get("USER") or _user(), help="your name (default: $USER)")
+    p.add_argument("--name", help="your name (default: $USER); with --resume: the seat held under this name")
     what = p.add_mutually_exclusive_group()
     what.add_argument("--join", metavar="CODE", help="take a seat at the table with this invite code")
     what.add_argument("--watch", metavar="CODE", help="watch the table with this watch code")
     what.add_argument("--create", action="store_true", help="create a private table at once (you are the host)")
     what.add_argument("--resume", action="store_true",
-                      help="take back the seat you left at this server (after quitting or closing the terminal)")
-    p.add_argument("--seat", type=int, choices=range(4), help="with --join: the seat to take (0-3)")
+                      help="take back a seat you left at this server (after quitting or closing the terminal);"
+                           " with several, it asks which (or give --seat or --name)")
+    p.add_argument("--seat", type=int, choices=range(4),
+                   help="with --join: the seat to take (0-3); with --resume: the seat to take back")
     p.add_argument("--rules", choices=["ema2016", "tenhou"], default="ema2016", help="with --create (default ema2016)")
     p.add_argument("--per-decision", type=int, default=10, metavar="S",
                    help="with --create: seconds for each decision (default 10)")
@@ -72,7 +74,10 @@ def parser() -> argparse.ArgumentParser:
     return p
 
 
-def _user() -> str:
+def default_name() -> str:
+    """$USER, else the login name, else `player`."""
+    if os.environ.get("USER"):
+        return os.environ["USER"]
     try:
         return getpass.getuser()
     except Exception:
@@ -127,6 +132,55 @@ def watch_code_problem(code: str, command: str, url: str) -> str:
     return f"that is a watch code, not an invite code: watch the table with {command}{server} {option('--watch', code)}"
 
 
+async def choose_seat(saved: list[SavedSeat], args: argparse.Namespace, url: str) -> SavedSeat | str:
+    """The saved seat `--resume` takes back: the one with `--seat` and `--name` if given, else
+    the only one, else the one the user picks at the terminal; a string says why none."""
+    fitting = [s for s in saved if (args.seat is None or s.seat == args.seat)
+               and (args.name is None or s.name == args.name)]
+    if not fitting:
+        if not saved:
+            return f"no seat at {url} to resume (join with --join CODE)"
+        return f"no saved seat at {url} fits {_asked(args)}: saved are {'; '.join(s.label() for s in saved)}"
+    if len(fitting) == 1:
+        return fitting[0]
+    print(f"Seats you left at {url}:")
+    for number, seat in enumerate(fitting, 1):
+        print(f"  {number}) {seat.label()}")
+    for _ in range(3):
+        try:
+            answer = (await asyncio.to_thread(input, f"Which one do you take back? [1-{len(fitting)}] ")).strip()
+        except EOFError:
+            break
+        if answer.isdigit() and 1 <= int(answer) <= len(fitting):
+            return fitting[int(answer) - 1]
+    return "no seat chosen (or say which with --seat N)"
+
+
+def _asked(args: argparse.Namespace) -> str:
+    return " and ".join(part for part in (f"--seat {args.seat}" if args.seat is not None else "",
+                                          f"--name {args.name}" if args.name is not None else "") if part)
+
+
+async def open_or_take_over(conn: Connection, saved: SavedSeat | None) -> Message:
+    """`conn.open()`; when the seat to resume is held by a client that is connected, the
+    user is asked first, and only a yes takes it over (raises SeatInUse otherwise)."""
+    try:
+        return await conn.open()
+    except SeatInUse:
+        if saved is None:
+            raise
+        question = (f"The player of {saved.label()} is connected now (another riichi-play?)."
+                    f" Take the seat over? Its client is closed. [y/N] ")
+        try:
+            answer = await asyncio.to_thread(input, question)
+        except EOFError:
+            answer = ""
+        if answer.strip().lower() not in ("y", "yes"):
+            raise
+        conn.takeover = True
+        return await conn.open()
+
+
 async def not_resumed(conn: Connection, timeout: float = 1.0) -> Message | None:
     """After a `welcome` with `resumed: false`, what the server says instead: the `result` of
     the game the seat played, when it has ended, or the `seat_lost` error that says why (the
@@ -150,24 +204,29 @@ async def run(args: argparse.Namespace, local: LocalServer | None = None) -> int
         url = local.url
         note = f"local riichi-server on {url} (stops when you quit)"
         print(note, flush=True)
-    conn = Connection(url, args.name)
+    conn = Connection(url, args.name or default_name())
     command = this_command()
     sessions = SessionFile()
+    saved = None
     if args.resume:
-        saved = sessions.load(url)
-        if saved is None:
-            print(f"riichi-play: no seat at {url} to resume (join with --join CODE)", file=sys.stderr)
+        saved = await choose_seat(sessions.seats(url), args, url)
+        if isinstance(saved, str):
+            print(f"riichi-play: {saved}", file=sys.stderr)
             return 1
-        conn.resume, conn.name = saved["resume"], saved["name"]
+        conn.resume, conn.name = saved.resume, saved.name
     try:
         try:
-            welcome = await conn.open()
+            welcome = await open_or_take_over(conn, saved)
+        except SeatInUse:
+            print(f"riichi-play: not taken over: the player of that seat is connected now (another riichi-play?);"
+                  f" to take back another seat: {command} --resume --seat N", file=sys.stderr)
+            return 1
         except ConnectError as problem:
             hint = "; to play on a server of your own: riichi-play --local --bots 3" if local is None else ""
             print(f"riichi-play: {problem}{hint}", file=sys.stderr)
             return 1
-        if args.resume and not welcome.get("resumed"):
-            sessions.forget(url)
+        if saved is not None and not welcome.get("resumed"):
+            sessions.forget(url, saved.resume)
             answer = await not_resumed(conn)
             if answer is not None and answer["type"] == "result":  # the game ended while we were away
                 names = answer.get("names") or [f"seat {i}" for i in range(4)]
@@ -193,7 +252,8 @@ async def run(args: argparse.Namespace, local: LocalServer | None = None) -> int
                 server = "" if url == DEFAULT_SERVER else f" --server {url}"
                 print(f"invite code {table['invite']}  (a friend: {command}{server} {option('--join', table['invite'])})"
                       f"\nwatch code  {table['watch']}", flush=True)
-        app = PlayApp(conn, buffered=buffered, unicode=args.unicode, note=note, command=command, sessions=sessions)
+        app = PlayApp(conn, buffered=buffered, unicode=args.unicode, note=note, command=command, sessions=sessions,
+                      local=local is not None)
         await app.run_async()
         if app.fatal:
             print(f"riichi-play: {app.fatal}", file=sys.stderr)
@@ -238,8 +298,8 @@ def remove_on_signals(local: LocalServer) -> None:
 
 def main(argv: list[str] | None = None) -> int:
     args = parser().parse_args(argv)
-    if args.seat is not None and not args.join:
-        parser().error("--seat goes with --join")
+    if args.seat is not None and not (args.join or args.resume):
+        parser().error("--seat goes with --join or --resume")
     problem = argument_problem(args)
     if problem:
         print(f"riichi-play: {problem}", file=sys.stderr)

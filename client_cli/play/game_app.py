@@ -25,6 +25,7 @@ from client_cli.play.results import FinalScreen, ResultScreen
 from client_cli.play.sessions import SessionFile
 from client_cli.play.widgets import HAND_KEYS, HandView
 from client_cli.seat_state import SeatState
+from protocol.messages import ByeCode
 
 Message = dict[str, Any]
 
@@ -35,8 +36,9 @@ class PlayApp(App[int]):
 
     def __init__(self, conn: Connection, intent: list[Message] | None = None, buffered: list[Message] | None = None,
                  unicode: bool = False, note: str = "", command: str = "riichi-play",
-                 sessions: SessionFile | None = None) -> None:
+                 sessions: SessionFile | None = None, local: bool = False) -> None:
         super().__init__()
+        self.local = local  # the server is riichi-play --local's own: it ends when this client quits
         self.sessions = sessions  # where the seat's resume token is kept for --resume (None: nowhere)
         self.quit_asked = 0.0
         self.command = command  # how a friend runs this client (shown with the invite code)
@@ -83,12 +85,16 @@ class PlayApp(App[int]):
 
     async def action_quit(self) -> None:
         """Ctrl+Q; during a game, a second press within 3 s (the seat is kept and played for)."""
-        playing = (self.table or {}).get("state") == "playing" and (self.table or {}).get("you") is not None
+        playing = ((self.table or {}).get("state") == "playing" and (self.table or {}).get("you") is not None
+                   and not self.conn.ended)  # after a bye there is no seat left to keep
         if playing and self.final is None and time.monotonic() - self.quit_asked > 3:
             self.quit_asked = time.monotonic()
-            back = f"{self.command} --resume" + ("" if self.conn.url == DEFAULT_SERVER else f" --server {self.conn.url}")
-            self.notify(f"Ctrl+Q again to leave the game: your seat is kept and played for; come back with: {back}",
-                        severity="warning", timeout=5, markup=False)
+            if self.local:  # its server stops with this client: there is nothing to come back to
+                self.notify("Ctrl+Q again to quit: quitting ends this local server and its game (for everyone"
+                            " at it)", severity="warning", timeout=5, markup=False)
+            else:
+                self.notify(f"Ctrl+Q again to leave the game: your seat is kept and played for; come back with:"
+                            f" {self.resume_command()}", severity="warning", timeout=5, markup=False)
             return
         if playing and self.final is None:
             # a `leave`, not just a closed connection: the server plays for the seat at once
@@ -98,6 +104,12 @@ class PlayApp(App[int]):
             except (TimeoutError, OSError):
                 pass
         self.exit()
+
+    def resume_command(self) -> str:
+        """How to take this seat back later, from this machine."""
+        seat = (self.table or {}).get("you")
+        return (f"{self.command} --resume" + ("" if seat is None else f" --seat {seat}")
+                + ("" if self.conn.url == DEFAULT_SERVER else f" --server {self.conn.url}"))
 
     def on_resize(self, event: events.Resize) -> None:
         self.query_one("#table", TablePane).fit(event.size.width, event.size.height)
@@ -159,6 +171,11 @@ class PlayApp(App[int]):
             handler(message)
 
     def _on_status(self, message: Message) -> None:
+        if message.get("gone"):  # a while of failed reconnects: say how to come back, and keep trying
+            text = f"{message['text']}; to come back later: {self.resume_command()}"
+            self.status(text, "bold red")
+            self.notify(text, severity="error", timeout=20, markup=False)
+            return
         self.status(message["text"], "bold green" if message.get("up") else "bold red")
         if not message.get("up"):
             self._clear_offer()  # the server sends the open offer again when we are back
@@ -172,15 +189,16 @@ class PlayApp(App[int]):
         self.exit(1)
 
     def _on_closed(self, message: Message) -> None:
-        self.status("disconnected from the server", "bold")
+        if not self.conn.ended:  # after a bye, the line that says why stays
+            self.status("disconnected from the server", "bold")
 
     def _on_table(self, message: Message) -> None:
         self.table = message
         if self.sessions is not None and self.conn.resume:
             if message.get("you") is not None and message["state"] in ("waiting", "playing"):
-                self.sessions.save(self.conn.url, self.conn.resume, self.conn.name, message["table"])
+                self.sessions.save(self.conn.url, self.conn.resume, self.conn.name, message["table"], message["you"])
             elif message["state"] in ("finished", "closed"):
-                self.sessions.forget(self.conn.url)
+                self.sessions.forget(self.conn.url, self.conn.resume)
         if message["state"] == "waiting":
             self._show_waiting(message)
             self._switch("waiting")
@@ -254,8 +272,8 @@ class PlayApp(App[int]):
 
     def _on_result(self, message: Message) -> None:
         self.final = message["final"]
-        if self.sessions is not None:
-            self.sessions.forget(self.conn.url)
+        if self.sessions is not None and self.conn.resume:
+            self.sessions.forget(self.conn.url, self.conn.resume)
         names = self.state.view["names"] if self.state and self.state.view else [f"seat {i}" for i in range(4)]
         self._over_table(FinalScreen(render.standings_text(self.final, names)))
 
@@ -276,16 +294,24 @@ class PlayApp(App[int]):
                 and message.get("decision") == answered["decision"]):
             self._on_offer(answered)  # the server refused the answer and keeps the offer open: so do we
 
-    def _forget_seat(self) -> None:
-        """The saved token resumes nothing any more: `--resume` must not offer it again."""
-        if self.sessions is not None:
-            self.sessions.forget(self.conn.url)
+    def _forget_seat(self, token: str | None = None) -> None:
+        """The saved token (by default the one the server last refused) resumes nothing any
+        more: `--resume` must not offer it again."""
+        token = token or self.conn.dropped or self.conn.resume
+        if self.sessions is not None and token:
+            self.sessions.forget(self.conn.url, token)
 
     def _on_bye(self, message: Message) -> None:
-        if not self.conn.ended:  # the server is stopping: the connection waits for it to be back
+        code = message.get("code")
+        if code == ByeCode.SERVER_RESTARTING:  # the connection waits for the server to be back
             self.status(f"{message['reason']}: waiting for it to be back...", "bold red")
             return
-        self.status(f"the server says: {message['reason']}", "bold")
+        if code not in (ByeCode.REPLACED, None):  # the seat resumes nothing any more
+            self._forget_seat(self.conn.resume)
+        if code == ByeCode.SERVER_ENDED:
+            self.status("the server has ended, and its game with it: Ctrl+Q quits", "bold red")
+        else:
+            self.status(f"the server says: {message['reason']}", "bold")
         if self.final is None:
             self.notify(message["reason"], severity="warning", timeout=10)
             if self.pane != "table":

@@ -52,10 +52,12 @@ def _die_with_parent() -> None:
 
 
 class LocalServer:
-    """A server process; `url` is where it listens."""
+    """A server process; `url` is where it listens.  `ephemeral` (riichi-play --local's): it
+    tells its clients on stopping that it has ended for good, so that none waits for it."""
 
-    def __init__(self, port: int = 0):
+    def __init__(self, port: int = 0, ephemeral: bool = True):
         self.port = port or (DEFAULT_PORT if port_free(DEFAULT_PORT) else free_port())
+        self.ephemeral = ephemeral
         self.folder: Path | None = None  # made by the first start
         self.process: subprocess.Popen | None = None
 
@@ -84,7 +86,7 @@ class LocalServer:
             self.folder = Path(tempfile.mkdtemp(prefix="riichi-play-"))
         with open(self.log, "wb") as log:
             self.process = subprocess.Popen([*server_command(), "--host", "127.0.0.1", "--port", str(self.port),
-                                             "--db", str(self.db)], stdout=log, stderr=subprocess.STDOUT,
+                                             "--db", str(self.db), *(["--ephemeral"] if self.ephemeral else [])], stdout=log, stderr=subprocess.STDOUT,
                                             stdin=subprocess.DEVNULL, preexec_fn=_die_with_parent)
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:

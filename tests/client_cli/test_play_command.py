@@ -151,8 +151,8 @@ async def test_resume_of_a_lost_seat_says_why_and_forgets_it(seat_lost_server, t
     status = await run(parser().parse_args(["--server", seat_lost_server, "--resume"]))
     assert status == 1
     assert capsys.readouterr().err.strip() == f"riichi-play: the server no longer holds that seat: {SEAT_LOST}"
-    assert SessionFile(state).load(seat_lost_server) is None  # the stale entry is dropped
-    assert SessionFile(state).load("ws://elsewhere:1") is not None  # and only it
+    assert SessionFile(state).seats(seat_lost_server) == []  # the stale entry is dropped
+    assert SessionFile(state).seats("ws://elsewhere:1") != []  # and only it
 
 
 @pytest.mark.asyncio
@@ -172,4 +172,4 @@ async def test_a_seat_lost_on_reconnecting_is_shown_and_forgotten(tmp_path):
         await until(pilot, lambda: app.handled == 2, "the messages")
         assert any(SEAT_LOST in n.message for n in app._notifications)
         assert SEAT_LOST in str(app.query_one("#status").render())
-        assert state.load(conn.url) is None
+        assert state.seats(conn.url) == []

@@ -24,6 +24,7 @@ class StandIn:
 
     def __init__(self) -> None:
         self.url, self.name, self.resume, self.ended = "ws://test", "alice", "token", False
+        self.dropped: str | None = None
         self.reader = object()  # already open
         self.queue: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
         self.sent: list[dict[str, Any]] = []

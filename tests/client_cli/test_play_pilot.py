@@ -24,7 +24,7 @@ SIZE = (120, 40)
 
 @pytest.fixture
 def server():
-    srv = LocalServer(free_port()).start()
+    srv = LocalServer(free_port(), ephemeral=False).start()  # one test stops and starts it again
     yield srv
     srv.remove()  # its temporary folder too
 
@@ -170,7 +170,7 @@ async def test_after_a_drop_the_picture_of_the_game_is_the_servers_snapshot(serv
         await until(pilot, lambda: len(app.catchups) == 1 and app.offer is not None, what="an offer after catching up")
         rebuilt = app.state.view
         # a second connection with the same token takes the seat over and gets a snapshot
-        other = await Client.connect(server.url, "alice", resume=conn.resume)
+        other = await Client.connect(server.url, "alice", resume=conn.resume, takeover=True)
         snapshot = None
         while snapshot is None:
             message = await asyncio.wait_for(other.recv(), 5)

@@ -218,3 +218,71 @@ def test_local_removes_its_servers_folder_on_quitting_unless_it_is_kept(tmux, tm
         while not port_free(port):  # and the server stopped
             assert time.monotonic() < deadline, f"the local server of {name} still listens"
             time.sleep(0.1)
+
+
+def words(screen: str) -> str:
+    """The screen's words in order, one space apart: a notification wraps its line inside a
+    border, which this leaves out."""
+    return " ".join(re.findall(r"[\w+\-:.;/()?,']+", screen))
+
+
+def two_players_at_one_table(tmux: Tmux, url: str, host_options: str = "") -> None:
+    """The README's friend flow: alice creates a table with two bots, bob joins it from a
+    second terminal of the same machine (the same user, so the same sessions file), and the
+    game starts; alice is East (seat 0), bob North (seat 3, the free one)."""
+    tmux.open("alice", f"{PLAY} {host_options or '--server ' + url} --name alice --bots 2 --no-clock")
+    code = tmux.wait_for("alice", r"Invite code: (\S+)").group(1)
+    tmux.open("bob", f"{PLAY} --server {shlex.quote(url)} --name bob --join={shlex.quote(code)}")
+    tmux.wait_for("alice", r"North\s+bob\s+human")
+    tmux.keys("bob", "g")
+    tmux.keys("alice", "g")
+    tmux.wait_for("alice", r"turn: you \(East\)")
+    tmux.wait_for("bob", r"East 1")
+
+
+def test_resume_asks_which_seat_and_never_takes_the_seat_of_a_connected_player(tmux, server):
+    """Issue 14: alice quit and ran --resume, which took bob's seat (the one token saved, his)
+    and threw him off.  Now each seat is kept, --resume asks which, and bob's seat, connected,
+    is taken over only when the user says so."""
+    two_players_at_one_table(tmux, server.url)
+    tmux.keys("alice", "C-q")
+    tmux.wait_for("alice", r"Ctrl\+Q again to leave the game")
+    assert "--resume --seat 0" in words(tmux.screen("alice")), tmux.screen("alice")
+    tmux.keys("alice", "C-q")
+    tmux.wait_for("alice", r"EXITED 0")
+    tmux.open("back", f"{PLAY} --server {server.url} --resume")
+    tmux.wait_for("back", r"Which one do you take back\? \[1-2\]")
+    choice = tmux.wait_for("back", r"(\d)\) alice, seat 0 at table").group(1)
+    assert re.search(r"\d\) bob, seat 3 at table", tmux.screen("back"))
+    tmux.keys("back", choice, "Enter")
+    # alice is back in seat 0: the game waits on bob (no clock), whose turn she sees as his
+    tmux.wait_for("back", r"turn: (you \(East\)|bob \(North\))", timeout=30)
+    tmux.wait_for("bob", r"turn: you \(North\)", timeout=30)
+    # bob's seat, whose player is connected, is not taken without asking, nor on a "no"
+    tmux.open("thief", f"{PLAY} --server {server.url} --resume --seat 3")
+    tmux.wait_for("thief", r"The player of bob, seat 3 at table \S+ is connected now .*Take the seat over\?")
+    tmux.keys("thief", "n", "Enter")
+    tmux.wait_for("thief", r"riichi-play: not taken over: the player of that seat is connected now[^\n]*\n?[^\n]*"
+                           r"\s+EXITED 1")
+    for name in ("bob", "back"):
+        screen = tmux.screen(name)
+        assert "EXITED" not in screen and "resumed from another connection" not in screen, screen
+    assert re.search(r"turn: you \(North\)", tmux.screen("bob"))
+
+
+def test_quitting_a_local_game_says_it_ends_the_server_and_the_friend_is_told(tmux):
+    """Under --local (scripts/run.sh) the quit dialog promised a --resume that cannot work,
+    and the friend's client retried for ever; now it says the server has ended."""
+    port = free_port()
+    two_players_at_one_table(tmux, f"ws://127.0.0.1:{port}", host_options=f"--local --port {port}")
+    tmux.keys("alice", "C-q")
+    tmux.wait_for("alice", r"Ctrl\+Q again to quit")
+    said = words(tmux.screen("alice"))
+    assert "quitting ends this local server and its game" in said and "--resume" not in said, said
+    tmux.keys("alice", "C-q")
+    tmux.wait_for("alice", r"EXITED 0")
+    tmux.wait_for("bob", r"the server has ended, and its game with it")
+    time.sleep(1.5)  # were it retrying, the status would say so by now
+    assert "reconnecting" not in tmux.screen("bob") and "EXITED" not in tmux.screen("bob")
+    tmux.keys("bob", "C-q")  # nothing to keep: it quits at once
+    tmux.wait_for("bob", r"EXITED 0")

@@ -259,12 +259,12 @@ async def test_after_a_restart_since_cannot_be_used_and_a_snapshot_says_so(serve
 
 
 @pytest.mark.asyncio
-async def test_resuming_on_a_second_connection_closes_the_first(server):  # noqa: F811
+async def test_resuming_on_a_second_connection_that_takes_over_closes_the_first(server):  # noqa: F811
     host, _ = await create_with_bots(server, "tenhou")
     seen: list[dict] = []
     await play_counting(host, random.Random(51), seen, stop_after=2)
     since = max(m["seq"] for m in seen if m["type"] in ("event", "table"))
-    second = await Client.connect(server.url, "host", resume=host.resume_token, since=since)
+    second = await Client.connect(server.url, "host", resume=host.resume_token, since=since, takeover=True)
     assert (await recv(second, "catchup"))["replay"] is True
     with pytest.raises(ConnectionClosed):
         while True:  # the first connection gets bye, then is closed

@@ -3,10 +3,12 @@ real server (tests/server/test_end_to_end.py's fixture)."""
 
 from __future__ import annotations
 
+import asyncio
+
 import pytest
 
 from protocol.client import Client
-from tests.server.test_end_to_end import recv, server  # noqa: F401  (the fixture)
+from tests.server.test_end_to_end import Server, recv, server  # noqa: F401  (the fixture)
 
 
 @pytest.mark.asyncio
@@ -24,3 +26,82 @@ async def test_join_with_a_watch_code_is_refused_as_a_watch_code(server):  # noq
     assert (await recv(guest, "error"))["code"] == "no_table"
     await host.close()
     await guest.close()
+
+
+async def seated_host(server, client_id: str | None = None) -> tuple[Client, dict]:  # noqa: F811
+    """A host at a table whose game is in play (three bots, no clock), waiting on its first offer."""
+    host = await Client.connect(server.url, "host", client_id=client_id)
+    await host.send({"type": "create_table", "clock": {"none": True}})
+    table = await recv(host, "table")
+    for _ in range(3):
+        await host.send({"type": "add_bot"})
+    await host.send({"type": "ready"})
+    await recv(host, "offer")
+    return host, table
+
+
+async def still_connected(client: Client) -> bool:
+    """It gets its pong, and no bye came before it."""
+    await client.send({"type": "ping", "id": "here?"})
+    while True:
+        message = await asyncio.wait_for(client.recv(), 5)
+        if message["type"] == "bye":
+            return False
+        if message["type"] == "pong" and message.get("id") == "here?":
+            return True
+
+
+@pytest.mark.asyncio
+async def test_a_resume_never_silently_takes_a_seat_whose_player_is_connected(server):  # noqa: F811
+    """Issue 14: a second client resuming the token of a connected seat used to take it over
+    and throw its player off; now it is refused with `seat_in_use`, and the player stays."""
+    host, _ = await seated_host(server, client_id="alice-terminal")
+    other = await Client.connect(server.url, "host", resume=host.resume_token, client_id="another-terminal")
+    assert other.welcome["type"] == "error" and other.welcome["code"] == "seat_in_use"
+    assert "takeover" in other.welcome["message"] and "\n" not in other.welcome["message"]
+    assert await still_connected(host)
+    anonymous = await Client.connect(server.url, "host", resume=host.resume_token)  # no client id: not the same
+    assert anonymous.welcome["code"] == "seat_in_use"
+    # the refused connection may say hello again, this time taking over
+    await other.send({"type": "hello", "name": "host", "version": 1, "resume": host.resume_token,
+                      "client": "another-terminal", "takeover": True})
+    assert (await recv(other, "welcome"))["resumed"] is True
+    bye = await recv(host, "bye")
+    assert bye["code"] == "replaced"
+    assert (await recv(other, "offer"))["seat"] == 0
+    for client in (host, other, anonymous):
+        await client.close()
+
+
+@pytest.mark.asyncio
+async def test_the_same_client_resumes_its_seat_while_its_old_connection_seems_alive(server):  # noqa: F811
+    """A connection that dropped without the server knowing (half-open TCP) still holds the
+    seat on the server; the same client (the same hello `client`) gets back at once."""
+    host, _ = await seated_host(server, client_id="alice-terminal")
+    back = await Client.connect(server.url, "host", resume=host.resume_token, since=1, client_id="alice-terminal")
+    assert back.welcome["type"] == "welcome" and back.welcome["resumed"] is True
+    assert (await recv(back, "offer"))["seat"] == 0
+    assert (await recv(host, "bye"))["code"] == "replaced"
+    await back.close()
+    await host.close()
+
+
+@pytest.mark.asyncio
+@pytest.mark.parametrize("extra, code", [((), "server_restarting"), (("--ephemeral",), "server_ended")])
+async def test_a_stopping_server_says_in_its_bye_whether_it_comes_back(tmp_path, extra, code):
+    """`bye.code` tells a client to wait for the server (its games are kept) or to stop:
+    riichi-play --local starts its server with --ephemeral, which ends for good."""
+    srv = Server(tmp_path / "riichi.sqlite3", *extra).start()
+    try:
+        host, _ = await seated_host(srv)
+        waiting = await Client.connect(srv.url, "guest")
+        await waiting.send({"type": "create_table"})
+        await recv(waiting, "table")
+        stopped = asyncio.create_task(srv.stop_async())
+        for client in (host, waiting):  # at a table in play, and at one waiting: both kept, or ended
+            bye = await recv(client, "bye")
+            assert bye["code"] == code and bye["reason"], bye
+        assert await stopped == 0
+    finally:
+        if srv.proc.poll() is None:
+            srv.stop()
