@@ -148,6 +148,23 @@ async def test_a_bot_waits_out_a_server_restart_and_finishes_its_game(server):
     assert "restart" in result.catchups  # it came back through a snapshot of the replayed game
 
 
+@pytest.mark.asyncio
+async def test_a_bot_whose_server_stays_away_logs_that_it_seems_gone_and_keeps_trying(server, monkeypatch, caplog):
+    """Issue 14: after a while of failed reconnects the SDK's log says so, once, with the
+    server's address, and goes on trying until its retries are spent."""
+    from client_cli.bot import sdk
+
+    monkeypatch.setattr(sdk, "GONE_AFTER", 0.5)
+    bot = Signalling(at=20)
+    runner = asyncio.create_task(play(bot, server.url, server_bots=3, clock={"none": True}, retries=6, backoff=0.1))
+    await asyncio.wait_for(bot.reached.wait(), 60)
+    assert await server.stop_async() == 0  # a bye with code server_restarting: it waits for the server
+    with caplog.at_level("INFO", logger="riichi_bot"), pytest.raises(BotError, match="could not resume"):
+        await asyncio.wait_for(runner, 60)
+    gone = [r.getMessage() for r in caplog.records if "seems gone" in r.getMessage()]
+    assert len(gone) == 1 and server.url in gone[0] and "still trying" in gone[0]
+
+
 class Wrong(Bot):
     """Answers a tile it was not offered, or fails, on every other discard."""
 

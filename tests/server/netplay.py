@@ -436,7 +436,7 @@ MESSAGES = {
     "left": {"seq": PLAIN, "table": PLAIN, "seat": PLAIN, "seat_kept": PLAIN},
     "error": {"code": PLAIN, "message": PLAIN, "decision": PLAIN, "version": PLAIN},
     "pong": {"id": PLAIN},
-    "bye": {"seq": PLAIN, "reason": PLAIN},
+    "bye": {"seq": PLAIN, "code": PLAIN, "reason": PLAIN},
 }
 
 
