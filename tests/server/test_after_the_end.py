@@ -87,7 +87,7 @@ async def test_riichi_play_resume_after_the_game_ended_prints_the_final_standing
     assert status == 0, out
     names = next(g.names for g in Store(server.db).games() if g.id == result["game"])
     assert f"game {result['game']}" in out and render.standings_text(result["final"], names).plain in out
-    assert SessionFile(state).load(server.url) is None  # nothing more to resume
+    assert SessionFile(state).seats(server.url) == []  # nothing more to resume
 
 
 @pytest.fixture
