@@ -268,6 +268,12 @@ def test_resume_asks_which_seat_and_never_takes_the_seat_of_a_connected_player(t
         screen = tmux.screen(name)
         assert "EXITED" not in screen and "resumed from another connection" not in screen, screen
     assert re.search(r"turn: you \(North\)", tmux.screen("bob"))
+    # a "yes" takes it over: bob's client is told so, and the taker plays seat 3
+    tmux.open("taker", f"{PLAY} --server {server.url} --resume --seat 3")
+    tmux.wait_for("taker", r"Take the seat over\?")
+    tmux.keys("taker", "y", "Enter")
+    tmux.wait_for("taker", r"turn: you \(North\)", timeout=30)
+    tmux.wait_for("bob", r"the session was resumed from another connection")
 
 
 def test_quitting_a_local_game_says_it_ends_the_server_and_the_friend_is_told(tmux):
