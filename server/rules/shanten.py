@@ -34,6 +34,7 @@ from __future__ import annotations
 
 import struct
 from collections.abc import Sequence
+from itertools import islice
 from operator import itemgetter
 
 __all__ = [
@@ -222,6 +223,8 @@ def _fill(counts: Sequence[int], melds: int) -> tuple[tuple[int, ...], int]:
     except struct.error:
         raise ValueError("counts must be a list or tuple of 34 ints") from None
     prefill()
+    if len(_SUIT_ID) + len(_HONOUR_ID) > _PARTS_AFTER_PREFILL[0] + RARE_PARTS_KEPT:
+        _forget_rare_parts()
     row = _MAN.get(man)
     if row is None:
         row = _MAN[man] = _row(0, _intern(_suit_vector(man)))
@@ -261,6 +264,30 @@ def _extend(row: dict, stage: int, key: int) -> dict | tuple[int, ...]:
 # 17,000 row entries: some 20 MB, built in about 0.4 s.
 _PREFILL_TILES = 9
 _PREFILLED: list[bool] = []
+
+# A part of more than _PREFILL_TILES tiles is memoised on first sight, and a server meets new
+# ones for as long as it runs (one-suit hands especially: some 50 MB in 200,000 such hands, at
+# about 2 KB a part with the families and steps it brings), so past this many of them the memo
+# forgets them all and starts again (about 20 MB at most).  Each
+# memo keeps insertion order, so what came after the prefill is the tail of each.
+RARE_PARTS_KEPT = 10_000
+_PARTS_AFTER_PREFILL: list[int] = [0]
+_SIZES_AFTER_PREFILL: list[tuple[dict, int]] = []
+
+
+def memoised_parts() -> int:
+    """How many suit and honour parts the memo holds (the prefill's and the rare ones)."""
+    return len(_SUIT_ID) + len(_HONOUR_ID)
+
+
+def _forget_rare_parts() -> None:
+    """Drop every entry memoised after the prefill: the rare parts and the families and
+    steps that only they reached (vectors and rows, a few hundred in all, are kept)."""
+    for memo, size in _SIZES_AFTER_PREFILL:
+        kept = list(islice(memo.items(), size))
+        memo.clear()  # rather than deleting keys, which would leave the table at its largest
+        memo.update(kept)
+    del _FAMILIES[len(_FAMILY_ID):]
 
 
 def prefill() -> None:
@@ -321,6 +348,9 @@ def prefill() -> None:
                     if stage < 2 and after.get(id(nxt), (None, 99))[1] > tiles + more:
                         after[id(nxt)] = (nxt, tiles + more)
         reached = after
+    _PARTS_AFTER_PREFILL[0] = memoised_parts()
+    _SIZES_AFTER_PREFILL[:] = [(memo, len(memo)) for memo in (
+        _MAN, _SUIT_ID, _HONOUR_ID, _TALLY, _HOT_MAN, _HOT_SUIT, _HOT_HONOUR, _FAMILY_ID, _STEP, _HONOUR_VECTOR)]
 
 
 def _other_forms(pairs: int, singles: int, orphans: int, orphan_pairs: int) -> None:

@@ -14,7 +14,9 @@ from hypothesis import strategies as st
 from mahjong.agari import Agari
 from mahjong.shanten import Shanten
 
+from server.rules import shanten as shanten_module
 from server.rules.shanten import (
+    memoised_parts,
     is_complete,
     is_tenpai,
     shanten,
@@ -428,3 +430,37 @@ def test_a_new_hand_whose_parts_hold_at_most_8_tiles_is_answered_from_the_prefil
                 assert answer == brute_shanten(counts), counts
             checked += 1
     assert checked > 2900 and filled == []
+
+
+def _one_suit_hands(count: int, seed: int) -> list[list[int]]:
+    """14-tile hands mostly of one suit: parts of more than 9 tiles, which the prefill leaves out."""
+    rng = random.Random(seed)
+    hands = []
+    for _ in range(count):
+        suit, counts, held = rng.randrange(3), [0] * 34, 0
+        while held < 14:
+            kind = suit * 9 + rng.randrange(9) if rng.random() < 0.85 else rng.randrange(34)
+            if counts[kind] < 4:
+                counts[kind] += 1
+                held += 1
+        hands.append(counts)
+    return hands
+
+
+def test_the_memo_of_rare_parts_is_bounded_and_forgetting_it_changes_no_answer(monkeypatch):
+    """A server meets new parts of more than 9 tiles for as long as it runs: the memo keeps at
+    most RARE_PARTS_KEPT of them beyond the prefill, and the answers after it forgets are the same."""
+    hands = _one_suit_hands(3000, seed=11)
+    expected = [Shanten().calculate_shanten(h) for h in hands]
+    shanten([1] * 13 + [0] * 21)  # the prefill
+    monkeypatch.setattr(shanten_module, "RARE_PARTS_KEPT", 200)
+    sizes = []
+    for _ in range(2):  # the second pass meets parts the memo forgot
+        got = []
+        for h in hands:
+            got.append(shanten(h))
+            sizes.append(memoised_parts())
+        assert got == expected
+    # after forgetting, the memo holds the prefill's parts alone: the least size seen
+    assert max(sizes) - min(sizes) <= 200 + 4  # never more than the cap and one hand's parts
+    assert max(sizes) - min(sizes) >= 200  # the cap was reached, so the forgetting was exercised
