@@ -15,7 +15,7 @@ from client_cli.play import render
 from client_cli.play.sessions import SessionFile
 from protocol.client import Client
 from server.store import Store
-from tests.server.test_end_to_end import host_guest_and_two_bots, recv, server, serving  # noqa: F401
+from tests.server.test_end_to_end import create_with_bots, host_guest_and_two_bots, recv, server, serving  # noqa: F401
 from tests.server.test_resume import play_counting
 
 
@@ -98,12 +98,7 @@ def abandoning_server(tmp_path):
 @pytest.mark.asyncio
 async def test_a_player_of_an_abandoned_game_is_told_it_was_abandoned(abandoning_server):
     srv = abandoning_server
-    host = await Client.connect(srv.url, "host")
-    await host.send({"type": "create_table", "rules": "tenhou", "clock": {"none": True}})
-    await recv(host, "table")
-    for _ in range(3):
-        await host.send({"type": "add_bot"})
-    await host.send({"type": "ready"})
+    host, _ = await create_with_bots(srv, "tenhou")
     await recv(host, "offer")
     token = host.resume_token
     await host.close()
