@@ -32,7 +32,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 from server.rules.context import WinContext
 from server.rules.melds import Meld, MeldKind, make_meld
@@ -319,7 +319,7 @@ def map_hand(hand: RandomHand, kind_map: Sequence[int], indicator_map: Sequence[
     given, else by kind_map (right for a suit permutation, which keeps "next tile").
     """
     ind = indicator_map or kind_map
-    ctx = replace(hand.ctx, dora_indicators=tuple(ind[k] for k in hand.ctx.dora_indicators),
+    ctx = hand.ctx._replace(dora_indicators=tuple(ind[k] for k in hand.ctx.dora_indicators),
                   ura_indicators=tuple(ind[k] for k in hand.ctx.ura_indicators))
     melds = tuple(make_meld(m.kind, tuple(kind_map[k] for k in m.tiles)) for m in hand.melds)
     return RandomHand(tuple(kind_map[k] for k in hand.tiles), kind_map[hand.win_tile], melds, ctx, hand.shape)

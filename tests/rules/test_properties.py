@@ -86,8 +86,8 @@ def test_mirroring_the_suits_changes_nothing(seed, rules):
 @given(seed=seeds, honba=st.integers(0, 8), rules=rules_presets)
 def test_counters_change_only_the_payment(seed, honba, rules):
     hand = hand_from(seed)
-    none = replace(hand, ctx=replace(hand.ctx, honba=0))
-    some = replace(hand, ctx=replace(hand.ctx, honba=honba))
+    none = replace(hand, ctx=hand.ctx._replace(honba=0))
+    some = replace(hand, ctx=hand.ctx._replace(honba=honba))
     a, b = result(none, rules), result(some, rules)
     if a[0] == "no win":
         assert b == a
