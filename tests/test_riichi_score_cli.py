@@ -302,12 +302,15 @@ def test_jsonl_answers_are_byte_for_byte_the_first_implementations_from_a_pipe()
     assert result.stdout == _fixture("answers")
 
 
-def test_jsonl_answers_are_byte_for_byte_the_first_implementations_from_a_file(tmp_path):
-    """The same lines read from a file (`riichi-score --jsonl < requests.jsonl > answers.jsonl`)."""
+@pytest.mark.parametrize("workers", ["1", "3"])
+def test_jsonl_answers_are_byte_for_byte_the_first_implementations_from_a_file(tmp_path, workers):
+    """The same lines read from a file (`riichi-score --jsonl < requests.jsonl > answers.jsonl`),
+    in large reads, so that three workers share them."""
     requests, answers = tmp_path / "requests.jsonl", tmp_path / "answers.jsonl"
     requests.write_bytes(_fixture("requests"))
     with open(requests, "rb") as stdin, open(answers, "wb") as stdout:
-        result = subprocess.run([str(SCRIPT), "--jsonl"], stdin=stdin, stdout=stdout, stderr=subprocess.PIPE,
+        result = subprocess.run([str(SCRIPT), "--jsonl", "--workers", workers], stdin=stdin, stdout=stdout,
+                                stderr=subprocess.PIPE,
                                 timeout=120)
     assert result.returncode == 0 and result.stderr == b""
     assert answers.read_bytes() == _fixture("answers")

@@ -15,11 +15,13 @@ exception, written as the plain path writes it.
 from __future__ import annotations
 
 import json
+import json.scanner
 import os
 from collections.abc import Callable, Iterator
 from typing import Any, BinaryIO
 
 from server.cli.score_request import FIELDS, FLAGS, answer
+from server.cli.score_workers import Shares
 from server.rules.config import PRESETS, Rules
 from server.rules.context import WinContext
 from server.rules.melds import Meld, parse_meld
@@ -79,6 +81,27 @@ def _read(raw: bytes) -> Any:
         raise _NotARequest({"id": None, "ok": False, "error": "not a request: JSON nested too deeply"}) from None
 
 
+class _NotScanned(Exception):
+    """The line is not one JSON value and its line end: json.loads reads it (or says why not)."""
+
+
+_scan = json.scanner.make_scanner(json.JSONDecoder())  # what json.loads reads a line with
+_LINE_ENDS = ("\n", "", "\r\n")
+
+
+def _scan_request(raw: bytes) -> Any:
+    """json.loads(raw.decode()) for the usual line, without its checks and wrappers (a
+    second of the time): one value from the first character, then only the line's end."""
+    try:
+        text = raw.decode()
+        value, end = _scan(text, 0)
+    except (UnicodeDecodeError, StopIteration, ValueError, RecursionError):
+        raise _NotScanned from None
+    if text[end:] not in _LINE_ENDS:
+        raise _NotScanned
+    return value
+
+
 def plain_answer(raw: bytes) -> dict[str, Any]:
     """The contract's plain path: the answer to one raw input line, as a dict for json.dumps
     (a line that is not a JSON object gets an error answer).  answer_line must give its bytes."""
@@ -92,9 +115,12 @@ def answer_line(raw: bytes) -> bytes:
     """The answer to one raw, non-blank input line (its newline included, as read), as
     bytes ending in a newline: json.dumps(plain_answer(raw)) + newline, faster."""
     try:
-        request = _read(raw)
-    except _NotARequest as problem:
-        return (json.dumps(problem.args[0]) + "\n").encode()
+        request = _scan_request(raw)
+    except _NotScanned:
+        try:
+            request = _read(raw)
+        except _NotARequest as problem:
+            return (json.dumps(problem.args[0]) + "\n").encode()
     if type(request) is dict:
         try:
             return _plain_answer(request)
@@ -268,9 +294,14 @@ def lines_as_they_come(stdin: BinaryIO) -> Iterator[list[bytes]]:
         yield [b"".join(pending)]
 
 
-def serve(stdin: BinaryIO, stdout: BinaryIO) -> None:
+def serve(stdin: BinaryIO, stdout: BinaryIO, workers: int = 1) -> None:
     """Answer every non-blank line in order; each batch of answers is written and flushed
-    before the next read, so no answer waits on input that has not come."""
-    for batch in lines_as_they_come(stdin):
-        stdout.write(b"".join([answer_line(raw) for raw in batch if raw.strip()]))
-        stdout.flush()
+    before the next read, so no answer waits on input that has not come.  A large batch is
+    shared among `workers` processes (score_workers)."""
+    shares = Shares(answer_line, workers - 1)
+    try:
+        for batch in lines_as_they_come(stdin):
+            stdout.write(b"".join(shares.answers(batch)))
+            stdout.flush()
+    finally:
+        shares.close()

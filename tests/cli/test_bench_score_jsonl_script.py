@@ -25,6 +25,9 @@ def test_the_benchmark_times_riichi_score_and_the_package_on_the_same_requests()
     assert headline, out
     ours, theirs, ratio = (float(headline[i]) for i in (1, 2, 3))
     assert abs(theirs / ours - ratio) <= 0.05 + 0.01 * ratio
+    one = re.search(r"^  one process \(--workers 1\): ([\d.]+) s, ratio ([\d.]+)x; the default shares a large input "
+                    r"among \d+ processes, one per core here \(load average [\d.]+ at the end\)$", out, re.M)
+    assert one and abs(theirs / float(one[1]) - float(one[2])) <= 0.05 + 0.01 * float(one[2]), out
     assert re.search(r"^  riichi-score --jsonl on an empty input \(start and exit only\): [\d.]+ s; "
                      r"the first run, which builds the readings cache: [\d.]+ s$", out, re.M), out
     scored = re.search(r"^  answers: 200 lines, (\d+) scored and (\d+) errors \('no yaku'\); "

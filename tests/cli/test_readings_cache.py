@@ -99,9 +99,9 @@ def test_a_folder_that_cannot_be_written_still_gives_the_table(tmp_path):
 
 def test_the_cache_folder_follows_xdg_cache_home(monkeypatch, tmp_path):
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
-    assert readings_cache.cache_folder() == tmp_path / "riichi-server"
+    assert Path(readings_cache.cache_folder()) == tmp_path / "riichi-server"
     monkeypatch.delenv("XDG_CACHE_HOME")
-    assert readings_cache.cache_folder() == Path(os.path.expanduser("~")) / ".cache" / "riichi-server"
+    assert Path(readings_cache.cache_folder()) == Path(os.path.expanduser("~")) / ".cache" / "riichi-server"
 
 
 def test_riichi_score_jsonl_keeps_the_table_in_the_cache_folder(tmp_path):
