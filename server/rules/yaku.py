@@ -6,7 +6,8 @@ are looked up.  Values are (closed, open) han; 0 means the yaku needs a closed h
 The yaku every hand is tested for (riichi, menzen tsumo, the yaku of the tiles, and
 those of a reading's sets: pinfu, iipeikou, sanshoku, yakuhai, chanta, toitoi and the
 rest) are found inside scoring.score_hand, with the masks and tables below, because that
-runs for every win and a call costs more than most of its tests.  A reading there is a
+runs for every win and a call costs more than most of its tests (reference.py states each
+of them as a plain function, for reading and for the tests).  A reading there is a
 pair, the chows (by their first kind) and the kinds of the pungs and kongs, both as bits
 (1 << kind), with how many of them are concealed (a pung completed by a ron counts as
 open: scoring guide, 'Meld fu') and how many are kongs.

@@ -36,7 +36,7 @@ from dataclasses import dataclass
 
 from server.rules.context import WinContext
 from server.rules.melds import Meld, MeldKind, make_meld
-from server.rules.tiles import TERMINALS_AND_HONOURS, dora_from_indicator, format_tiles
+from server.rules.tiles import FIVES, RED_FIVES, TERMINALS_AND_HONOURS, dora_from_indicator, format_tiles
 
 HONOUR_KINDS = tuple(range(27, 34))
 WIND_KINDS = (27, 28, 29, 30)
@@ -401,3 +401,25 @@ def to_mahjong(hand: RandomHand, options=None, **overrides):
     dora = [take(k) for k in hand.ctx.dora_indicators]
     ura = [take(k) for k in hand.ctx.ura_indicators]
     return all_tiles, win, melds, dora, ura, mahjong_config(hand.ctx, options, **overrides)
+
+
+# ---------------------------------------------------------------------------------------
+# Red fives (for rules that play with them: config.TENHOU)
+
+
+def with_red_fives(hand: RandomHand, rng: random.Random, chance: float = 0.5) -> RandomHand:
+    """The hand with each suit's red five, where the hand holds a five of that suit, in its
+    place with `chance` (one red five a suit, as there is one of each).  The winning tile
+    becomes the red five where the hand's only five of its suit among the concealed tiles is."""
+    tiles, melds = list(hand.tiles), [list(m.tiles) for m in hand.melds]
+    for five, red in zip(FIVES, RED_FIVES):
+        places = [(None, i) for i, t in enumerate(tiles) if t == five]
+        places += [(j, i) for j, meld in enumerate(melds) for i, t in enumerate(meld) if t == five]
+        if places and rng.random() < chance:
+            meld, i = rng.choice(places)
+            (tiles if meld is None else melds[meld])[i] = red
+    win = hand.win_tile
+    if win in FIVES and win not in tiles:
+        win = RED_FIVES[FIVES.index(win)]
+    new_melds = tuple(make_meld(m.kind, tuple(t)) for m, t in zip(hand.melds, melds))
+    return RandomHand(tuple(tiles), win, new_melds, hand.ctx, hand.shape)
