@@ -1,8 +1,11 @@
 """The wire protocol: every message is one msgpack map with a "type" field.
 
-This module is the one source of truth for message shapes; protocol/PROTOCOL.md documents
-them.  `decode` turns a frame into a checked message or raises ProtocolError with an
-error code and a one-line reason; `encode` packs a message.
+This module is the one definition of the protocol: the client's messages, the server's
+messages with the game events, the hands' results and a seat's view inside them, the
+error codes and the bye codes (protocol/PROTOCOL.md says the same in words).  Fields are
+(kinds, required) as protocol/shapes.py reads them.  `decode` turns a frame into a checked
+client message or raises ProtocolError with an error code and a one-line reason;
+`check_server` checks a server message the same way; `encode` packs a message.
 """
 
 from __future__ import annotations
@@ -13,29 +16,47 @@ from typing import Any
 
 import msgpack
 
+from protocol.shapes import (NONE, PLAIN, TILE, Among, Fields, KeyedMap, ListOf, MapOf, ShapeError, Typed, check_fields,
+                             no_unknown_fields)
+
 VERSION = 1
 MAX_FRAME = 64 * 1024  # bytes; larger frames are refused
 
-# Client to server: field -> (accepted types, required).
-_STR, _INT, _BOOL, _MAP, _LIST = (str,), (int,), (bool,), (dict,), (list,)
-CLIENT_MESSAGES: dict[str, dict[str, tuple[tuple[type, ...], bool]]] = {
-    "hello": {"name": (_STR, True), "version": (_INT, True), "resume": (_STR, False), "since": (_INT, False),
-              "bot": (_BOOL, False), "client": (_STR, False), "takeover": (_BOOL, False)},
-    "create_table": {"rules": (_STR, False), "overrides": (_MAP, False), "clock": (_MAP, False)},
-    "join": {"code": (_STR, True), "seat": (_INT, False)},
-    "watch": {"code": (_STR, True)},
-    "add_bot": {"seat": (_INT, False), "strategy": (_STR, False)},
-    "ready": {},
-    "act": {"decision": (_INT, True), "action": (_MAP, True)},
-    "leave": {},
-    "ping": {"id": (_INT + _STR, False)},
-}
-SERVER_MESSAGES = ("welcome", "table", "catchup", "event", "snapshot", "offer", "timeout", "result", "left", "error",
-                   "pong", "bye")
-# Error codes a server sends (protocol/PROTOCOL.md says when each is sent).
-ERROR_CODES = ("bad_frame", "too_large", "bad_message", "unknown_type", "version", "hello_first", "rate_limited",
-               "closing", "bad_rules", "no_table", "watch_code", "table_full", "seat_taken", "bad_seat", "in_play", "not_host",
-               "bad_strategy", "seat_in_use", "not_seated", "not_at_table", "no_seat", "stale_decision", "illegal_action", "internal")
+
+class ErrorCode(StrEnum):
+    """Every code an `error` frame carries (PROTOCOL.md "Errors" says when each is sent);
+    the server's `error` takes one of these, so that it sends no code a client cannot know."""
+
+    BAD_FRAME = "bad_frame"  # not one msgpack map: a text frame, trailing bytes, not msgpack
+    TOO_LARGE = "too_large"
+    BAD_MESSAGE = "bad_message"  # a missing, unknown or mistyped field; a second hello
+    UNKNOWN_TYPE = "unknown_type"
+    VERSION = "version"
+    HELLO_FIRST = "hello_first"
+    RATE_LIMITED = "rate_limited"
+    CLOSING = "closing"  # the server is stopping
+    BAD_RULES = "bad_rules"
+    TOO_MANY_TABLES = "too_many_tables"
+    NO_TABLE = "no_table"
+    WATCH_CODE = "watch_code"  # a join with a watch code
+    TABLE_FULL = "table_full"
+    SEAT_TAKEN = "seat_taken"
+    BAD_SEAT = "bad_seat"
+    IN_PLAY = "in_play"
+    NOT_HOST = "not_host"
+    BAD_STRATEGY = "bad_strategy"
+    ALREADY_SEATED = "already_seated"  # a watch of the table one is seated at
+    SEAT_IN_USE = "seat_in_use"  # a resume of a session another client is connected to
+    SEAT_LOST = "seat_lost"  # a resume token that holds nothing any more
+    NOT_SEATED = "not_seated"
+    NOT_AT_TABLE = "not_at_table"
+    NO_SEAT = "no_seat"
+    STALE_DECISION = "stale_decision"
+    ILLEGAL_ACTION = "illegal_action"
+    INTERNAL = "internal"
+
+
+ERROR_CODES = tuple(code.value for code in ErrorCode)
 
 
 class ByeCode(StrEnum):
@@ -49,6 +70,119 @@ class ByeCode(StrEnum):
     REPLACED = "replaced"  # another connection resumed this session (hello's takeover, or the same client)
 
 
+# ---- client to server: type -> field -> (kinds, required) (protocol/shapes.py) ----------
+
+_STR, _INT, _BOOL, _MAP, _LIST = (str,), (int,), (bool,), (dict,), (list,)
+CLIENT_MESSAGES: dict[str, Fields] = {
+    "hello": {"name": (_STR, True), "version": (_INT, True), "resume": (_STR, False), "since": (_INT, False),
+              "bot": (_BOOL, False), "client": (_STR, False), "takeover": (_BOOL, False)},
+    "create_table": {"rules": (_STR, False), "overrides": (_MAP, False), "clock": (_MAP, False)},
+    "join": {"code": (_STR, True), "seat": (_INT, False)},
+    "watch": {"code": (_STR, True)},
+    "add_bot": {"seat": (_INT, False), "strategy": (_STR, False)},
+    "ready": {},
+    "act": {"decision": (_INT, True), "action": (_MAP, True)},
+    "leave": {},
+    "ping": {"id": (_INT + _STR, False)},
+}
+
+# ---- server to client ------------------------------------------------------------------
+
+_NUM, _OPT_INT, _TILES, _INTS = (int, float), (int, NONE), (ListOf((TILE,)),), (ListOf((int,)),)
+TABLE_STATES = ("waiting", "playing", "finished", "closed")
+CATCHUP_REASONS = ("history", "restart", "unknown_seq")  # why a resume gets a snapshot, not a replay
+
+# The actions offered (server/game/actions.py `action_to_data`); `act.action` sends one back.
+ACTIONS: dict[str, Fields] = {
+    "discard": {"tile": ((TILE,), True), "riichi": (_BOOL, False)}, "tsumo": {}, "ron": {}, "pass": {},
+    "chi": {"tiles": (_TILES, True)}, "pon": {"tiles": (_TILES, True)}, "daiminkan": {},
+    "ankan": {"kind": (_INT, True)}, "kakan": {"tile": ((TILE,), True)}, "nine_terminals": {},
+}
+ACTION_FIELDS: dict[str, tuple[str, ...]] = {kind: tuple(fields) for kind, fields in ACTIONS.items()}
+_ACTION = (Typed(ACTIONS),)
+
+_FINAL: Fields = {"scores": (_INTS, True), "places": (_INTS, True), "results": ((ListOf(_NUM),), True),
+                  "seed": ((str, NONE), True)}
+_MELD_SHOWN = (MapOf({"kind": (_STR, True), "tiles": (_TILES, True)}),)
+_WIN: Fields = {
+    "seat": (_INT, True), "from": (_OPT_INT, True), "tile": ((TILE,), True), "tsumo": (_BOOL, True),
+    "hand": (_TILES, True), "melds": ((ListOf(_MELD_SHOWN),), True), "han": (_INT, True), "fu": (_INT, True),
+    "yaku": ((ListOf((ListOf((str, int)),)),), True), "dora": (_INT, True), "limit": ((str, NONE), True),
+    "yakuman": (_INT, True), "points": (_INT, True), "payers": ((KeyedMap(_INT),), True),
+    "liable": (_OPT_INT, True), "sticks": (_INT, True)}
+_SETTLED: Fields = {"deltas": (_INTS, True), "scores": (_INTS, True)}
+# A hand's end (server/game/settle.py), by its "type".
+HAND_RESULTS: dict[str, Fields] = {
+    "win": {"wins": ((ListOf((MapOf(_WIN),)),), True), "ura_indicators": (_TILES, True), **_SETTLED},
+    "exhaustive_draw": {"tenpai": (_INTS, True), "nagashi": (_INTS, True), "hands": ((KeyedMap(_TILES),), True),
+                        **_SETTLED},
+    # nine_terminals shows the seat and its hand, triple_ron the seats that called ron
+    "abortive_draw": {"reason": (_STR, True), "seat": (_INT, False), "hand": (_TILES, False),
+                      "seats": (_INTS, False), **_SETTLED},
+}
+# The game events (server/game/engine.py), by their "type"; the fields that are not
+# required are a seat's private part: `hand` to its own seat, `tile` to the drawing seat.
+EVENTS: dict[str, Fields] = {
+    "game_start": {"rules": (_STR, True), "overrides": ((KeyedMap(PLAIN),), True), "names": ((ListOf(_STR),), True),
+                   "seed_hash": (_STR, True), "scores": (_INTS, True)},
+    "hand_start": {"round": (_STR, True), "round_wind": (_INT, True), "dealer": (_INT, True), "honba": (_INT, True),
+                   "sticks": (_INT, True), "scores": (_INTS, True), "dora_indicators": (_TILES, True),
+                   "hand_number": (_INT, True), "hand": (_TILES, False)},
+    "draw": {"seat": (_INT, True), "tiles_left": (_INT, True), "replacement": (_BOOL, True), "tile": ((TILE,), False)},
+    "discard": {"seat": (_INT, True), "tile": ((TILE,), True), "tsumogiri": (_BOOL, True), "riichi": (_BOOL, True)},
+    "call": {"seat": (_INT, True), "meld": ((Among(frozenset(("chi", "pon", "kan", "ankan", "kakan"))),), True),
+             "tiles": (_TILES, True), "called": ((TILE, NONE), True), "from": (_OPT_INT, True)},
+    "riichi_accepted": {"seat": (_INT, True), "scores": (_INTS, True), "sticks": (_INT, True)},
+    "dora": {"indicator": ((TILE,), True), "dora_indicators": (_TILES, True)},
+    "hand_end": {"result": ((Typed(HAND_RESULTS),), True)},
+    "game_end": _FINAL,
+}
+# The fields of an event that go to one seat only (server/game/events.py: its private part).
+PRIVATE_EVENT_FIELDS: dict[str, tuple[str, ...]] = {"hand_start": ("hand",), "draw": ("tile",)}
+# A seat's picture of the game in a snapshot (server/game/views.py); a spectator's has no
+# `you` and no `actions`.
+_MELD = (MapOf({"kind": (_STR, True), "tiles": (_TILES, True), "called": ((TILE, NONE), True),
+                "from": (_OPT_INT, True)}),)
+_SEAT_PUBLIC: Fields = {"discards": (_TILES, True), "tsumogiri": ((ListOf(_BOOL),), True), "claimed": (_INTS, True),
+                        "riichi_index": (_OPT_INT, True), "riichi": (_BOOL, True), "melds": ((ListOf(_MELD),), True)}
+_YOU: Fields = {"seat": (_INT, True), "hand": (_TILES, True), "drawn": ((TILE, NONE), True), "waits": (_INTS, True),
+                "furiten": (_BOOL, True)}
+VIEW: Fields = {
+    "rules": (_STR, True), "overrides": ((KeyedMap(PLAIN),), True), "names": ((ListOf(_STR),), True),
+    "seed_hash": (_STR, True), "round": (_STR, True), "round_wind": (_INT, True), "dealer": (_INT, True),
+    "honba": (_INT, True), "sticks": (_INT, True), "scores": (_INTS, True), "dora_indicators": (_TILES, True),
+    "tiles_left": (_INT, True), "turn": (_INT, True), "phase": (_STR, True), "last_discard": ((TILE, NONE), True),
+    "hand_sizes": (_INTS, True), "seats": ((ListOf((MapOf(_SEAT_PUBLIC),)),), True),
+    "final": ((MapOf(_FINAL), NONE), True), "you": ((MapOf(_YOU),), False), "actions": ((ListOf(_ACTION),), False)}
+_CLOCK = MapOf({"per_decision": (_NUM, True), "bank": (_NUM, True), "absence": (_NUM, True),
+                "between_hands": (_NUM, True)})
+_SEAT = MapOf({"name": (_STR, True), "kind": ((Among(frozenset(("human", "bot"))),), True), "ready": (_BOOL, True),
+               "host": (_BOOL, True), "connected": (_BOOL, True), "program": (_BOOL, True)})
+_SEQ: Fields = {"seq": (_INT, True)}  # (PROTOCOL.md "Server to client": what numbers mean)
+SERVER_MESSAGES: dict[str, Fields] = {
+    "welcome": {"version": (_INT, True), "session": (_STR, True), "resume": (_STR, True), "resumed": (_BOOL, True)},
+    "table": {**_SEQ, "table": (_STR, True), "state": ((Among(frozenset(TABLE_STATES)),), True), "rules": (_STR, True),
+              "clock": ((_CLOCK, NONE), True), "you": (_OPT_INT, True), "game": (_OPT_INT, True),
+              "seats": ((ListOf((_SEAT, NONE)),), True), "invite": (_STR, False), "watch": (_STR, False)},
+    "catchup": {**_SEQ, "since": (_INT, True), "replay": (_BOOL, True),
+                "reason": ((Among(frozenset(CATCHUP_REASONS)),), False)},
+    "event": {**_SEQ, "event": ((Typed(EVENTS),), True)},
+    "snapshot": {**_SEQ, "game": (_INT, True), "view": ((MapOf(VIEW),), True)},
+    "offer": {**_SEQ, "decision": (_INT, True), "seat": (_INT, True), "actions": ((ListOf(_ACTION),), True),
+              "deadline_ms": (_INT, False), "bank_ms": (_INT, False)},
+    "timeout": {**_SEQ, "decision": (_INT, True), "action": (_ACTION, True)},
+    # `you` and `names` when it is sent again after the end (PROTOCOL.md "After the end")
+    "result": {**_SEQ, "game": (_INT, True), "final": ((MapOf(_FINAL),), True), "you": (_INT, False),
+               "names": ((ListOf(_STR),), False)},
+    "left": {**_SEQ, "table": (_STR, True), "seat": (_OPT_INT, True), "seat_kept": (_BOOL, True)},
+    "error": {"code": ((Among(frozenset(ERROR_CODES)),), True), "message": (_STR, True), "decision": (_INT, False),
+              "version": (_INT, False)},
+    "pong": {"id": (_INT + _STR, False)},
+    # a server that stops says bye to connections at no table too: without a seq then
+    "bye": {"seq": (_INT, False), "code": ((Among(frozenset(ByeCode)),), True), "reason": (_STR, True)},
+}
+
+
 def bye(code: ByeCode, reason: str, **extra: Any) -> dict[str, Any]:
     """A bye frame: `code` for programs, `reason` for people."""
     return {"type": "bye", "code": code.value, "reason": reason, **extra}
@@ -57,9 +191,9 @@ def bye(code: ByeCode, reason: str, **extra: Any) -> dict[str, Any]:
 class ProtocolError(ValueError):
     """A frame or message that breaks the protocol; `code` is machine-readable."""
 
-    def __init__(self, code: str, message: str):
+    def __init__(self, code: ErrorCode, message: str):
         super().__init__(message)
-        self.code = code
+        self.code = ErrorCode(code)
 
 
 def encode(message: dict[str, Any]) -> bytes:
@@ -111,19 +245,20 @@ class Message(dict):
 def decode(frame: bytes | str) -> dict[str, Any]:
     """A checked client message from one frame; raises ProtocolError."""
     if isinstance(frame, str):
-        raise ProtocolError("bad_frame", "frames are binary msgpack, not text")
+        raise ProtocolError(ErrorCode.BAD_FRAME, "frames are binary msgpack, not text")
     if len(frame) > MAX_FRAME:
-        raise ProtocolError("too_large", f"a frame is at most {MAX_FRAME} bytes, this one is {len(frame)}")
+        raise ProtocolError(ErrorCode.TOO_LARGE, f"a frame is at most {MAX_FRAME} bytes, this one is {len(frame)}")
     try:
         message = msgpack.unpackb(frame, raw=False, strict_map_key=True)
     except msgpack.ExtraData:
-        raise ProtocolError("bad_frame", "trailing bytes after the message: send one msgpack map a frame") from None
+        raise ProtocolError(ErrorCode.BAD_FRAME,
+                            "trailing bytes after the message: send one msgpack map a frame") from None
     except (msgpack.StackError, RecursionError):
-        raise ProtocolError("bad_frame", "msgpack nested too deeply") from None
+        raise ProtocolError(ErrorCode.BAD_FRAME, "msgpack nested too deeply") from None
     except UnicodeDecodeError:
-        raise ProtocolError("bad_frame", "not msgpack that can be read: a string is not valid UTF-8") from None
+        raise ProtocolError(ErrorCode.BAD_FRAME, "not msgpack that can be read: a string is not valid UTF-8") from None
     except (ValueError, TypeError, msgpack.UnpackException) as error:
-        raise ProtocolError("bad_frame", _unpack_problem(error)) from None
+        raise ProtocolError(ErrorCode.BAD_FRAME, _unpack_problem(error)) from None
     return check(message)
 
 
@@ -144,66 +279,58 @@ def _unpack_problem(error: Exception) -> str:
 
 
 def check(message: Any) -> dict[str, Any]:
-    """The message itself if it has a known type and the right fields; raises ProtocolError."""
-    if not isinstance(message, dict):
-        raise ProtocolError("bad_message", "a message is a map with a 'type' field")
-    kind = message.get("type")
-    if not isinstance(kind, str):
-        raise ProtocolError("bad_message", "a message needs a 'type' string")
-    fields = CLIENT_MESSAGES.get(kind)
-    if fields is None:
-        raise ProtocolError("unknown_type", f"unknown message type '{kind[:40]}': use one of {', '.join(CLIENT_MESSAGES)}")
-    for name, (types, required) in fields.items():
-        if name not in message:
-            if required:
-                raise ProtocolError("bad_message", f"'{kind}' needs the field '{name}'")
-            continue
-        value = message[name]
-        if not _is_a(value, types):
-            raise ProtocolError("bad_message", f"'{kind}.{name}' must be {_wanted(types)}")
-    _no_unknown_fields(message, fields, kind)
+    """The client message itself if it has a known type and the right fields; raises ProtocolError."""
+    kind = _type_of(message, CLIENT_MESSAGES)
+    try:
+        check_fields(message, CLIENT_MESSAGES[kind], kind)
+    except ShapeError as problem:
+        raise ProtocolError(ErrorCode.BAD_MESSAGE, str(problem)) from None
     if kind == "act":
         _check_action(message["action"])
     elif kind == "create_table" and "clock" in message and "none" in message["clock"]:
         if not isinstance(message["clock"]["none"], bool):
-            raise ProtocolError("bad_message", "'create_table.clock.none' must be true or false")
+            raise ProtocolError(ErrorCode.BAD_MESSAGE, "'create_table.clock.none' must be true or false")
     return message
 
 
-# The fields of each action map in `act` (server/game/actions.py `action_to_data` writes them).
-ACTION_FIELDS: dict[str, tuple[str, ...]] = {
-    "discard": ("tile", "riichi"), "tsumo": (), "ron": (), "pass": (), "chi": ("tiles",), "pon": ("tiles",),
-    "daiminkan": (), "ankan": ("kind",), "kakan": ("tile",), "nine_terminals": (),
-}
-
-# What each accepted type is called in a message to the client (the protocol's words, not Python's).
-_TYPE_WORDS = {str: "a string", int: "an integer", bool: "true or false", dict: "a map", list: "a list"}
-
-
-def _is_a(value: Any, types: tuple[type, ...]) -> bool:
-    return isinstance(value, types) and not (isinstance(value, bool) and bool not in types)
+def check_server(message: Any, tiles: list[tuple[str, int]] | None = None) -> dict[str, Any]:
+    """The server message itself if SERVER_MESSAGES defines it, down to its events' and views'
+    fields; raises ProtocolError.  With `tiles`, every tile id in it is added there, with
+    where it is (`event.event.discard.tile`)."""
+    kind = _type_of(message, SERVER_MESSAGES)
+    try:
+        check_fields(message, SERVER_MESSAGES[kind], kind, tiles)
+    except ShapeError as problem:
+        raise ProtocolError(ErrorCode.BAD_MESSAGE, str(problem)) from None
+    return message
 
 
-def _wanted(types: tuple[type, ...]) -> str:
-    return " or ".join(_TYPE_WORDS[t] for t in types)
-
-
-def _no_unknown_fields(message: dict[str, Any], fields: Any, where: str) -> None:
-    extra = sorted(str(k) for k in message if k != "type" and k not in fields)
-    if extra:
-        raise ProtocolError("bad_message", f"'{where}' has unknown field(s): {', '.join(extra)[:80]}")
+def _type_of(message: Any, messages: dict[str, Fields]) -> str:
+    if not isinstance(message, dict):
+        raise ProtocolError(ErrorCode.BAD_MESSAGE, "a message is a map with a 'type' field")
+    kind = message.get("type")
+    if not isinstance(kind, str):
+        raise ProtocolError(ErrorCode.BAD_MESSAGE, "a message needs a 'type' string")
+    if kind not in messages:
+        raise ProtocolError(ErrorCode.UNKNOWN_TYPE, f"unknown message type '{kind[:40]}': use one of"
+                            f" {', '.join(messages)}")
+    return kind
 
 
 def _check_action(action: dict[str, Any]) -> None:
     """Unknown fields in an action map are refused like unknown fields anywhere else; what
     the known ones hold (and an unknown action type) is the table's to judge (illegal_action)."""
     kind = action.get("type")
-    fields = ACTION_FIELDS.get(kind) if isinstance(kind, str) else None
+    fields = ACTIONS.get(kind) if isinstance(kind, str) else None
     if fields is not None:
-        _no_unknown_fields(action, fields, "act.action")
+        try:
+            no_unknown_fields(action, fields, "act.action")
+        except ShapeError as problem:
+            raise ProtocolError(ErrorCode.BAD_MESSAGE, str(problem)) from None
 
 
-def error(code: str, message: str, **extra: Any) -> dict[str, Any]:
-    """An error frame; the message is kept to one line, whatever client text it quotes."""
+def error(code: ErrorCode, message: str, **extra: Any) -> dict[str, Any]:
+    """An error frame; the message is kept to one line, whatever client text it quotes.
+    Raises ValueError for a code ErrorCode does not define: none is sent that clients cannot know."""
     one_line = "".join(c if c.isprintable() else " " for c in message)
-    return {"type": "error", "code": code, "message": one_line[:300], **extra}
+    return {"type": "error", "code": ErrorCode(code).value, "message": one_line[:300], **extra}

@@ -31,7 +31,8 @@ from websockets.asyncio.server import ServerConnection, serve
 from websockets.exceptions import ConnectionClosed
 from websockets.protocol import State
 
-from protocol.messages import MAX_FRAME, VERSION, ByeCode, Message, ProtocolError, bye, decode, encode, error, ws_frame
+from protocol.messages import (MAX_FRAME, VERSION, ByeCode, ErrorCode, Message, ProtocolError, bye, decode, encode,
+                               error, ws_frame)
 from server.cli import games as admin
 from server.limits import AddressCounts, RareLog, quiet_descriptor_errors, raise_open_files_limit
 from server.lobby import Lobby, LobbyError
@@ -310,7 +311,8 @@ class Connection:
         try:
             async for frame in self.ws:
                 if not self.allowed():
-                    self.send(error("rate_limited", f"more than {self.app.rate:.0f} messages a second: closing"))
+                    self.send(error(ErrorCode.RATE_LIMITED,
+                                    f"more than {self.app.rate:.0f} messages a second: closing"))
                     self.close_after(1008, "rate limit")
                     break
                 try:
@@ -319,7 +321,7 @@ class Connection:
                     self.send(error(problem.code, str(problem)))
                 except Exception:  # no frame may crash the server
                     self.log.exception("frame_failed")
-                    self.send(error("internal", "the server could not handle that message"))
+                    self.send(error(ErrorCode.INTERNAL, "the server could not handle that message"))
                 if self.hello_timer is not None and self.session is not None:
                     self.hello_timer.cancel()  # said hello: the timer has nothing left to do
                     self.hello_timer = None
@@ -381,7 +383,7 @@ class Connection:
             return self.hello(msg)
         session = self.session
         if session is None:
-            return self.send(error("hello_first", "say hello first: {type: hello, name, version}"))
+            return self.send(error(ErrorCode.HELLO_FIRST, "say hello first: {type: hello, name, version}"))
         try:
             if kind == "create_table":
                 self.app.lobby.create_table(session, msg.get("rules", "ema2016"), msg.get("overrides"),
@@ -396,7 +398,7 @@ class Connection:
                 joining = session.joining
                 table = joining if joining is not None and joining.state != "closed" else session.table
                 if table is None or table.state == "closed":
-                    self.send(error("not_at_table", f"'{kind}' needs a table: create one or join with a code"))
+                    self.send(error(ErrorCode.NOT_AT_TABLE, f"'{kind}' needs a table: create one or join with a code"))
                 else:
                     table.put(Input(kind, session, msg))
         except LobbyError as problem:
@@ -404,9 +406,9 @@ class Connection:
 
     def hello(self, msg: dict[str, Any]) -> None:
         if self.session is not None:
-            return self.send(error("bad_message", "hello was already said on this connection"))
+            return self.send(error(ErrorCode.BAD_MESSAGE, "hello was already said on this connection"))
         if msg["version"] != VERSION:
-            self.send(error("version", f"this server speaks protocol version {VERSION}, the client sent "
+            self.send(error(ErrorCode.VERSION, f"this server speaks protocol version {VERSION}, the client sent "
                             f"{msg['version']}: use a client for version {VERSION}", version=VERSION))
             return self.close_after(1002, "protocol version mismatch")
         name = clean_name(msg["name"])
@@ -419,8 +421,9 @@ class Connection:
             session = Session(name, token=resume)  # a seat (or a spectator's place) kept across a restart
             restarted = True
         if session is not None and self._held_elsewhere(session, msg):
-            return self.send(error("seat_in_use", "the player of that resume token is connected now, from another"
-                                   " client: say hello with takeover: true to take over (that client is closed)"))
+            return self.send(error(ErrorCode.SEAT_IN_USE, "the player of that resume token is connected now, from"
+                                   " another client: say hello with takeover: true to take over (that client is"
+                                   " closed)"))
         lost = None  # why a resume token resumes nothing
         stopping = session is not None and self.app.lobby.closing  # its seat stays stored for the restart
         if session is not None and not stopping:
@@ -454,7 +457,7 @@ class Connection:
             for message in ended:
                 self.send(message)
         elif lost is not None:
-            self.send(error("seat_lost", lost))
+            self.send(error(ErrorCode.SEAT_LOST, lost))
         if stopping:
             self.send(bye(*self.app.lobby.stopping_bye()))
         self.log = self.log.bind(session=session.id)

@@ -15,7 +15,7 @@ from typing import Any
 
 import structlog
 
-from protocol.messages import ByeCode, bye
+from protocol.messages import ByeCode, ErrorCode, bye
 from server.rules.config import rules_from_data
 from server.session import Session
 from server.store import Store, TableRow
@@ -37,9 +37,9 @@ def new_code() -> str:
 
 
 class LobbyError(Exception):
-    def __init__(self, code: str, message: str):
+    def __init__(self, code: ErrorCode, message: str):
         super().__init__(message)
-        self.code = code
+        self.code = ErrorCode(code)
 
 
 class Lobby:
@@ -71,17 +71,17 @@ class Lobby:
         """A new table with the host in seat 0; raises LobbyError on bad rules or clock, or
         when `address` (the client's) already created tables_per_address open tables."""
         if self.closing:
-            raise LobbyError("closing", "the server is stopping: no new tables")
+            raise LobbyError(ErrorCode.CLOSING, "the server is stopping: no new tables")
         if address is not None and self.tables_per_address:
             mine = sum(1 for t in list(self.tables.values()) if t.creator == address and self._live(t) is not None)
             if mine >= self.tables_per_address:
-                raise LobbyError("too_many_tables", f"your address already has {mine} open tables (the most"
+                raise LobbyError(ErrorCode.TOO_MANY_TABLES, f"your address already has {mine} open tables (the most"
                                  f" allowed): finish or leave one first")
         try:
             game_rules = rules_from_data({"preset": rules, "overrides": overrides or {}})
             table_clock = Clock.from_data(clock)
         except (ValueError, TypeError) as problem:
-            raise LobbyError("bad_rules", str(problem).splitlines()[0][:200]) from None
+            raise LobbyError(ErrorCode.BAD_RULES, str(problem).splitlines()[0][:200]) from None
         table = Table(secrets.token_hex(6), new_code(), new_code(), game_rules, table_clock, self.store)
         table.creator = address
         self.store.save_table(table.id, table.invite, table.watch, game_rules,
@@ -97,20 +97,21 @@ class Lobby:
         table = self._live(self.by_invite.get(code))
         if table is None:
             if self._live(self.by_watch.get(code)) is not None:  # a mix-up worth naming
-                raise LobbyError("watch_code", "that is a watch code, not an invite code: watch the table with it")
+                raise LobbyError(ErrorCode.WATCH_CODE,
+                                 "that is a watch code, not an invite code: watch the table with it")
             ended = self.result_after_the_end(session.token_hash, invite=code)
             if ended is not None:  # a player who left its game comes for the result
                 for message in ended:
                     session.send(message)
                 return
-            raise LobbyError("no_table", "no open table has that invite code")
+            raise LobbyError(ErrorCode.NO_TABLE, "no open table has that invite code")
         table.put(Input("join", session, {} if seat is None else {"seat": seat}))
         session.joining = table
 
     def watch(self, session: Session, code: str) -> None:
         table = self._live(self.by_watch.get(code))
         if table is None:
-            raise LobbyError("no_table", "no open table has that watch code")
+            raise LobbyError(ErrorCode.NO_TABLE, "no open table has that watch code")
         table.put(Input("watch", session))
         session.joining = table
 

@@ -27,7 +27,7 @@ from typing import Any
 import structlog
 from msgpack import packb, unpackb
 
-from protocol.messages import ByeCode, Message, bye, error
+from protocol.messages import ByeCode, ErrorCode, Message, bye, error
 from server.game.actions import (
     Action,
     ActionError,
@@ -216,7 +216,7 @@ class Table:
                 except Exception:  # a table must outlive any one bad input
                     self.log.exception("table_input_failed", seq=self.seq, input=item.kind)
                     if item.session is not None:
-                        item.session.send(error("internal", "the server could not handle that message"))
+                        item.session.send(error(ErrorCode.INTERNAL, "the server could not handle that message"))
                 self._arm_clock()
                 if share is not None and creator is not None:
                     share.charge(creator, time.perf_counter() - started)
@@ -368,18 +368,18 @@ class Table:
         if mine is not None:
             return self._on_reconnect(session, data)
         if self.state != "waiting":
-            return session.send(error("in_play", "the game has started: watch it with the watch code instead"))
+            return session.send(error(ErrorCode.IN_PLAY, "the game has started: watch it with the watch code instead"))
         seat = data.get("seat")
         free = [i for i, s in enumerate(self.seats) if s is None]
         bots = [i for i, s in enumerate(self.seats) if s is not None and s.kind == "bot"]
         if seat is None:
             if not free and not bots:
-                return session.send(error("table_full", "all four seats are taken by players"))
+                return session.send(error(ErrorCode.TABLE_FULL, "all four seats are taken by players"))
             seat = free[0] if free else bots[0]  # a full waiting table: a player takes a bot's seat
         elif not 0 <= seat <= 3:
-            return session.send(error("bad_seat", "seats are 0-3"))
+            return session.send(error(ErrorCode.BAD_SEAT, "seats are 0-3"))
         elif self.seats[seat] is not None and seat not in bots:
-            return session.send(error("seat_taken", f"seat {seat} is not free: free seats are {free},"
+            return session.send(error(ErrorCode.SEAT_TAKEN, f"seat {seat} is not free: free seats are {free},"
                                       f" bots' seats {bots}"))
         self._leave_current(session)
         self.seats[seat] = Seat(session.name, "human", session.token_hash, host=bool(data.get("host")),
@@ -398,7 +398,7 @@ class Table:
     def _on_watch(self, session: Session, data: dict[str, Any]) -> None:
         mine = self._seat_for(session)
         if mine is not None:
-            return session.send(error("already_seated", f"you hold seat {mine} at this table: you cannot also"
+            return session.send(error(ErrorCode.ALREADY_SEATED, f"you hold seat {mine} at this table: you cannot also"
                                       " watch it"))
         self._leave_current(session)
         session.table, session.seat = self, None
@@ -410,24 +410,24 @@ class Table:
     def _on_add_bot(self, session: Session, data: dict[str, Any]) -> None:
         me = self.seats[session.seat] if session.table is self and session.seat is not None else None
         if me is None or not me.host:
-            return session.send(error("not_host", "only the host seats bots"))
+            return session.send(error(ErrorCode.NOT_HOST, "only the host seats bots"))
         strategy = data.get("strategy", DEFAULT_BOT)
         if strategy not in PLAYERS:
-            return session.send(error("bad_strategy", f"unknown bot '{strategy}': use {' or '.join(PLAYERS)}"))
+            return session.send(error(ErrorCode.BAD_STRATEGY, f"unknown bot '{strategy}': use {' or '.join(PLAYERS)}"))
         seat = data.get("seat")
         if seat is None:
             free = [i for i, s in enumerate(self.seats) if s is None]
             if not free:
-                return session.send(error("table_full", "all four seats are taken"))
+                return session.send(error(ErrorCode.TABLE_FULL, "all four seats are taken"))
             seat = free[0]
         if not 0 <= seat <= 3:
-            return session.send(error("bad_seat", "seats are 0-3"))
+            return session.send(error(ErrorCode.BAD_SEAT, "seats are 0-3"))
         current = self.seats[seat]
         if current is not None and not self._may_hand_to_bot(current):
-            return session.send(error("seat_taken", f"seat {seat} is taken (a player's seat goes to a bot only"
+            return session.send(error(ErrorCode.SEAT_TAKEN, f"seat {seat} is taken (a player's seat goes to a bot only"
                                       f" after {self.absence:.0f} s away)"))
         if current is None and self.state != "waiting":
-            return session.send(error("in_play", "the game has started"))
+            return session.send(error(ErrorCode.IN_PLAY, "the game has started"))
         name = current.name if current is not None else f"{strategy}-bot-{seat}"
         self.seats[seat] = Seat(name, "bot", strategy=strategy, ready=True)
         self.store.save_seat(self.id, seat, name, "bot", strategy, None, False)
@@ -445,9 +445,9 @@ class Table:
 
     def _on_ready(self, session: Session, data: dict[str, Any]) -> None:
         if session.table is not self or session.seat is None:
-            return session.send(error("not_seated", "join a table with its invite code first"))
+            return session.send(error(ErrorCode.NOT_SEATED, "join a table with its invite code first"))
         if self.state != "waiting":
-            return session.send(error("in_play", "the game has started"))
+            return session.send(error(ErrorCode.IN_PLAY, "the game has started"))
         self.seats[session.seat].ready = True
         self._broadcast_table()
         self._maybe_start()
@@ -522,7 +522,7 @@ class Table:
             return self._rewatch(session, data)
         seat = self._seat_for(session)
         if seat is None or self.seats[seat].kind != "human":
-            return session.send(error("no_seat", "that resume token holds no seat at this table"))
+            return session.send(error(ErrorCode.NO_SEAT, "that resume token holds no seat at this table"))
         old = self.seats[seat].session
         if old is not None and old is not session:
             old.send(bye(ByeCode.REPLACED, "the seat was resumed from another connection", seq=self.seq))
@@ -546,7 +546,7 @@ class Table:
             self.watcher_hashes.discard(session.token_hash)
             session.table, session.seat = self, None
         if session.table is not self or session.seat is not None:
-            return session.send(error("no_table", "that resume token watches no open table"))
+            return session.send(error(ErrorCode.NO_TABLE, "that resume token watches no open table"))
         self.spectators.add(session)
         if not self._catch_up(session, None, data):
             session.send(self.table_message(session))
@@ -610,18 +610,18 @@ class Table:
     def _on_act(self, session: Session, data: dict[str, Any]) -> None:
         seat = session.seat if session.table is self else None
         if seat is None or self.game is None or self._seat_for(session) != seat:
-            return session.send(error("not_seated", "you have no seat in a game here"))
+            return session.send(error(ErrorCode.NOT_SEATED, "you have no seat in a game here"))
         offer = self.offers.get(seat)
         if offer is None or offer.decision != data["decision"]:
             current = offer.decision if offer else None
-            return session.send(error("stale_decision", f"decision {data['decision']} is not open: "
+            return session.send(error(ErrorCode.STALE_DECISION, f"decision {data['decision']} is not open: "
                                       f"{f'the open one is {current}' if current else 'nothing is asked of you now'}",
                                       decision=data["decision"]))
         try:
             action = action_from_data(data["action"])
             events = self.game.apply(seat, action)
         except ActionError as problem:
-            return session.send(error("illegal_action", str(problem), decision=offer.decision))
+            return session.send(error(ErrorCode.ILLEGAL_ACTION, str(problem), decision=offer.decision))
         if self.clock is not None:
             overrun = time.monotonic() - offer.started - self.clock.per_decision
             self.banks[seat] = max(0.0, self.banks[seat] - max(0.0, overrun))

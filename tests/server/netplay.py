@@ -8,8 +8,9 @@
 - `Watcher`: a spectator connection that records every frame.
 - `play_bot_table` / `play_human_table`: one whole private game through the real server.
 - `LeakChecker`: after a game, checks every frame every seat and spectator received against
-  what that receiver may know; the truth comes from the game's seed (revealed in the final
-  result) and the public events, not from the frames being checked.
+  the protocol's definitions (protocol/messages.py `check_server`, which also finds every
+  tile id in it) and what that receiver may know; the truth comes from the game's seed
+  (revealed in the final result) and the public events, not from the frames being checked.
 """
 
 from __future__ import annotations
@@ -29,7 +30,7 @@ from typing import Any
 import msgpack
 from websockets.asyncio.client import connect
 
-from protocol.messages import CLIENT_MESSAGES, VERSION, encode
+from protocol.messages import CLIENT_MESSAGES, PRIVATE_EVENT_FIELDS, VERSION, ProtocolError, check_server, encode
 from server.game.analysis import counts34, hand_waits
 from server.game.wall import DORA_INDICATORS, REPLACEMENTS, URA_INDICATORS, deal, shuffled_wall
 from server.rules.shanten import shanten
@@ -380,128 +381,6 @@ class Leak(AssertionError):
     pass
 
 
-# Shapes of what the server sends.  A spec is PLAIN (no tile: scalars, or lists and maps of
-# scalars), TILE (a tile id), TILE_OR_NONE, TILES (a list of tile ids), a dict of field ->
-# spec (any other field is a failure: it could carry tiles), a one-element list [spec], or
-# ("map", spec) for a map with arbitrary keys.
-PLAIN, TILE, TILE_OR_NONE, TILES = "plain", "tile", "tile?", "tiles"
-MELD = {"kind": PLAIN, "tiles": TILES, "called": TILE_OR_NONE, "from": PLAIN}
-WIN = {"seat": PLAIN, "from": PLAIN, "tile": TILE, "tsumo": PLAIN, "hand": TILES, "melds": [MELD], "han": PLAIN,
-       "fu": PLAIN, "yaku": PLAIN, "dora": PLAIN, "limit": PLAIN, "yakuman": PLAIN, "points": PLAIN,
-       "payers": PLAIN, "liable": PLAIN, "sticks": PLAIN}
-RESULTS = {
-    "win": {"type": PLAIN, "wins": [WIN], "deltas": PLAIN, "scores": PLAIN, "ura_indicators": TILES},
-    "exhaustive_draw": {"type": PLAIN, "tenpai": PLAIN, "nagashi": PLAIN, "hands": ("map", TILES),
-                        "deltas": PLAIN, "scores": PLAIN},
-    "abortive_draw": {"type": PLAIN, "reason": PLAIN, "seat": PLAIN, "hand": TILES, "seats": PLAIN,
-                      "deltas": PLAIN, "scores": PLAIN},
-}
-FINAL = {"scores": PLAIN, "places": PLAIN, "results": PLAIN, "seed": PLAIN}
-EVENTS = {
-    "game_start": {"rules": PLAIN, "overrides": PLAIN, "names": PLAIN, "seed_hash": PLAIN, "scores": PLAIN},
-    "hand_start": {"round": PLAIN, "round_wind": PLAIN, "dealer": PLAIN, "honba": PLAIN, "sticks": PLAIN,
-                   "scores": PLAIN, "dora_indicators": TILES, "hand_number": PLAIN, "hand": TILES},
-    "draw": {"seat": PLAIN, "tiles_left": PLAIN, "replacement": PLAIN, "tile": TILE},
-    "discard": {"seat": PLAIN, "tile": TILE, "tsumogiri": PLAIN, "riichi": PLAIN},
-    "call": {"seat": PLAIN, "meld": PLAIN, "tiles": TILES, "called": TILE_OR_NONE, "from": PLAIN},
-    "riichi_accepted": {"seat": PLAIN, "scores": PLAIN, "sticks": PLAIN},
-    "dora": {"indicator": TILE, "dora_indicators": TILES},
-    "hand_end": {"result": ("by_type", RESULTS)},
-    "game_end": FINAL,
-}
-PRIVATE_EVENT_FIELDS = {"hand_start": ("hand",), "draw": ("tile",)}
-ACTION = {"type": PLAIN, "tile": TILE, "riichi": PLAIN, "tiles": TILES, "kind": PLAIN}
-SEAT_PUBLIC = {"discards": TILES, "tsumogiri": PLAIN, "claimed": PLAIN, "riichi_index": PLAIN, "riichi": PLAIN,
-               "melds": [MELD]}
-PUBLIC_VIEW = {"rules": PLAIN, "overrides": PLAIN, "names": PLAIN, "seed_hash": PLAIN, "round": PLAIN, "round_wind": PLAIN,
-               "dealer": PLAIN, "honba": PLAIN, "sticks": PLAIN, "scores": PLAIN, "dora_indicators": TILES,
-               "tiles_left": PLAIN, "turn": PLAIN, "phase": PLAIN, "last_discard": TILE_OR_NONE,
-               "hand_sizes": PLAIN, "seats": [SEAT_PUBLIC], "final": PLAIN}
-SEAT_VIEW = {**PUBLIC_VIEW, "you": {"seat": PLAIN, "hand": TILES, "drawn": TILE_OR_NONE, "waits": PLAIN,
-                                    "furiten": PLAIN},
-             "actions": [ACTION]}
-SEAT_TABLE = {"name": PLAIN, "kind": PLAIN, "ready": PLAIN, "host": PLAIN, "connected": PLAIN, "program": PLAIN}
-MESSAGES = {
-    "welcome": {"version": PLAIN, "session": PLAIN, "resume": PLAIN, "resumed": PLAIN},
-    "catchup": {"seq": PLAIN, "since": PLAIN, "replay": PLAIN, "reason": PLAIN},
-    "table": {"seq": PLAIN, "table": PLAIN, "state": PLAIN, "rules": PLAIN, "clock": PLAIN, "you": PLAIN,
-              "game": PLAIN, "seats": PLAIN, "invite": PLAIN, "watch": PLAIN},
-    "event": {"seq": PLAIN, "event": ("by_type", EVENTS)},
-    "snapshot": {"seq": PLAIN, "game": PLAIN, "view": ("view", None)},
-    "offer": {"seq": PLAIN, "decision": PLAIN, "seat": PLAIN, "actions": [ACTION], "deadline_ms": PLAIN,
-              "bank_ms": PLAIN},
-    "timeout": {"seq": PLAIN, "decision": PLAIN, "action": ACTION},
-    # (`you` and `names` only when it is sent again after the end)
-    "result": {"seq": PLAIN, "game": PLAIN, "final": FINAL, "you": PLAIN, "names": PLAIN},
-    "left": {"seq": PLAIN, "table": PLAIN, "seat": PLAIN, "seat_kept": PLAIN},
-    "error": {"code": PLAIN, "message": PLAIN, "decision": PLAIN, "version": PLAIN},
-    "pong": {"id": PLAIN},
-    "bye": {"seq": PLAIN, "code": PLAIN, "reason": PLAIN},
-}
-
-
-def _plain(value: Any, where: str) -> None:
-    if isinstance(value, (list, tuple)):
-        for v in value:
-            _plain(v, where)
-    elif isinstance(value, dict):
-        for v in value.values():
-            _plain(v, where)
-    elif not (value is None or isinstance(value, (bool, int, float, str))):
-        raise Leak(f"{where}: unexpected value {value!r:.60}")
-
-
-def tiles_of(value: Any, spec: Any, where: str, seat_view: bool, out: list[tuple[str, int]]) -> None:
-    """Collect (where, tile id) of every tile-bearing field; fail on a field not in the spec."""
-    if spec == PLAIN:
-        return _plain(value, where)
-    if spec in (TILE, TILE_OR_NONE):
-        if value is None and spec == TILE_OR_NONE:
-            return
-        if not (isinstance(value, int) and not isinstance(value, bool) and 0 <= value < 136):
-            raise Leak(f"{where}: not a tile id: {value!r:.60}")
-        out.append((where, value))
-        return
-    if spec == TILES:
-        if not isinstance(value, list):
-            raise Leak(f"{where}: not a list of tiles: {value!r:.60}")
-        for i, v in enumerate(value):
-            tiles_of(v, TILE, f"{where}[{i}]", seat_view, out)
-        return
-    if isinstance(spec, list):
-        if not isinstance(value, list):
-            raise Leak(f"{where}: not a list: {value!r:.60}")
-        for i, v in enumerate(value):
-            tiles_of(v, spec[0], f"{where}[{i}]", seat_view, out)
-        return
-    if isinstance(spec, tuple):
-        kind, inner = spec
-        if kind == "map":
-            if not isinstance(value, dict):
-                raise Leak(f"{where}: not a map: {value!r:.60}")
-            for k, v in value.items():
-                tiles_of(v, inner, f"{where}.{k}", seat_view, out)
-            return
-        if kind == "by_type":
-            sub = inner.get(value.get("type")) if isinstance(value, dict) else None
-            if sub is None:
-                raise Leak(f"{where}: unknown type {value!r:.80}")
-            return tiles_of({k: v for k, v in value.items() if k != "type"}, sub, where, seat_view, out)
-        if kind == "view":
-            return tiles_of(value, SEAT_VIEW if seat_view else PUBLIC_VIEW, where, seat_view, out)
-    if isinstance(spec, dict):
-        if not isinstance(value, dict):
-            raise Leak(f"{where}: not a map: {value!r:.60}")
-        unknown = sorted(str(k) for k in value if k not in spec and k != "type")
-        if unknown:
-            raise Leak(f"{where}: unknown field(s) {unknown} (could carry tiles)")
-        for k, v in value.items():
-            if k != "type":
-                tiles_of(v, spec[k], f"{where}.{k}", seat_view, out)
-        return
-    raise AssertionError(f"bad spec at {where}")
-
-
 class Truth:
     """The game as it really is, seq by seq: the wall from the seed, every seat's concealed
     hand, and the tiles each receiver may know.  Built from the public part of the
@@ -731,11 +610,11 @@ def check_game(played: Played) -> dict[str, int]:
 def _check_message(truth: Truth, name: str, seat: int | None, m: dict[str, Any], counts: dict[str, int]) -> None:
     kind = m["type"]
     where = f"{name} (seat {seat}) {kind} seq {m.get('seq')}"
-    spec = MESSAGES.get(kind)
-    if spec is None:
-        raise Leak(f"{where}: unknown message type")
     found: list[tuple[str, int]] = []
-    tiles_of({k: v for k, v in m.items() if k != "type"}, spec, where, seat is not None, found)
+    try:  # only fields the protocol defines (an unknown one could carry tiles); their tiles found
+        check_server(m, found)
+    except ProtocolError as problem:
+        raise Leak(f"{where}: {problem}") from None
     if kind == "error":
         raise Leak(f"{where}: an error in a game of legal actions: {m}")
     if kind == "event":
@@ -774,6 +653,8 @@ def _check_message(truth: Truth, name: str, seat: int | None, m: dict[str, Any],
 
 
 def _check_snapshot(truth: Truth, where: str, seat: int | None, view: dict[str, Any]) -> None:
+    if seat is None and ("you" in view or "actions" in view):
+        raise Leak(f"{where}: a spectator's view with a seat's own part: {sorted(view)}")
     if view["dora_indicators"] != truth.dora:
         raise Leak(f"{where}: dora indicators {view['dora_indicators']}, truly {truth.dora}")
     for s, sp in enumerate(view["seats"]):
