@@ -1,19 +1,39 @@
-"""A small async client: connect, hello, send, receive decoded messages.
+"""Clients of the protocol: `Client`, one connection, and `ResumingClient`, one session over
+as many connections as it takes.
 
     async with await Client.connect("ws://127.0.0.1:8765", "alice") as client:
         await client.send({"type": "create_table", "rules": "tenhou"})
         message = await client.recv()
+
+`ResumingClient` is what riichi-play and the bot SDK play through: it connects and says
+hello, and when the connection drops it connects again with backoff and resumes with its
+token and `since`, the `seq` of the last `table`, `event`, `result` or `snapshot` it
+received (PROTOCOL.md "Reconnecting"), so that the server sends what was missed or a
+snapshot.  A `bye` whose code ends the session (anything but `server_restarting`) ends it;
+a resume refused for good (`seat_in_use`, another version) or too many failures in a row
+raise.  What happens to the connection meanwhile is told to `on_notice`.
 """
 
 from __future__ import annotations
 
+import asyncio
 import secrets
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from enum import Enum
 from typing import Any
 
 import msgpack
 from websockets.asyncio.client import ClientConnection, connect
+from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidURI
+from websockets.uri import parse_uri
 
-from protocol.messages import MAX_FRAME, VERSION, encode
+from protocol.messages import MAX_FRAME, VERSION, ByeCode, ErrorCode, encode
+
+BACKOFF = (0.2, 0.5, 1.0, 2.0, 3.0, 5.0)  # seconds before each attempt of one outage; the last repeats
+GONE_AFTER = 30.0  # seconds of failed reconnects after which the server is said to seem gone (once)
+COUNTED = ("table", "event", "result", "snapshot")  # what `since` counts (PROTOCOL.md "Reconnecting")
 
 
 def new_client_id() -> str:
@@ -22,6 +42,8 @@ def new_client_id() -> str:
 
 
 class Client:
+    """One websocket connection that has said hello."""
+
     def __init__(self, ws: ClientConnection):
         self.ws = ws
         self.welcome: dict[str, Any] | None = None
@@ -78,4 +100,248 @@ class Client:
         await self.close()
 
 
-__all__ = ["MAX_FRAME", "VERSION", "Client", "new_client_id"]
+# ---- connecting, and why it failed --------------------------------------------------------
+
+class ConnectError(Exception):
+    """Connecting or saying hello failed; the message says why in one line."""
+
+
+class Unreachable(ConnectError):
+    """No websocket server answered at the address; `reason` says why without the address."""
+
+    def __init__(self, url: str, reason: str):
+        super().__init__(f"cannot reach the server at {url}: {reason}")
+        self.url, self.reason = url, reason
+
+
+class Refused(ConnectError):
+    """The server answered the hello with an `error` (`code`, `message`), or with no welcome."""
+
+    def __init__(self, code: str | None, message: str, text: str | None = None):
+        super().__init__(text or f"the server refused us: {message}")
+        self.code, self.message = code, message
+
+
+class VersionMismatch(Refused):
+    """The server speaks another version of the protocol."""
+
+
+class SeatInUse(Refused):
+    """A resume of a seat whose player is connected from another client (`seat_in_use`): it
+    is taken over only when the user says so (`ResumingClient.takeover`)."""
+
+
+class GaveUp(ConnectError):
+    """The connection was lost and could not be resumed `times` times in a row; `last` is the
+    last failure to connect (None: each connection was made, and lost again)."""
+
+    def __init__(self, url: str, times: int, last: ConnectError | None):
+        super().__init__(f"lost the connection to {url} and could not resume: {last}" if last is not None
+                         else f"lost the connection to {url} {times} times")
+        self.times, self.last = times, last
+
+
+class SessionEnded(Exception):
+    """The session is over: a `bye` that ends it was received, or the client was closed."""
+
+
+def address_problem(url: str) -> str | None:
+    """What is wrong with a server address, in a few words (None: nothing)."""
+    try:
+        parse_uri(url)
+    except InvalidURI:
+        return "not a websocket address (use ws://HOST:PORT)"
+    except ValueError as problem:  # a port out of range, or not a number
+        said = (str(problem).splitlines() or ["a bad port"])[0]
+        return f"{said[:1].lower()}{said[1:]} (use ws://HOST:PORT)"
+    return None
+
+
+def unreachable_reason(problem: BaseException) -> str:
+    """Why a connection could not be made, in a few words."""
+    if isinstance(problem, ConnectionRefusedError) or "Connect call failed" in str(problem):
+        return "connection refused (is riichi-server running there?)"
+    if isinstance(problem, (TimeoutError, asyncio.TimeoutError)):
+        return "no answer (timed out)"
+    if isinstance(problem, InvalidURI):
+        return "not a websocket address (use ws://HOST:PORT)"
+    return str(problem).splitlines()[0] if str(problem) else type(problem).__name__
+
+
+# ---- one session over many connections ------------------------------------------------------
+
+class NoticeKind(Enum):
+    LOST = "lost"  # the connection dropped: reconnecting
+    RETRY_FAILED = "retry_failed"  # an attempt to reconnect failed (`attempt`, `problem`)
+    GONE = "gone"  # GONE_AFTER seconds of failed attempts (once an outage): still trying
+    BACK = "back"  # connected again (`welcome`)
+
+
+@dataclass(frozen=True)
+class Notice:
+    """What happened to the connection, for the user: `text` says it in one line."""
+
+    kind: NoticeKind
+    text: str
+    attempt: int = 0
+    problem: ConnectError | None = None
+    welcome: dict[str, Any] | None = None
+
+
+class ResumingClient:
+    """One client's session with the server, resumed over new connections as they drop.
+
+    `recv()` returns the server's messages in order; after a reconnection the first one is
+    the new `welcome` (its `resumed` says whether the session came back: when it did not,
+    `dropped` holds the token that no longer resumes anything).  `retries`: failures in a
+    row (connections lost or not made, with no message in between) before GaveUp, None for
+    never; `read_timeout`: seconds a connection may be silent before TimeoutError."""
+
+    def __init__(self, url: str, name: str, *, version: int = VERSION, bot: bool = False,
+                 backoff: Sequence[float] = BACKOFF, gone_after: float = GONE_AFTER, retries: int | None = None,
+                 read_timeout: float | None = None, on_notice: Callable[[Notice], None] | None = None):
+        self.url, self.name, self.version, self.bot = url, name, version, bot
+        self.backoff, self.gone_after, self.retries, self.read_timeout = tuple(backoff), gone_after, retries, \
+            read_timeout
+        self.on_notice = on_notice
+        self.client_id = new_client_id()  # this instance, in every hello: its own resumes are never refused
+        self.connection: Client | None = None
+        self.welcome: dict[str, Any] | None = None
+        self.token: str | None = None  # the resume token
+        self.since: int | None = None  # the last table seq seen
+        self.takeover = False  # the next hello takes the seat over from another client (the user said so)
+        self.dropped: str | None = None  # the resume token last refused (it resumes nothing any more)
+        self.ended = False  # a bye that ends the session came: do not come back
+        self.closing = False
+        self.reconnects = 0
+        self.failures = 0  # connections lost or not made since the last message
+        self._lost_at: float | None = None
+
+    async def connect(self) -> dict[str, Any]:
+        """The first connection; returns the welcome.  Raises ConnectError."""
+        self.connection = await self._hello()
+        return self.welcome or {}
+
+    async def send(self, message: dict[str, Any]) -> bool:
+        """Send if connected; False when the connection is down (the message is not sent)."""
+        connection = self.connection
+        if connection is None:
+            return False
+        try:
+            await connection.send(message)
+            return True
+        except ConnectionClosed:
+            return False
+
+    async def recv(self) -> dict[str, Any]:
+        """The next server message, reconnecting as needed.  Raises SessionEnded, GaveUp,
+        Refused (a resume refused for good), or TimeoutError (`read_timeout`)."""
+        while True:
+            if self.connection is None:
+                if self.closing or self.ended:
+                    raise SessionEnded
+                self.connection = await self._reconnect()
+                return self.welcome or {}
+            try:
+                message = await asyncio.wait_for(self.connection.recv(), self.read_timeout)
+            except (ConnectionClosed, OSError, asyncio.IncompleteReadError):
+                self._lost()
+                continue
+            self._note(message)
+            return message
+
+    def _note(self, message: dict[str, Any]) -> None:
+        self.failures = 0
+        kind = message.get("type")
+        if kind in COUNTED and "seq" in message:
+            self.since = message["seq"]
+        elif kind == "bye" and message.get("code") != ByeCode.SERVER_RESTARTING:
+            self.ended = True  # the game is over, the table closed, the server ended, or another client took over
+
+    def _lost(self) -> None:
+        self.connection = None
+        if self.closing or self.ended:
+            return
+        self._lost_at = time.monotonic()
+        self.failures += 1
+        self._tell(NoticeKind.LOST, "connection lost: reconnecting...")
+
+    async def _reconnect(self) -> Client:
+        told, last = False, None
+        while True:
+            if self.retries is not None and self.failures > self.retries:
+                raise GaveUp(self.url, self.failures, last)
+            away = time.monotonic() - (self._lost_at or time.monotonic())
+            if not told and away >= self.gone_after:
+                told = True  # once; it keeps trying
+                self._tell(NoticeKind.GONE, f"the server at {self.url} seems gone (no answer for {away:.0f} s):"
+                                            " still trying")
+            await asyncio.sleep(self.backoff[min(self.failures - 1, len(self.backoff) - 1)])
+            if self.closing:
+                raise SessionEnded
+            try:
+                connection = await self._hello()
+            except Unreachable as problem:
+                last = problem
+                self.failures += 1
+                self._tell(NoticeKind.RETRY_FAILED, f"connection lost: reconnecting (attempt {self.failures - 1})..."
+                                                    f" {problem}", attempt=self.failures - 1, problem=problem)
+                continue
+            self.reconnects += 1
+            self._tell(NoticeKind.BACK, "reconnected", welcome=self.welcome)
+            return connection
+
+    async def _hello(self) -> Client:
+        """A new connection that has said hello (resuming when there is a token); raises ConnectError."""
+        problem = address_problem(self.url)
+        if problem:
+            raise Unreachable(self.url, problem)
+        try:
+            client = await Client.connect(self.url, self.name, resume=self.token, version=self.version,
+                                          since=self.since if self.token else None, bot=self.bot,
+                                          client_id=self.client_id, takeover=self.takeover)
+        except (OSError, InvalidHandshake, InvalidURI, TimeoutError, asyncio.TimeoutError) as failure:
+            raise Unreachable(self.url, unreachable_reason(failure)) from None
+        except ConnectionClosed:
+            raise Unreachable(self.url, "it closed the connection at once") from None
+        welcome = client.welcome or {}
+        if welcome.get("type") != "welcome":
+            await client.close()
+            raise _refusal(welcome)
+        if self.token is not None and welcome["resume"] != self.token:
+            self.dropped, self.since = self.token, None  # resumed nothing: a new session
+        self.token, self.welcome, self.takeover = welcome["resume"], welcome, False
+        return client
+
+    def _tell(self, kind: NoticeKind, text: str, **details: Any) -> None:
+        if self.on_notice is not None:
+            self.on_notice(Notice(kind, text, **details))
+
+    async def drop(self) -> None:
+        """Close the socket as if the network failed (for tests): the next recv reconnects."""
+        if self.connection is not None:
+            await self.connection.ws.close()
+
+    async def close(self) -> None:
+        """End the session on this side: the connection is closed and not made again."""
+        self.closing = True
+        if self.connection is not None:
+            await self.connection.close()
+
+
+def _refusal(answer: dict[str, Any]) -> Refused:
+    """What an answer to a hello that is not a welcome means."""
+    code, message = answer.get("code"), str(answer.get("message"))
+    if answer.get("type") != "error":
+        return Refused(None, f"unexpected first answer from the server: {answer.get('type')}",
+                       f"unexpected first answer from the server: {answer.get('type')}")
+    if code == ErrorCode.VERSION:
+        return VersionMismatch(code, message, f"version mismatch: {message}")
+    if code == ErrorCode.SEAT_IN_USE:
+        return SeatInUse(code, message, "the player of that seat is connected now, from another client")
+    return Refused(code, message)
+
+
+__all__ = ["MAX_FRAME", "VERSION", "Client", "ConnectError", "GaveUp", "Notice", "NoticeKind", "Refused",
+           "ResumingClient", "SeatInUse", "SessionEnded", "Unreachable", "VersionMismatch", "address_problem",
+           "new_client_id"]

@@ -29,7 +29,8 @@ import time
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
-from protocol.messages import ByeCode
+from protocol.client import GaveUp, Notice, NoticeKind, Refused, ResumingClient, SessionEnded, Unreachable
+from protocol.messages import ByeCode, ErrorCode
 from server.players.dispatch import InvalidDecision, dispatch
 
 __all__ = ["Bot", "BotError", "BotResult", "InvalidDecision", "Runner", "play", "run"]
@@ -37,8 +38,9 @@ __all__ = ["Bot", "BotError", "BotResult", "InvalidDecision", "Runner", "play", 
 log = logging.getLogger("riichi_bot")
 
 # Errors that end the run before the game: nothing a retry would fix.
-FATAL = {"version", "bad_rules", "no_table", "watch_code", "table_full", "seat_taken", "bad_seat", "in_play", "not_host",
-         "bad_strategy", "closing", "hello_first", "bad_message"}
+FATAL = {ErrorCode.VERSION, ErrorCode.BAD_RULES, ErrorCode.NO_TABLE, ErrorCode.WATCH_CODE, ErrorCode.TABLE_FULL,
+         ErrorCode.SEAT_TAKEN, ErrorCode.BAD_SEAT, ErrorCode.IN_PLAY, ErrorCode.NOT_HOST, ErrorCode.BAD_STRATEGY,
+         ErrorCode.CLOSING, ErrorCode.HELLO_FIRST, ErrorCode.BAD_MESSAGE}
 GONE_AFTER = 30.0  # seconds of failed reconnects after which the log says the server seems gone
 
 
@@ -127,149 +129,124 @@ class Runner:
         self.rules, self.overrides, self.clock = rules, overrides, clock
         self.server_bots, self.server_strategy = server_bots, server_strategy
         self.name = name or bot.name
-        self.on_table, self.retries, self.timeout, self.backoff = on_table, retries, timeout, backoff
-        self.client: Any = None  # the live protocol.client.Client
+        self.on_table, self.timeout = on_table, timeout
+        # backoff doubles from `backoff` seconds up to 5 s between the attempts of one outage
+        delays = tuple(min(backoff * 2 ** i, 5.0) for i in range(8))
+        self.conn = ResumingClient(url, self.name, bot=True, backoff=delays, gone_after=GONE_AFTER, retries=retries,
+                                   read_timeout=timeout, on_notice=self._notice)
         self.state: Any = None  # client_cli.seat_state.SeatState once seated
-        self.token: str | None = None
-        self.since: int | None = None
-        from protocol.client import new_client_id
-
-        self.client_id = new_client_id()  # sent on every connection: a resume of our own seat is ours
         self.result = BotResult(self.name)
-        self._joined = self._ready = self._progress = False
+        self._ready = False
         self._asked_ready = False  # `ready` was sent on this connection
         self._table_state: str | None = None  # the last table message's state
-        self._lost_at: float | None = None  # when the connection was lost, until the line about it is said
+
+    @property
+    def client(self) -> Any:
+        """The live connection (protocol.client.Client), None while there is none."""
+        return self.conn.connection
 
     async def run(self) -> BotResult:
-        from websockets.exceptions import ConnectionClosed
+        try:
+            await self.conn.connect()
+        except Unreachable as e:
+            raise BotError(f"cannot connect to {self.url}: {e.reason}") from None
+        except Refused as e:
+            raise BotError(f"the server refused the connection: {e.code}: {e.message}") from None
+        try:
+            await self._sit_down()
+            while not await self._handle(await self.conn.recv()):
+                pass
+            return self.result
+        except asyncio.CancelledError:
+            await self._give_back_seat()
+            raise
+        except SessionEnded:
+            return self.result
+        except asyncio.TimeoutError:
+            raise BotError(f"no message from {self.url} in {self.timeout:g} s") from None
+        except GaveUp as e:
+            raise BotError(str(e)) from None
+        except Refused as e:
+            raise BotError(f"the server refused the connection: {e.code}: {e.message}") from None
+        finally:
+            await self.conn.close()
 
-        from protocol.client import Client
+    def _notice(self, notice: Notice) -> None:
+        if notice.kind is NoticeKind.LOST:
+            log.info("%s: connection lost, resuming (since %s)", self.name, self.conn.since)
+        elif notice.kind is NoticeKind.GONE:
+            log.warning("%s: %s", self.name, notice.text)
 
-        failures = 0
-        while True:
-            try:
-                self.client = await Client.connect(self.url, self.name, resume=self.token,
-                                                   since=self.since if self.token else None, bot=True,
-                                                   client_id=self.client_id)
-            except (OSError, asyncio.TimeoutError) as e:
-                if self.token is None:
-                    raise BotError(f"cannot connect to {self.url}: {_reason(e)} (is riichi-server running there?)")
-                failures += 1
-                if failures > self.retries:
-                    raise BotError(f"lost the connection to {self.url} and could not resume: {_reason(e)}")
-                self._say_if_gone()
-                await asyncio.sleep(min(self.backoff * 2 ** (failures - 1), 5.0))
-                continue
-            except Exception as e:  # not a websocket server at all, a refused handshake...
-                raise BotError(f"cannot connect to {self.url}: {_reason(e)}") from None
-            self._lost_at = None
-            try:
-                done = await self._session()
-            except asyncio.CancelledError:
-                await self._give_back_seat()
-                raise
-            except ConnectionClosed:
-                done = False
-            except asyncio.TimeoutError:
-                raise BotError(f"no message from {self.url} in {self.timeout:g} s") from None
-            except (OSError, asyncio.IncompleteReadError):
-                done = False
-            finally:
-                await self.client.close()
-            if done:
-                return self.result
-            if self._progress:  # this connection got somewhere: count failures in a row afresh
-                failures, self._progress = 0, False
-            failures += 1
-            if failures > self.retries:
-                raise BotError(f"lost the connection to {self.url} {failures} times")
-            self.result.reconnects += 1
-            self._lost_at = time.monotonic()
-            log.info("%s: connection lost, resuming (since %s)", self.name, self.since)
-            await asyncio.sleep(min(self.backoff * 2 ** (failures - 1), 5.0))
+    async def _sit_down(self) -> None:
+        """On the first connection: create the table (and seat the server's bots), or join."""
+        if self.code is None:
+            message: dict[str, Any] = {"type": "create_table"}
+            for key in ("rules", "overrides", "clock"):
+                if getattr(self, key) is not None:
+                    message[key] = getattr(self, key)
+            await self.conn.send(message)
+            for _ in range(self.server_bots):
+                bot = {"type": "add_bot"}
+                if self.server_strategy:
+                    bot["strategy"] = self.server_strategy
+                await self.conn.send(bot)
+        else:
+            join: dict[str, Any] = {"type": "join", "code": self.code}
+            if self.seat is not None:
+                join["seat"] = self.seat
+            await self.conn.send(join)
 
-    def _say_if_gone(self) -> None:
-        """Once a loss: after GONE_AFTER seconds of failed reconnects, a line that says so."""
-        if self._lost_at is not None and time.monotonic() - self._lost_at >= GONE_AFTER:
-            log.warning("%s: the server at %s seems gone (no answer for %.0f s): still trying", self.name, self.url,
-                        time.monotonic() - self._lost_at)
-            self._lost_at = None
+    async def _handle(self, message: dict[str, Any]) -> bool:
+        """One message from the server; True when the run is over (result or bye)."""
+        kind = message.get("type")
+        if kind == "event":
+            if self.state is not None:
+                self.state.apply(message["event"])
+                self.bot.on_event(message["event"], self.state.view)
+        elif kind == "offer":
+            await self._answer(message)
+        elif kind == "table":
+            await self._on_table(message)
+        elif kind == "snapshot":
+            self._seat_state(message["view"].get("you", {}).get("seat", self.result.seat))
+            self.state.load_snapshot(message["view"])
+        elif kind == "result":
+            self.result.game, self.result.final = message.get("game"), message.get("final")
+            return True
+        elif kind == "bye":
+            return self._on_bye(message)
+        elif kind == "error":
+            code, text = message.get("code"), message.get("message")
+            if code in FATAL and (not self._ready or code in (ErrorCode.BAD_STRATEGY, ErrorCode.NOT_HOST)):
+                raise BotError(f"{code}: {text}")
+            if code != ErrorCode.STALE_DECISION:
+                log.warning("%s: server error %s: %s", self.name, code, text)
+        elif kind == "catchup":
+            self.result.catchups.append("replay" if message.get("replay") else str(message.get("reason")))
+        elif kind == "timeout":
+            log.warning("%s: decision %s timed out; the server played %s", self.name, message.get("decision"),
+                        message.get("action"))
+        elif kind == "welcome":  # connected again
+            self.result.reconnects = self.conn.reconnects
+            self._asked_ready = False
+            if not message.get("resumed"):
+                return await self._not_resumed()
+        return False
 
-    async def _session(self) -> bool:
-        """One connection; True when the run is over (result or bye)."""
-        client = self.client
-        welcome = client.welcome or {}
-        if welcome.get("type") == "error":
-            raise BotError(f"the server refused the connection: {welcome.get('code')}: {welcome.get('message')}")
-        if self.token is not None and not welcome.get("resumed"):
-            return await self._not_resumed(client)
-        self.token = welcome.get("resume")
-        self._asked_ready = False
-        if not self._joined:
-            self._joined = True
-            if self.code is None:
-                message: dict[str, Any] = {"type": "create_table"}
-                for key in ("rules", "overrides", "clock"):
-                    if getattr(self, key) is not None:
-                        message[key] = getattr(self, key)
-                await client.send(message)
-                for _ in range(self.server_bots):
-                    bot = {"type": "add_bot"}
-                    if self.server_strategy:
-                        bot["strategy"] = self.server_strategy
-                    await client.send(bot)
-            else:
-                join: dict[str, Any] = {"type": "join", "code": self.code}
-                if self.seat is not None:
-                    join["seat"] = self.seat
-                await client.send(join)
-        while True:
-            message = await (asyncio.wait_for(client.recv(), self.timeout) if self.timeout else client.recv())
-            self._progress = True
-            kind = message.get("type")
-            if kind in ("table", "event", "result", "snapshot") and "seq" in message:
-                self.since = message["seq"]
-            if kind == "event":
-                if self.state is not None:
-                    self.state.apply(message["event"])
-                    self.bot.on_event(message["event"], self.state.view)
-            elif kind == "offer":
-                await self._answer(message)
-            elif kind == "table":
-                await self._on_table(message)
-            elif kind == "snapshot":
-                self._seat_state(message["view"].get("you", {}).get("seat", self.result.seat))
-                self.state.load_snapshot(message["view"])
-            elif kind == "result":
-                self.result.game, self.result.final = message.get("game"), message.get("final")
-                return True
-            elif kind == "bye":
-                reason = str(message.get("reason", ""))
-                if message.get("code") == ByeCode.SERVER_RESTARTING and self._ready and self.result.final is None:
-                    log.info("%s: the server is stopping; waiting for it to come back", self.name)
-                    return False  # the game stays stored: resume when the server is back
-                self.result.reason = reason
-                return True
-            elif kind == "error":
-                code, text = message.get("code"), message.get("message")
-                if code in FATAL and (not self._ready or code in ("bad_strategy", "not_host")):
-                    raise BotError(f"{code}: {text}")
-                if code != "stale_decision":
-                    log.warning("%s: server error %s: %s", self.name, code, text)
-            elif kind == "catchup":
-                self.result.catchups.append("replay" if message.get("replay") else str(message.get("reason")))
-            elif kind == "timeout":
-                log.warning("%s: decision %s timed out; the server played %s", self.name, message.get("decision"),
-                            message.get("action"))
+    def _on_bye(self, message: dict[str, Any]) -> bool:
+        if message.get("code") == ByeCode.SERVER_RESTARTING and self._ready and self.result.final is None:
+            log.info("%s: the server is stopping; waiting for it to come back", self.name)
+            return False  # the game stays stored: resume when the server is back
+        self.result.reason = str(message.get("reason", ""))
+        return True
 
     async def _give_back_seat(self) -> None:
         """Stopped before the game began (another bot of the same run failed): leave, so the
         seat is free again rather than kept for a player who is not coming back."""
-        if not self._joined or self._table_state not in (None, "waiting") or self.client is None:
+        if self._table_state not in (None, "waiting") or self.conn.connection is None:
             return  # (state None: the join is sent, its answer not read yet; the leave follows it)
         try:
-            await asyncio.wait_for(self.client.send({"type": "leave"}), 2.0)
+            await asyncio.wait_for(self.conn.send({"type": "leave"}), 2.0)
         except Exception:  # the connection is going anyway
             pass
 
@@ -280,17 +257,17 @@ class Runner:
             self.state = SeatState(seat)
         self.result.seat = seat
 
-    async def _not_resumed(self, client: Any) -> bool:
+    async def _not_resumed(self) -> bool:
         """The seat was not resumed: the game ended while this bot was away (its result comes
         instead, and ends the run), or the seat is lost (BotError, with the server's reason)."""
         try:
-            answer = await asyncio.wait_for(client.recv(), 5.0)
-        except asyncio.TimeoutError:
+            answer = await asyncio.wait_for(self.conn.recv(), 5.0)
+        except (asyncio.TimeoutError, SessionEnded):
             answer = {}
         if answer.get("type") == "result":
             self.result.game, self.result.final = answer.get("game"), answer.get("final")
             return True
-        why = answer.get("message") if answer.get("code") == "seat_lost" else "unknown token"
+        why = answer.get("message") if answer.get("code") == ErrorCode.SEAT_LOST else "unknown token"
         raise BotError(f"the server did not resume the seat ({why}): the table is lost")
 
     async def _on_table(self, message: dict[str, Any]) -> None:
@@ -311,7 +288,7 @@ class Runner:
         if mine is not None and message.get("state") == "waiting" and not mine.get("ready") \
                 and not self._asked_ready:
             self._ready = self._asked_ready = True
-            await self.client.send({"type": "ready"})
+            await self.conn.send({"type": "ready"})
         elif message.get("state") == "playing":
             self._ready = True
 
@@ -334,7 +311,7 @@ class Runner:
                               offer.get("decision"))
             action = dispatch(_MINIMAL, view, actions) if view is not None else actions[0]
         self.result.decisions += 1
-        await self.client.send({"type": "act", "decision": offer["decision"], "action": action})
+        await self.conn.send({"type": "act", "decision": offer["decision"], "action": action})
 
 
 async def play(bot: Bot, url: str, *, code: str | None = None, seat: int | None = None, **options: Any) -> BotResult:
@@ -348,8 +325,9 @@ async def play(bot: Bot, url: str, *, code: str | None = None, seat: int | None 
     - `name` (default `bot.name`), `retries` (reconnections in a row before giving up),
       `timeout` (seconds to wait for any message, default none).
 
-    A dropped connection is resumed with the resume token and the last `seq` seen, and so
-    is a game whose server stops (`bye` "the server is stopping") once it is back.
+    A dropped connection is resumed with the resume token and the last `seq` seen
+    (`protocol.client.ResumingClient`), and so is a game whose server stops (a `bye` with
+    code `server_restarting`) once it is back.
     Raises `BotError` when it cannot play (server down, bad code, table full, ...)."""
     return await Runner(bot, url, code=code, seat=seat, **options).run()
 
@@ -357,11 +335,4 @@ async def play(bot: Bot, url: str, *, code: str | None = None, seat: int | None 
 def run(bot: Bot, url: str = "ws://127.0.0.1:8765", **options: Any) -> BotResult:
     """`play` from synchronous code: `asyncio.run(play(...))`."""
     return asyncio.run(play(bot, url, **options))
-
-
-def _reason(e: BaseException) -> str:
-    text = str(e) or type(e).__name__
-    if isinstance(e, ConnectionRefusedError) or "Connect call failed" in text:
-        return "connection refused"
-    return text.splitlines()[0]
 

@@ -18,9 +18,8 @@ import time
 from typing import Any
 
 from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidURI
-from websockets.uri import parse_uri
 
-from protocol.client import Client, new_client_id
+from protocol.client import Client, address_problem, new_client_id, unreachable_reason
 from protocol.messages import VERSION, ByeCode
 
 Message = dict[str, Any]
@@ -30,18 +29,6 @@ BACKOFF = (0.2, 0.5, 1.0, 2.0, 3.0, 5.0)
 GONE_AFTER = 30.0  # seconds of failed reconnects after which the user is told the server seems gone
 
 
-def address_problem(url: str) -> str | None:
-    """What is wrong with a server address, in a few words (None: nothing)."""
-    try:
-        parse_uri(url)
-    except InvalidURI:
-        return "not a websocket address (use ws://HOST:PORT)"
-    except ValueError as problem:  # a port out of range, or not a number
-        said = (str(problem).splitlines() or ["a bad port"])[0]
-        return f"{said[:1].lower()}{said[1:]} (use ws://HOST:PORT)"
-    return None
-
-
 class ConnectError(Exception):
     """The server cannot be reached, or refused the hello; the message says why in one line."""
 
@@ -49,16 +36,6 @@ class ConnectError(Exception):
 class SeatInUse(ConnectError):
     """A resume of a seat whose player is connected from another client (`seat_in_use`):
     it is taken over only when the user says so (`Connection.takeover`)."""
-
-
-def _reason(problem: BaseException) -> str:
-    if isinstance(problem, ConnectionRefusedError):
-        return "connection refused (is riichi-server running there?)"
-    if isinstance(problem, (TimeoutError, asyncio.TimeoutError)):
-        return "no answer (timed out)"
-    if isinstance(problem, InvalidURI):
-        return "not a websocket address (use ws://HOST:PORT)"
-    return str(problem).splitlines()[0] if str(problem) else type(problem).__name__
 
 
 class Connection:
@@ -90,7 +67,7 @@ class Connection:
                                           since=self.since if self.resume else None, client_id=self.client_id,
                                           takeover=self.takeover)
         except (OSError, InvalidHandshake, InvalidURI, TimeoutError, asyncio.TimeoutError) as problem:
-            raise ConnectError(f"cannot reach the server at {self.url}: {_reason(problem)}") from None
+            raise ConnectError(f"cannot reach the server at {self.url}: {unreachable_reason(problem)}") from None
         except ConnectionClosed:
             raise ConnectError(f"the server at {self.url} closed the connection at once") from None
         welcome = client.welcome or {}

@@ -1,0 +1,114 @@
+"""protocol/client.py `ResumingClient`, the one resuming client of riichi-play and the bot
+SDK, against a real `riichi-server` process.
+
+PROTOCOL.md "Reconnecting": "Send `hello` with `resume` set to the token from your first
+`welcome` ..., and `since` set to the `seq` of the last `table`, `event` or `result` you
+received from your table"."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+
+from protocol.client import GaveUp, NoticeKind, ResumingClient, SeatInUse, SessionEnded, Unreachable
+from tests.server.netplay import LoggedServer
+
+
+@pytest.fixture
+def server(tmp_path):
+    srv = LoggedServer(tmp_path / "riichi.sqlite3").start()
+    yield srv
+    if srv.proc.poll() is None:
+        srv.stop()
+    assert not srv.errors(), "the server logged errors:\n" + "\n".join(srv.errors()[:20])
+
+
+async def until(client: ResumingClient, kind: str) -> dict:
+    while True:
+        message = await asyncio.wait_for(client.recv(), 30)
+        if message["type"] == kind:
+            return message
+
+
+async def seated_with_bots(url: str, **options) -> tuple[ResumingClient, dict]:
+    """A client hosting a table of three bots, no clock, at its first offer."""
+    client = ResumingClient(url, "alice", **options)
+    await client.connect()
+    for message in ({"type": "create_table", "clock": {"none": True}}, *[{"type": "add_bot"}] * 3, {"type": "ready"}):
+        await client.send(message)
+    return client, await until(client, "offer")
+
+
+@pytest.mark.asyncio
+async def test_a_dropped_connection_is_resumed_with_the_token_and_since_and_the_missed_broadcasts_come(server):
+    notices = []
+    client, offer = await seated_with_bots(server.url, backoff=(0.05,), on_notice=notices.append)
+    token, since = client.token, client.since
+    assert since is not None and since >= offer["seq"]
+    await client.drop()
+    welcome = await asyncio.wait_for(client.recv(), 30)  # the first message after a reconnection
+    assert welcome["type"] == "welcome" and welcome["resumed"] is True and client.token == token
+    catchup = await until(client, "catchup")
+    assert (catchup["since"], catchup["replay"]) == (since, True)
+    again = await until(client, "offer")
+    assert again["decision"] == offer["decision"]  # the same open offer, sent again
+    assert [n.kind for n in notices] == [NoticeKind.LOST, NoticeKind.BACK] and client.reconnects == 1
+    await client.close()
+    with pytest.raises(SessionEnded):
+        await client.recv()
+
+
+@pytest.mark.asyncio
+async def test_a_bye_that_ends_the_session_is_not_followed_by_a_reconnect(server):
+    client, _ = await seated_with_bots(server.url, backoff=(0.05,))
+    other = ResumingClient(server.url, "alice")
+    other.token, other.takeover = client.token, True
+    await other.connect()
+    bye = await until(client, "bye")
+    assert bye["code"] == "replaced" and client.ended
+    with pytest.raises(SessionEnded):
+        await asyncio.wait_for(client.recv(), 10)
+    assert client.reconnects == 0
+    await other.close()
+
+
+@pytest.mark.asyncio
+async def test_a_resume_refused_because_another_client_holds_the_seat_raises_seat_in_use(server):
+    client, _ = await seated_with_bots(server.url, backoff=(1.0,))
+    await client.drop()
+    other = ResumingClient(server.url, "alice")  # another client resumes the seat while we are away
+    other.token = client.token
+    assert (await other.connect())["resumed"] is True
+    with pytest.raises(SeatInUse):
+        await asyncio.wait_for(client.recv(), 30)
+    await other.close()
+
+
+@pytest.mark.asyncio
+async def test_a_server_that_stays_away_is_said_to_seem_gone_once_and_then_given_up_on(server):
+    notices = []
+    client, _ = await seated_with_bots(server.url, backoff=(0.1,), gone_after=0.3, retries=6,
+                                       on_notice=notices.append)
+    assert await server.stop_async() == 0
+    assert (await until(client, "bye"))["code"] == "server_restarting" and not client.ended
+    with pytest.raises(GaveUp) as gave_up:
+        while True:  # (the server's second bye, to every connection, may come first)
+            assert (await asyncio.wait_for(client.recv(), 30))["type"] == "bye"
+    assert isinstance(gave_up.value.last, Unreachable) and "connection refused" in str(gave_up.value)
+    kinds = [n.kind for n in notices]
+    assert kinds[0] is NoticeKind.LOST and kinds.count(NoticeKind.GONE) == 1
+    assert kinds.count(NoticeKind.RETRY_FAILED) == 6  # the loss and six failed attempts: 7 failures > retries
+    gone = next(n for n in notices if n.kind is NoticeKind.GONE)
+    assert server.url in gone.text and "still trying" in gone.text
+
+
+@pytest.mark.asyncio
+async def test_a_token_that_resumes_nothing_gets_a_new_session_and_forgets_its_since(server):
+    client = ResumingClient(server.url, "alice")
+    client.token, client.since = "a-token-that-holds-nothing", 42
+    welcome = await client.connect()
+    assert welcome["resumed"] is False and client.dropped == "a-token-that-holds-nothing"
+    assert client.token == welcome["resume"] and client.since is None
+    assert (await until(client, "error"))["code"] == "seat_lost"
+    await client.close()
