@@ -5,6 +5,10 @@ call resolution, kong replacements, dora, settlement and the move to the next ha
 happen inside `apply`; players only decide.  An illegal action raises ActionError with
 a one-line reason before anything changes.  `apply` changes the game in place (for
 speed) and returns the events it caused; `snapshot()` gives an independent copy.
+
+The state is data (server.game.state: public, private, hidden, the hand's own state, the
+offers or the claim window); `settle` and `flow` are functions of it that return results,
+and this class is the one place that applies a decision and moves the state on.
 """
 
 from __future__ import annotations
@@ -17,7 +21,9 @@ from server.game import flow, settle
 from server.game.actions import (ACTION_TYPES, Action, ActionError, Ankan, Chi, Daiminkan, Discard, Kakan, NineTerminals,
                                  Pass, Pon, Ron, Tsumo, action_name)
 from server.game.events import Event
-from server.game.state import HandStart, Hidden, OpenMeld, Phase, Private, Public, SeatPublic
+from server.game.results import HandOutcome, WinResult
+from server.game.state import (SEATS_AFTER, ClaimWindow, GameState, HandStart, HandState, Hidden, Offers, OpenMeld,
+                               Phase, Private, Public, SeatPublic)
 from server.game.wall import DORA_INDICATORS, REPLACEMENTS, check_wall, deal, new_seed, seed_hash, shuffled_wall
 from server.rules.config import EMA2016, KanDoraTiming, Rules, rules_to_data
 from server.rules.melds import MeldKind
@@ -28,6 +34,7 @@ WINDS = (27, 28, 29, 30)
 DISCARDS = tuple(Discard(t) for t in range(136))
 RIICHI_DISCARDS = tuple(Discard(t, riichi=True) for t in range(136))
 TSUMO, RON, PASS, DAIMINKAN, NINE_TERMINALS = Tsumo(), Ron(), Pass(), Daiminkan(), NineTerminals()
+NOTHING_FORBIDDEN: frozenset[int] = frozenset()
 
 
 def _tiles_of(action: Action) -> tuple:
@@ -55,11 +62,11 @@ class Game:
             p.scores = list(start.scores)
         self.private = [Private() for _ in range(4)]
         self.hidden = Hidden(wall=[])
+        self.hand_state = HandState()
+        self.offers: Offers = Offers({}, {})  # the turn's, or a ClaimWindow in CALLS and CHANKAN
         self.decisions: list[tuple[int, Action]] = []
-        self.results: list[dict] = []  # one per hand: what settle produced
+        self.results: list[dict] = []  # one per hand: the plain data of what settle produced
         self.final: dict | None = None
-        self._offers: dict[int, list[Action]] = {}
-        self._answers: dict[int, Action] = {}
         self._events: list[Event] = []
         self.start_events = self._begin_game()
 
@@ -72,13 +79,18 @@ class Game:
 
     def legal_actions(self, seat: int) -> list[Action]:
         """Exactly the decisions `seat` is offered now (empty if it has none)."""
-        if seat in self._answers:
-            return []
-        return list(self._offers.get(seat, ()))
+        offers = self.offers
+        return [] if seat in offers.answers else list(offers.options.get(seat, ()))
 
     def waiting_for(self) -> list[int]:
         """Seats whose decision the game is waiting for."""
-        return [s for s in self._offers if s not in self._answers]
+        offers = self.offers  # Offers.waiting, inlined: it is asked before every decision
+        return [s for s in offers.options if s not in offers.answers]
+
+    @property
+    def state(self) -> GameState:
+        """The whole state, for the functions that read it (its parts are this game's own)."""
+        return GameState(self.public, self.private, self.hidden, self.hand_state)
 
     def apply(self, seat: int, action: Action) -> list[Event]:
         """Apply one decision; returns the events it caused.  Raises ActionError if illegal."""
@@ -88,12 +100,13 @@ class Game:
         if self.public.phase is Phase.TURN:
             self._turn_action(seat, action)
         else:
-            self._answers[seat] = action
-            if not self.waiting_for():
+            window: ClaimWindow = self.offers  # type: ignore[assignment]  # CALLS, CHANKAN: a claim window
+            window.answers[seat] = action
+            if len(window.answers) == len(window.options):  # every seat asked has answered
                 if self.public.phase is Phase.CALLS:
-                    self._resolve_calls()
+                    self._resolve_calls(window.seat, window.tile, window.answers)
                 else:
-                    self._resolve_chankan()
+                    self._resolve_chankan(window)
         return self._events
 
     def snapshot(self) -> "Game":
@@ -106,8 +119,9 @@ class Game:
     # ---- checking ---------------------------------------------------------
 
     def _check(self, seat: int, action: Action) -> None:
-        offers = self._offers.get(seat) if type(seat) is int else None
-        if offers and seat not in self._answers and any(o is action for o in offers):
+        pending = self.offers
+        offers = pending.options.get(seat) if type(seat) is int and seat not in pending.answers else None
+        if offers and any(o is action for o in offers):
             return  # the very value offered
         if self.over:
             raise ActionError("the game is over")
@@ -117,8 +131,8 @@ class Game:
             raise ActionError(f"{action!r} is not an action")
         if any(not isinstance(t, int) or isinstance(t, bool) or not 0 <= t < 136 for t in _tiles_of(action)):
             raise ActionError(f"{action!r} names a tile that is not an id 0-135")
-        offers = self._offers.get(seat)
-        if not offers or seat in self._answers:
+        offers = self.offers.open_to(seat)
+        if not offers:
             raise ActionError(f"it is not seat {seat}'s decision now")
         if action in offers:
             return
@@ -183,14 +197,7 @@ class Game:
         p.kongs = []
         p.calls_made = False
         p.last_discard = None
-        self._pending_dora = 0
-        self._first_discards: list[int] = []  # kinds of the first go-around's discards (four winds)
-        self._drawn_once = [False] * 4
-        self._discarded_once = [False] * 4
-        self._pao: list[int | None] = [None] * 4  # seat liable for each seat's big dragons/winds
-        self._pao_kind: list[str | None] = [None] * 4
-        self._forbidden: set[int] = set()
-        self._riichi_pending: int | None = None
+        self.hand_state = HandState()
         hands = deal(wall, p.dealer)
         self.private = [Private(hand=sorted(h), counts=an.counts34(h)) for h in hands]
         p.tiles_left = self.hidden.tiles_left
@@ -240,15 +247,15 @@ class Game:
         priv.drawn = tile
         if not priv.riichi_furiten:
             priv.temporary_furiten = False
-        self._replacement = replacement
-        self._forbidden = set()
+        hs = self.hand_state
+        hs.replacement = replacement
+        hs.forbidden = NOTHING_FORBIDDEN
         p.turn = seat
         p.phase = Phase.TURN
         self._emit("draw", {"seat": seat, "tiles_left": p.tiles_left, "replacement": replacement},
                    {seat: {"tile": tile}})
-        self._offers = {seat: self._turn_options(seat)}
-        self._answers = {}
-        self._drawn_once[seat] = True
+        self.offers = Offers({seat: self._turn_options(seat)}, {})
+        hs.drawn_once[seat] = True
 
     def _turn_options(self, seat: int) -> list[Action]:
         p, priv, rules = self.public, self.private[seat], self.rules
@@ -265,7 +272,7 @@ class Game:
         if sp.riichi:
             options.append(DISCARDS[drawn])
             return options
-        forbidden = self._forbidden
+        forbidden = self.hand_state.forbidden
         faces = an.distinct_by_face(hand, rules.red_fives)
         if forbidden:
             options.extend(DISCARDS[t] for t in faces if t >> 2 not in forbidden)
@@ -298,7 +305,7 @@ class Game:
 
     def _first_turn(self, seat: int) -> bool:
         """The seat's first draw, with no call made yet this hand."""
-        return not self.public.calls_made and not self._discarded_once[seat]
+        return self.hand_state.first_turn(seat, self.public.calls_made)
 
     def _turn_action(self, seat: int, action: Action) -> None:
         if isinstance(action, Discard):
@@ -310,12 +317,12 @@ class Game:
         elif isinstance(action, Kakan):
             self._kakan(seat, action.tile)
         elif isinstance(action, NineTerminals):
-            self._abortive("nine_terminals", {"seat": seat, "hand": list(self.private[seat].hand)})
+            self._abortive("nine_terminals", seat=seat)
 
     def _discard(self, seat: int, tile: int, riichi: bool) -> None:
         p, priv = self.public, self.private[seat]
-        sp = p.seats[seat]
-        if self._pending_dora:
+        sp, hs = p.seats[seat], self.hand_state
+        if hs.pending_dora:
             self._reveal_pending_dora()
         if sp.ippatsu and not riichi and sp.riichi:
             sp.ippatsu = False  # the riichi player's next discard ends ippatsu
@@ -324,15 +331,15 @@ class Game:
         priv.drawn = None
         sp.discards.append(tile)
         sp.tsumogiri.append(tsumogiri)
-        first = not self._discarded_once[seat] and not p.calls_made
-        self._discarded_once[seat] = True
+        first = not p.calls_made and not hs.discarded_once[seat]  # hs.first_turn, inlined (every discard)
+        hs.discarded_once[seat] = True
         if riichi:
             sp.riichi_index = len(sp.discards) - 1
-            self._riichi_pending = seat
+            hs.riichi_pending = seat
             sp.double_riichi = first
             sp.ippatsu = True
         if first:
-            self._first_discards.append(tile >> 2)
+            hs.first_discards.append(tile >> 2)
         self._update_waits(seat)
         p.last_discard = tile
         self._emit("discard", {"seat": seat, "tile": tile, "tsumogiri": tsumogiri, "riichi": riichi})
@@ -354,15 +361,14 @@ class Game:
             options = self._call_options(seat, discarder, tile, last, next_seat=k == 1)
             if options:
                 offers[seat] = options + [PASS]
-        self._offers, self._answers = offers, {}
-        self._window = (discarder, tile)
         if offers:
             # Whether anyone may call is the offered seats' business alone: they get their
             # offers, and no event tells the others (every discard opens the window, for
-            # everyone's view; with no offers it closes at once).
+            # everyone's view; with no offers it closes at once, and is not even made).
+            self.offers = ClaimWindow(offers, {}, discarder, tile)
             p.phase = Phase.CALLS
         else:
-            self._resolve_calls()
+            self._resolve_calls(discarder, tile, {})
 
     def _call_options(self, seat: int, discarder: int, tile: int, last: bool, next_seat: bool) -> list[Action]:
         options: list[Action] = []
@@ -394,15 +400,14 @@ class Game:
             rest.remove(t)
         return any(t >> 2 not in forbidden for t in rest)
 
-    def _resolve_calls(self) -> None:
-        discarder, tile = self._window
-        order = [(discarder + k) % 4 for k in (1, 2, 3)]
-        answers = self._answers
+    def _resolve_calls(self, discarder: int, tile: int, answers: dict[int, Action]) -> None:
+        """The claim window on `discarder`'s `tile` closes with these answers."""
+        order = SEATS_AFTER[discarder]
         rons = [s for s in order if isinstance(answers.get(s), Ron)]
         if rons:
             if len(rons) > self.rules.max_ron_winners:
                 if self.rules.abortive_draws:
-                    self._abortive("triple_ron", {"seats": rons})
+                    self._abortive("triple_ron", seats=rons)
                     return
                 rons = rons[:self.rules.max_ron_winners]
             self._win(rons, tile, discarder=discarder)
@@ -418,7 +423,7 @@ class Game:
             self._call(caller[0], caller[1], discarder, tile)
 
     @staticmethod
-    def _caller(order: list[int], answers: dict[int, Action]) -> tuple[int, Action] | None:
+    def _caller(order: Sequence[int], answers: dict[int, Action]) -> tuple[int, Action] | None:
         """The call that stands: a pon or kong before a chi (EMA 'Claiming Discards')."""
         chi = None
         for seat in order:
@@ -439,10 +444,10 @@ class Game:
                     priv.riichi_furiten = True
 
     def _accept_riichi(self) -> None:
-        seat = self._riichi_pending
+        seat = self.hand_state.riichi_pending
         if seat is None:
             return
-        self._riichi_pending = None
+        self.hand_state.riichi_pending = None
         p = self.public
         p.seats[seat].riichi = True
         p.scores[seat] -= 1000
@@ -455,15 +460,15 @@ class Game:
         if not self.rules.abortive_draws:
             return False
         p = self.public
-        fd = self._first_discards
+        fd = self.hand_state.first_discards
         if not called and len(fd) == 4 and not p.calls_made and fd[0] in WINDS and all(k == fd[0] for k in fd):
-            self._abortive("four_winds", {})
+            self._abortive("four_winds")
             return True
         if all(sp.riichi for sp in p.seats):
-            self._abortive("four_riichi", {})
+            self._abortive("four_riichi")
             return True
         if len(p.kongs) == 4 and len(set(p.kongs)) > 1:
-            self._abortive("four_kongs", {})
+            self._abortive("four_kongs")
             return True
         return False
 
@@ -496,11 +501,13 @@ class Game:
         if kind is MeldKind.KAN:
             self._declare_kong(seat, open_kong=True)
             return
-        self._forbidden = an.swap_forbidden(tile, own, kind is MeldKind.CHI) if self.rules.kuikae_forbidden else set()
+        if self.rules.kuikae_forbidden:
+            self.hand_state.forbidden = frozenset(an.swap_forbidden(tile, own, kind is MeldKind.CHI))
+        else:
+            self.hand_state.forbidden = NOTHING_FORBIDDEN
         priv.drawn = None
         p.turn, p.phase = seat, Phase.TURN
-        self._offers = {seat: self._turn_options(seat)}
-        self._answers = {}
+        self.offers = Offers({seat: self._turn_options(seat)}, {})
 
     def _break_first_go_around(self) -> None:
         p = self.public
@@ -514,16 +521,16 @@ class Game:
             return
         sets = [m.tiles[0] >> 2 for m in self.public.seats[seat].melds if m.kind is not MeldKind.CHI]
         k = tile >> 2
-        if k in (31, 32, 33) and sum(1 for x in sets if x in (31, 32, 33)) == 3:
-            self._pao[seat], self._pao_kind[seat] = discarder, "daisangen"
-        elif k in WINDS and sum(1 for x in sets if x in WINDS) == 4:
-            self._pao[seat], self._pao_kind[seat] = discarder, "daisuushii"
+        dragons = k in (31, 32, 33) and sum(1 for x in sets if x in (31, 32, 33)) == 3  # daisangen
+        winds = k in WINDS and sum(1 for x in sets if x in WINDS) == 4  # daisuushii
+        if dragons or winds:
+            self.hand_state.liable[seat] = discarder
 
     # ---- kongs ------------------------------------------------------------
 
     def _ankan(self, seat: int, kind: int) -> None:
         p, priv = self.public, self.private[seat]
-        if self._pending_dora:
+        if self.hand_state.pending_dora:
             self._reveal_pending_dora()
         tiles = tuple(t for t in priv.hand if t >> 2 == kind)
         for t in tiles:
@@ -537,13 +544,13 @@ class Game:
         if self.rules.chankan_concealed_kong_kokushi:
             robbers = {s: [Ron(), Pass()] for s in self._others(seat) if self._kokushi_robs(s, tiles[0])}
             if robbers:
-                self._open_chankan(seat, tiles[0], robbers, concealed=True)
+                self._open_chankan(seat, tiles[0], robbers, MeldKind.ANKAN)
                 return
         self._declare_kong(seat, open_kong=False)
 
     def _kakan(self, seat: int, tile: int) -> None:
         p, priv = self.public, self.private[seat]
-        if self._pending_dora:
+        if self.hand_state.pending_dora:
             self._reveal_pending_dora()
         meld = next(m for m in p.seats[seat].melds if m.kind is MeldKind.PON and m.tiles[0] >> 2 == tile >> 2)
         priv.give(tile)
@@ -552,40 +559,38 @@ class Game:
         self._emit("call", {"seat": seat, "meld": "kakan", "tiles": list(meld.tiles), "called": tile, "from": None})
         robbers = {s: [Ron(), Pass()] for s in self._others(seat) if self._can_win(s, tile, tsumo=False, chankan=True)}
         if robbers:
-            self._open_chankan(seat, tile, robbers, concealed=False)
+            self._open_chankan(seat, tile, robbers, MeldKind.KAKAN)
             return
         self._let_go_by(self._others(seat), tile)
         self._break_first_go_around()
         self._declare_kong(seat, open_kong=True)
 
-    def _others(self, seat: int) -> list[int]:
-        return [(seat + k) % 4 for k in (1, 2, 3)]
+    def _others(self, seat: int) -> tuple[int, int, int]:
+        return SEATS_AFTER[seat]
 
     def _kokushi_robs(self, seat: int, tile: int) -> bool:
         return (not self.public.seats[seat].melds and self._can_win(seat, tile, tsumo=False, chankan=True)
                 and self._win_score(seat, tile, False, chankan=True).yaku[0][0] == "kokushi")
 
-    def _open_chankan(self, seat: int, tile: int, robbers: dict[int, list[Action]], concealed: bool) -> None:
-        p = self.public
-        p.phase = Phase.CHANKAN
-        self._offers, self._answers = robbers, {}
-        self._window = (seat, tile)
-        self._chankan_concealed = concealed  # no event: as with a discard's window
+    def _open_chankan(self, seat: int, tile: int, robbers: dict[int, list[Action]], robbed: MeldKind) -> None:
+        self.public.phase = Phase.CHANKAN
+        self.offers = ClaimWindow(robbers, {}, seat, tile, robbed)  # no event: as with a discard's
 
-    def _resolve_chankan(self) -> None:
-        seat, tile = self._window
-        order = self._others(seat)
-        rons = [s for s in order if isinstance(self._answers.get(s), Ron)]
+    def _resolve_chankan(self, window: ClaimWindow) -> None:
+        seat, tile = window.seat, window.tile
+        order = SEATS_AFTER[seat]
+        rons = [s for s in order if isinstance(window.answers.get(s), Ron)]
         if rons:
             if len(rons) > self.rules.max_ron_winners and self.rules.abortive_draws:
-                self._abortive("triple_ron", {"seats": rons})
+                self._abortive("triple_ron", seats=rons)
                 return
             self._win(rons[:self.rules.max_ron_winners], tile, discarder=seat, chankan=True)
             return
         self._let_go_by(order, tile)
-        if not self._chankan_concealed:
+        concealed = window.robbed is MeldKind.ANKAN
+        if not concealed:
             self._break_first_go_around()
-        self._declare_kong(seat, open_kong=not self._chankan_concealed)
+        self._declare_kong(seat, open_kong=not concealed)
 
     def _declare_kong(self, seat: int, open_kong: bool) -> None:
         """Count the kong, turn its indicator (now or after the replacement draw), draw the replacement."""
@@ -593,7 +598,7 @@ class Game:
         p.kongs.append(seat)
         self.hidden.kongs = len(p.kongs)
         if open_kong and self.rules.kan_dora_timing is KanDoraTiming.OPEN_AFTER_REPLACEMENT:
-            self._pending_dora += 1
+            self.hand_state.pending_dora += 1
         else:
             self._reveal_dora()
         self._update_waits(seat)
@@ -605,8 +610,9 @@ class Game:
         self._emit("dora", {"indicator": p.dora_indicators[-1], "dora_indicators": list(p.dora_indicators)})
 
     def _reveal_pending_dora(self) -> None:
-        while self._pending_dora:
-            self._pending_dora -= 1
+        hs = self.hand_state
+        while hs.pending_dora:
+            hs.pending_dora -= 1
             self._reveal_dora()
 
     # ---- winning ------------------------------------------------------------
@@ -631,29 +637,43 @@ class Game:
         return True
 
     def _win_score(self, seat: int, tile: int, tsumo: bool, chankan: bool = False) -> HandScore:
-        return settle.score_win(self, seat, tile, tsumo, chankan)
+        return settle.score_win(self.state, self.rules, seat, tile, tsumo, chankan)
 
     def _win(self, winners: list[int], tile: int, discarder: int | None, chankan: bool = False) -> None:
         # A rinshan tsumo before a pending kan indicator is turned does not count it.
-        result = settle.settle_wins(self, winners, tile, discarder, chankan)
-        self._end_hand(result)
+        self._end_hand(settle.settle_wins(self.state, self.rules, winners, tile, discarder, chankan))
 
     def _exhaustive_draw(self) -> None:
-        self._end_hand(settle.settle_exhaustive_draw(self))
+        self._end_hand(settle.settle_exhaustive_draw(self.state, self.rules))
 
-    def _abortive(self, reason: str, info: dict) -> None:
-        self._accept_riichi_if_discard_passed(reason)
-        self._end_hand(settle.settle_abortive(self, reason, info))
-
-    def _accept_riichi_if_discard_passed(self, reason: str) -> None:
+    def _abortive(self, reason: str, seat: int | None = None, seats: list[int] | None = None) -> None:
         # Four riichi: the fourth stick is paid before the hand is abandoned; triple ron: not.
         if reason != "triple_ron":
             self._accept_riichi()
+        self._end_hand(settle.settle_abortive(self.state, reason, seat=seat, seats=seats))
 
-    def _end_hand(self, result: dict) -> None:
-        self.results.append(result)
-        self._offers, self._answers = {}, {}
-        self._emit("hand_end", {"result": copy.deepcopy(result)}, {})
-        flow.next_hand(self, result)
-        if not self.over:
+    def _end_hand(self, result: HandOutcome) -> None:
+        """Apply a hand's result, then deal the next hand or finish the game."""
+        p = self.public
+        p.scores = list(result.scores)
+        if isinstance(result, WinResult):
+            p.sticks = 0  # the winners took them all
+        self.results.append(result.to_data())
+        self.offers = Offers({}, {})
+        self._emit("hand_end", {"result": result.to_data()}, {})
+        deal = flow.next_deal(p, self.rules, result)
+        p.round_wind, p.dealer, p.honba, p.hand_number = deal.round_wind, deal.dealer, deal.honba, deal.hand_number
+        if deal.finished:
+            self._finish()
+        else:
             self._start_hand()
+
+    def _finish(self) -> None:
+        """The one place a game ends (flow.final_result says how)."""
+        p = self.public
+        final = flow.final_result(p, self.rules, self.seed)
+        p.scores, p.sticks = list(final.scores), final.sticks
+        self.final = final.to_data()
+        p.phase = Phase.GAME_OVER
+        self.offers = Offers({}, {})
+        self._emit("game_end", final.to_data())

@@ -2,29 +2,53 @@
 
 docs/RULINGS.md 'Two presets': dealer repeats, game length, negative scores, leftover sticks,
 uma, tied final scores, final result.
+
+Functions of the public state and the rules: `next_deal` after each hand and `final_result`
+at the end return what comes next; `Game` moves the state on.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from dataclasses import dataclass
+from typing import Any
 
-from server.game.state import Phase
+from server.game.results import AbortiveDraw, HandOutcome, WinResult
+from server.game.state import Public
 from server.rules.config import ResultRounding, Rules, TieBreak
 
-if TYPE_CHECKING:
-    from server.game.engine import Game
+
+@dataclass(frozen=True, slots=True)
+class NextDeal:
+    """Where the game goes after a hand: the next hand's round, dealer and counters, or the end."""
+
+    round_wind: int
+    dealer: int
+    honba: int
+    hand_number: int
+    finished: bool
 
 
-def next_hand(game: "Game", result: dict[str, Any]) -> None:
-    """Move the counters, the deal and the round on after a hand, or finish the game."""
-    p, rules = game.public, game.rules
+@dataclass(frozen=True, slots=True)
+class FinalResult:
+    """The game's end: the scores after the leftover sticks, places, results (uma and oka)."""
+
+    scores: tuple[int, int, int, int]
+    places: tuple[int, int, int, int]
+    results: tuple[float, float, float, float]
+    sticks: int  # riichi sticks still on the table (where the rules give them to no one)
+    seed: str | None
+
+    def to_data(self) -> dict[str, Any]:
+        return {"scores": list(self.scores), "places": list(self.places), "results": list(self.results),
+                "seed": self.seed}
+
+
+def next_deal(p: Public, rules: Rules, result: HandOutcome) -> NextDeal:
+    """The counters, the deal and the round after a hand, or whether the game is finished."""
     all_last = p.round_wind >= rules.rounds - 1 and p.dealer == 3
     repeat, dealer_tenpai_or_win = _dealer_repeats(p.dealer, result, rules)
-    if result["type"] == "win" and not repeat:
-        p.honba = 0
-    else:
-        p.honba += 1
-    p.hand_number += 1
+    honba = 0 if isinstance(result, WinResult) and not repeat else p.honba + 1
+    dealer, round_wind = p.dealer, p.round_wind
     finished = False
     if rules.ends_below_zero and min(p.scores) < 0:
         finished = True
@@ -34,23 +58,21 @@ def next_hand(game: "Game", result: dict[str, Any]) -> None:
             and p.scores[p.dealer] >= rules.return_score:
         finished = True  # agari-yame: the last dealer in first place stops the game
     if not repeat and not finished:
-        dealer, round_wind = (p.dealer + 1) % 4, p.round_wind + (1 if p.dealer == 3 else 0)
-        finished = dealer == 0 and _round_ends_game(round_wind, p.scores, rules)
+        next_dealer, next_round = (p.dealer + 1) % 4, p.round_wind + (1 if p.dealer == 3 else 0)
+        finished = next_dealer == 0 and _round_ends_game(next_round, p.scores, rules)
         if not finished:
-            p.dealer, p.round_wind = dealer, round_wind
-    if finished:
-        finish(game)
+            dealer, round_wind = next_dealer, next_round
+    return NextDeal(round_wind, dealer, honba, p.hand_number + 1, finished)
 
 
-def _dealer_repeats(dealer: int, result: dict[str, Any], rules: Rules) -> tuple[bool, bool]:
+def _dealer_repeats(dealer: int, result: HandOutcome, rules: Rules) -> tuple[bool, bool]:
     """(the dealer keeps the deal, the dealer won or was tenpai)."""
-    kind = result["type"]
-    if kind == "win":
-        won = any(w["seat"] == dealer for w in result["wins"])
+    if isinstance(result, WinResult):
+        won = any(w.seat == dealer for w in result.wins)
         return won, won
-    tenpai = dealer in result.get("tenpai", [])
-    if kind == "abortive_draw":
+    if isinstance(result, AbortiveDraw):
         return True, False
+    tenpai = dealer in result.tenpai
     return (tenpai if rules.dealer_repeats_on_tenpai else False), tenpai
 
 
@@ -75,27 +97,26 @@ def placement(scores: list[int], rules: Rules) -> list[int]:
     return places
 
 
-def finish(game: "Game") -> None:
-    """The one place a game ends: leftover sticks, uma, oka and the final result."""
-    p, rules = game.public, game.rules
+def final_result(p: Public, rules: Rules, seed: bytes | None) -> FinalResult:
+    """The one place a game's result is made: leftover sticks, uma, oka and the final result."""
     scores = list(p.scores)
+    sticks = p.sticks
     places = placement(scores, rules)
-    if p.sticks and rules.leftover_sticks_to_first:
+    if sticks and rules.leftover_sticks_to_first:
         top = max(scores)
         firsts = [s for s in range(4) if scores[s] == top]
         if rules.tie_break is TieBreak.SEAT_ORDER:
             firsts = [places.index(0)]
-        share, remainder = divmod(1000 * p.sticks, len(firsts))
+        share, remainder = divmod(1000 * sticks, len(firsts))
         for i, s in enumerate(firsts):
             scores[s] += share + (remainder if i == 0 else 0)
-        p.sticks = 0
-    p.scores = scores
+        sticks = 0
+    a, b, c, d = scores
     results = final_results(scores, rules)
-    game.final = {"scores": scores, "places": placement(scores, rules), "results": results,
-                  "seed": game.seed.hex() if game.seed is not None else None}
-    p.phase = Phase.GAME_OVER
-    game._offers, game._answers = {}, {}
-    game._emit("game_end", dict(game.final))
+    pa, pb, pc, pd = placement(scores, rules)
+    ra, rb, rc, rd = results
+    return FinalResult((a, b, c, d), (pa, pb, pc, pd), (ra, rb, rc, rd), sticks,
+                       seed.hex() if seed is not None else None)
 
 
 def final_results(scores: list[int], rules: Rules) -> list[float]:

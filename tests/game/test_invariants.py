@@ -1076,7 +1076,7 @@ def test_checker_catches_furiten_ron_offer() -> None:
     s = game.waiting_for()[0]
     _, tile = checker.window
     checker.window_marks = {s}  # as if s had let a winning tile go by this go-around
-    game._offers[s] = [Ron(), Pass()]
+    game.offers.options[s] = [Ron(), Pass()]
     checker.waits_now = [(tile >> 2,)] * 4  # as if waiting on the tile
     checker.expected_calls = {}  # (the calls it no longer offers are another check's business)
     with pytest.raises(InvariantError, match="go by"):
