@@ -125,7 +125,7 @@ class Runner:
                  clock: dict[str, Any] | None = None, server_bots: int = 0, server_strategy: str | None = None,
                  name: str | None = None, on_table: Callable[[dict[str, Any]], None] | None = None,
                  retries: int = 10, timeout: float | None = None, backoff: float = 0.1):
-        self.bot, self.url, self.code, self.seat = bot, url, code, seat
+        self.bot, self.code, self.seat = bot, code, seat
         self.rules, self.overrides, self.clock = rules, overrides, clock
         self.server_bots, self.server_strategy = server_bots, server_strategy
         self.name = name or bot.name
@@ -139,6 +139,15 @@ class Runner:
         self._ready = False
         self._asked_ready = False  # `ready` was sent on this connection
         self._table_state: str | None = None  # the last table message's state
+
+    @property
+    def url(self) -> str:
+        """The server's address: the next connection goes there."""
+        return self.conn.url
+
+    @url.setter
+    def url(self, url: str) -> None:
+        self.conn.url = url
 
     @property
     def client(self) -> Any:
