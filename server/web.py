@@ -32,7 +32,8 @@ CONTENT_TYPES = {".html": "text/html; charset=utf-8", ".js": "text/javascript; c
                  ".css": "text/css; charset=utf-8", ".svg": "image/svg+xml", ".json": "application/json",
                  ".md": "text/plain; charset=utf-8"}
 # Nothing but this server: no inline script or style, no frames, no form posted elsewhere.
-CSP = ("default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; connect-src 'self';"
+# img-src blob: for the tile front and back, which the page draws once into bitmaps (web/src/tiles.ts).
+CSP = ("default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' blob:; connect-src 'self';"
        " base-uri 'none'; form-action 'self'; frame-ancestors 'none'")
 SECURITY_HEADERS = (("Content-Security-Policy", CSP), ("X-Content-Type-Options", "nosniff"),
                     ("Referrer-Policy", "no-referrer"), ("Cross-Origin-Opener-Policy", "same-origin"))

@@ -46,8 +46,8 @@ def chromium(folder: Path, size: tuple[int, int] = LAPTOP, touch: bool = False, 
                      "--disable-extensions", "--no-first-run", "--disable-background-networking",
                      f"--window-size={size[0]},{size[1] + 200}", f"--user-data-dir={folder}"):
         options.add_argument(argument)
+    options.set_capability("goog:loggingPrefs", {"browser": "ALL", **({"performance": "ALL"} if frames else {})})
     if frames:
-        options.set_capability("goog:loggingPrefs", {"performance": "ALL"})
         options.add_experimental_option("perfLoggingPrefs", {"enableNetwork": True, "enablePage": False})
     browser = webdriver.Chrome(options=options, service=Service(driver, log_output=subprocess.DEVNULL))
     browser.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
@@ -69,6 +69,11 @@ def received_frames(browser: webdriver.Chrome) -> list[dict[str, Any]]:
         assert frame["opcode"] == 2, f"a text frame: {frame['payloadData'][:80]}"
         out.append(msgpack.unpackb(base64.b64decode(frame["payloadData"]), raw=False, strict_map_key=True))
     return out
+
+
+def page_errors(browser: webdriver.Chrome) -> list[str]:
+    """What the page logged as errors since the last call (uncaught exceptions among them)."""
+    return [e["message"] for e in browser.get_log("browser") if e["level"] == "SEVERE"]
 
 
 # Where to click an element: its middle, scrolled into view first (as a person scrolls to it).

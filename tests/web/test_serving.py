@@ -47,6 +47,7 @@ def test_the_lobby_and_a_tables_links_are_the_page_with_a_policy_that_allows_no_
     assert policy == CSP
     directives = dict(part.strip().split(" ", 1) for part in policy.split(";"))
     assert directives["default-src"] == "'none'" and directives["script-src"] == "'self'"
+    assert directives["img-src"] == "'self' blob:"  # blob: the tile front and back the page draws once
     assert directives["connect-src"] == "'self'"  # the websocket: this origin only
     assert "unsafe-inline" not in policy and "unsafe-eval" not in policy and "http" not in policy
     assert headers["x-content-type-options"] == "nosniff"
@@ -64,8 +65,14 @@ def test_every_file_the_page_refers_to_is_served(server):
     _, _, js = get(server.port, "/app.js")
     referred = set(re.findall(r'(?:src|href)="(/[^"]*)"', html.decode()))
     referred |= set(re.findall(r'url\("?(/[^")]+)"?\)', css.decode()))
-    referred |= set(re.findall(r'"(/tiles/[A-Za-z0-9-]+\.svg)"', js.decode()))
-    assert {"/app.js", "/app.css", "/tiles/Front.svg", "/tiles/Back.svg"} <= referred
+    assert {"/app.js", "/app.css", "/tiles/Chun.svg"} <= referred
+    # the script names each picture (web/src/tiles.ts): the suits' 1-9 and red fives, the honours, front and back
+    script = js.decode()
+    names = [f"{suit}{n}" for suit in ("Man", "Pin", "Sou") for n in range(1, 10)]
+    names += [f"{suit}5-Dora" for suit in ("Man", "Pin", "Sou")]
+    names += ["Ton", "Nan", "Shaa", "Pei", "Haku", "Hatsu", "Chun", "Front", "Back"]
+    assert all(word in script for word in ("Man", "Pin", "Sou", "-Dora", "Shaa", "Hatsu", "Front", "Back", "/tiles/"))
+    referred |= {f"/tiles/{name}.svg" for name in names}
     for path in sorted(referred):
         status, headers, body = get(server.port, path)
         assert status == 200 and body, path

@@ -8,9 +8,9 @@ import { Connection, LinkState, Msg, Resume } from "./connection";
 import { Action, Choices, choices, label, RIICHI } from "./offers";
 import { resultBody, ResultDialogs, standingsBody } from "./results";
 import * as seats from "./seats";
-import { SeatState, View } from "./seat_state";
+import { Dump, SeatState, View } from "./seat_state";
 import { Board, Extras, HAND_KEYS, handOrder, redFives, roundText, toPlay } from "./table";
-import { tileElement, WINDS } from "./tiles";
+import { prepareTileBacks, tileElement, WINDS } from "./tiles";
 
 type Screen = "lobby" | "join" | "waiting" | "table";
 const CODE = /^\/(join|watch)\/([A-Za-z0-9_-]{1,64})\/?$/;
@@ -47,6 +47,9 @@ class App {
   board: Board;
   dialogs: ResultDialogs;
   screen: Screen = "lobby";
+  keepTimer: number | null = null;
+  drawPending = false;
+  measurePending = false; // our answer's event is drawn next: time it
 
   constructor() {
     this.board = new Board(byId("board-root"));
@@ -57,6 +60,7 @@ class App {
     this.dialogs.onFinalClosed = () => undefined;
     this.wireForms();
     document.addEventListener("keydown", (event) => this.key(event));
+    window.addEventListener("pagehide", () => this.keepGame(true));
     window.setInterval(() => this.tick(), 250);
   }
 
@@ -107,7 +111,17 @@ class App {
     this.watching = entry.seat === null;
     this.fallback = fallback;
     this.status("reconnecting to your seat…", "down");
-    this.connect(seats.savedName() || "player", { token: entry.token, since: entry.since }, []);
+    // The game as this tab had drawn it (a reload): resumed from its seq, only what was missed
+    // is sent.  Without it (a tab opened again) the server sends a snapshot.
+    const kept = seats.tabGame(entry.table, entry.seat);
+    let since: number | null = null;
+    if (kept) {
+      this.state = SeatState.restore(kept.state as Dump);
+      since = kept.since;
+      this.show("table");
+      this.redraw();
+    }
+    this.connect(seats.savedName() || "player", { token: entry.token, since }, []);
   }
 
   connect(name: string, resume: Resume | null, intent: Msg[]): void {
@@ -231,7 +245,21 @@ class App {
     if (!t || !conn || !conn.token || (t.state !== "waiting" && t.state !== "playing")) return;
     const seat = t.you ?? null;
     if (seat === null && !this.watching) return;
-    seats.save({ token: conn.token, since: conn.since, table: t.table, seat, codes: this.codes, saved: Date.now() });
+    seats.save({ token: conn.token, table: t.table, seat, codes: this.codes, saved: Date.now() });
+  }
+
+  /** Keep the game as drawn, with its seq, for a reload (at most twice a second, and on leaving). */
+  keepGame(now = false): void {
+    if (!now) {
+      if (this.keepTimer === null) this.keepTimer = window.setTimeout(() => this.keepGame(true), 500);
+      return;
+    }
+    if (this.keepTimer !== null) window.clearTimeout(this.keepTimer);
+    this.keepTimer = null;
+    const t = this.table;
+    const since = this.conn?.since;
+    if (!t || !this.state?.view || since === null || since === undefined || t.state !== "playing") return;
+    seats.saveGame({ table: t.table, seat: this.watching ? null : t.you, since, state: this.state.dump() });
   }
 
   onTable(m: Msg): void {
@@ -261,7 +289,8 @@ class App {
     this.state.loadSnapshot(view);
     this.saveSeat();
     this.show("table");
-    this.redraw();
+    this.keepGame();
+    this.scheduleRedraw();
   }
 
   onEvent(m: Msg): void {
@@ -273,6 +302,7 @@ class App {
     const view = this.state.view;
     if (view) {
       const line = eventLine(event, view);
+      if (event.type === "hand_start") this.log = []; // the log is about this hand
       if (line) this.log = [...this.log, line].slice(-LOG_LINES);
       if (event.type === "hand_start") this.selected = null;
       if (event.type === "draw" || event.type === "call" || event.type === "hand_start") {
@@ -291,12 +321,9 @@ class App {
       }
     }
     if (this.screen !== "table") this.show("table");
-    this.saveSeat();
-    this.redraw();
-    if (performance.getEntriesByName("act", "mark").length) {
-      performance.measure("decision", "act"); // from our answer to the event it caused, drawn
-      performance.clearMarks("act");
-    }
+    if (performance.getEntriesByName("act", "mark").length) this.measurePending = true;
+    this.keepGame();
+    this.scheduleRedraw();
   }
 
   onOffer(m: Msg): void {
@@ -308,7 +335,8 @@ class App {
     const order = this.state?.view ? handOrder(this.state.view) : [];
     const drawn = this.state?.view?.you?.drawn;
     if (this.choices.canDiscard && drawn !== null && drawn !== undefined) this.selected = order.indexOf(drawn);
-    this.redraw();
+    document.title = "Your turn · riichi mahjong";
+    this.scheduleRedraw();
   }
 
   onTimeout(m: Msg): void {
@@ -410,11 +438,30 @@ class App {
 
   // ---- the game ---------------------------------------------------------------------
 
+  /** Draw once before the next frame is painted, however many messages came meanwhile (a burst
+   * of bots' moves is drawn once); a tab in the background gets no frames, and a timer instead. */
+  scheduleRedraw(): void {
+    if (this.drawPending) return;
+    this.drawPending = true;
+    const go = (): void => {
+      if (this.drawPending) this.redraw();
+    };
+    requestAnimationFrame(go);
+    window.setTimeout(go, 250);
+  }
+
   redraw(): void {
+    this.drawPending = false;
     const view = this.state?.view;
     byId("watching").hidden = !(this.watching && this.screen === "table");
     if (!view) return;
     this.board.draw(view, this.extras(view));
+    this.board.root.dataset.seq = String(this.conn?.since ?? ""); // the last message drawn (the tests read it)
+    if (this.measurePending) {
+      this.measurePending = false;
+      performance.measure("decision", "act"); // from our answer to the event it caused, drawn
+      performance.clearMarks("act");
+    }
     this.dialogs.turn(this.offer ? `Your turn${this.clockText() ? `, ${this.clockText()}` : ""}: close this to play`
       : "");
   }
@@ -455,6 +502,7 @@ class App {
 
   clearOffer(): void {
     if (this.offer === null) return;
+    document.title = "riichi mahjong";
     this.offer = null;
     this.offerDeadline = null;
     this.choices = new Choices();
@@ -601,4 +649,5 @@ function copy(id: string): void {
   }
 }
 
+prepareTileBacks();
 new App().start();

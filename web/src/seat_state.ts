@@ -49,6 +49,18 @@ export interface View {
   you?: You | null;
 }
 
+/** A step kept for the next event that is not a call window (the Python port's closures, as data). */
+type Deferred = { letGoBy: number } | { updateWaits: true };
+
+/** A SeatState as plain data (kept in the tab's storage across a reload). */
+export interface Dump {
+  seat: number | null;
+  view: View | null;
+  temporaryFuriten: boolean;
+  riichiFuriten: boolean;
+  deferred: Deferred[];
+}
+
 const RED_FIVES: Record<string, boolean> = { ema2016: false, tenhou: true };
 
 /** Whether a game plays with red fives: the table's override, else its preset's. */
@@ -79,10 +91,24 @@ export class SeatState {
   view: View | null = null;
   temporaryFuriten = false;
   riichiFuriten = false;
-  private deferred: Array<() => void> = [];
+  private deferred: Deferred[] = [];
 
   constructor(seat: number | null = null) {
     this.seat = seat;
+  }
+
+  dump(): Dump {
+    return JSON.parse(JSON.stringify({ seat: this.seat, view: this.view, temporaryFuriten: this.temporaryFuriten,
+      riichiFuriten: this.riichiFuriten, deferred: this.deferred })) as Dump;
+  }
+
+  static restore(dump: Dump): SeatState {
+    const state = new SeatState(dump.seat);
+    state.view = dump.view;
+    state.temporaryFuriten = dump.temporaryFuriten;
+    state.riichiFuriten = dump.riichiFuriten;
+    state.deferred = dump.deferred;
+    return state;
   }
 
   loadSnapshot(view: View): void {
@@ -107,7 +133,12 @@ export class SeatState {
     if (this.deferred.length) {
       const steps = this.deferred;
       this.deferred = [];
-      if (!(kind === "hand_end" && wonOnTheTile(event.result))) steps.forEach((step) => step());
+      if (!(kind === "hand_end" && wonOnTheTile(event.result))) {
+        for (const step of steps) {
+          if ("letGoBy" in step) this.letGoBy(step.letGoBy);
+          else this.updateWaits();
+        }
+      }
     }
     if (this.view === null && kind !== "game_start") return; // mid-game without a snapshot
     switch (kind) {
@@ -188,7 +219,7 @@ export class SeatState {
       this.you.drawn = null;
       this.updateWaits();
     } else if (this.seat !== null) {
-      this.deferred.push(() => this.letGoBy(tile));
+      this.deferred.push({ letGoBy: tile });
     }
   }
 
@@ -214,7 +245,7 @@ export class SeatState {
       pon.tiles = tiles;
       v.hand_sizes[seat] -= 1;
       own = [e.called];
-      if (!mine && this.seat !== null) this.deferred.push(() => this.letGoBy(e.called));
+      if (!mine && this.seat !== null) this.deferred.push({ letGoBy: e.called });
     } else if (meld === "ankan") {
       melds.push({ kind: "ankan", tiles, called: null, from: null });
       v.hand_sizes[seat] -= 4;
@@ -240,7 +271,7 @@ export class SeatState {
         this.temporaryFuriten = this.riichiFuriten; // a claim ends temporary furiten
       }
       if (meld === "kan" || meld === "ankan" || meld === "kakan") {
-        this.deferred.push(() => this.updateWaits()); // the kong counts once no one robs it
+        this.deferred.push({ updateWaits: true }); // the kong counts once no one robs it
       }
       this.updateFuriten();
     }

@@ -1,18 +1,20 @@
-// Where a tab keeps its seat: the resume token and the last seq, in the browser's storage per
-// server, table and seat, so that a reload (or a restart of the server) comes back to the
-// same seat, and two tabs are two players, not one.  localStorage holds each seat's entry;
-// sessionStorage (one per tab) says which entry is this tab's, and this tab's client id
-// (`hello.client`: the server lets the same client resume at once, PROTOCOL.md).
+// Where a tab keeps its seat, in the browser's storage per server, table and seat, so that a
+// reload (or a restart of the server) comes back to the same seat, and two tabs are two
+// players, not one.  localStorage holds each seat's resume token (a tab closed and opened
+// again on the link takes the seat back); sessionStorage (one per tab) says which entry is
+// this tab's, holds this tab's client id (`hello.client`: the server lets the same client
+// resume at once, PROTOCOL.md) and the game as the tab had drawn it with the last seq it
+// saw, so that a reload resumes from that seq and is sent only what it missed.
 
 const PREFIX = "riichi:v1:";
 const TAB = "riichi:tab";
 const CLIENT = "riichi:client";
 const NAME = "riichi:name";
+const GAME = "riichi:game";
 const KEPT_MS = 3 * 24 * 3600 * 1000; // entries older than this are forgotten
 
 export interface SavedSeat {
   token: string;
-  since: number | null;
   table: string;
   seat: number | null; // null: watching
   codes: string[]; // the invite and watch codes this tab knows the table by
@@ -75,7 +77,10 @@ export function forget(table: string, seat: number | null): void {
 export function forgetTab(): void {
   const entry = tabSeat();
   if (entry) forget(entry.table, entry.seat);
-  safely(() => sessionStorage.removeItem(TAB), undefined);
+  safely(() => {
+    sessionStorage.removeItem(TAB);
+    sessionStorage.removeItem(GAME);
+  }, undefined);
 }
 
 /** Kept seats this browser took with this code (another tab's, or a closed tab's). */
@@ -103,6 +108,26 @@ export function prune(): void {
     }
     old.forEach((k) => localStorage.removeItem(k));
   }, undefined);
+}
+
+/** The game as this tab had it: the seat's key, the last seq seen, and the state (a SeatState's dump). */
+export interface TabGame { table: string; seat: number | null; since: number; state: unknown }
+
+export function saveGame(game: TabGame): void {
+  safely(() => sessionStorage.setItem(GAME, JSON.stringify(game)), undefined);
+}
+
+/** The game this tab had drawn for that seat, if it kept one. */
+export function tabGame(table: string, seat: number | null): TabGame | null {
+  return safely(() => {
+    const raw = sessionStorage.getItem(GAME);
+    const game = raw === null ? null : (JSON.parse(raw) as TabGame);
+    return game && game.table === table && game.seat === seat ? game : null;
+  }, null);
+}
+
+export function forgetGame(): void {
+  safely(() => sessionStorage.removeItem(GAME), undefined);
 }
 
 export function savedName(): string {

@@ -45,9 +45,13 @@ function suitClass(kind: number): string {
 
 /** Pictures that did not load: their tiles are drawn as text from then on. */
 const failed = new Set<string>();
+/** Each picture drawn once into a bitmap (see prepareTileBacks), once it has been used. */
+const bitmaps = new Map<string, string>();
+const drawing = new Set<string>();
+const FACE_SIZE = [90, 120];
 
 function fallBack(this: HTMLImageElement): void {
-  failed.add(this.getAttribute("src") ?? "");
+  failed.add(this.dataset.src ?? "");
   this.parentElement?.classList.add("text");
   this.remove();
 }
@@ -58,10 +62,20 @@ function addPicture(el: HTMLElement, src: string, text: string): HTMLElement {
     el.classList.add("text");
     return el;
   }
-  const img = h("img", { src, alt: text, draggable: "false" }) as HTMLImageElement;
+  const img = h("img", { src: bitmaps.get(src) ?? src, alt: text, draggable: "false", "data-src": src }) as
+    HTMLImageElement;
   img.addEventListener("error", fallBack, { once: true });
   el.append(img);
+  if (!bitmaps.has(src) && !drawing.has(src)) {
+    drawing.add(src);
+    rasterize(src, FACE_SIZE[0] * scale(), FACE_SIZE[1] * scale()).then((url) => bitmaps.set(src, url),
+      () => undefined);
+  }
   return el;
+}
+
+function scale(): number {
+  return Math.min(3, Math.max(1, Math.round(window.devicePixelRatio || 1)));
 }
 
 export interface TileOptions {
@@ -92,6 +106,34 @@ export function kindElement(kind: number, classes: string[] = []): HTMLElement {
 /** A tile face down: nothing in it says which tile it is. */
 export function backElement(classes: string[] = []): HTMLElement {
   return h("span", { class: ["tile", "back", ...classes].join(" "), title: "a concealed tile" });
+}
+
+/** The tile's front and back are drawn once into bitmaps, which every tile then shows (and so
+ * is each face, once it has been used): as SVGs, the front and back are blurred masks, and
+ * painting the SVGs anew for each of some 150 tiles kept a page at a game of bots (a
+ * spectator's) from keeping up.  Until they are ready, and where they cannot load, a tile is
+ * a plain cream card (app.css). */
+export function prepareTileBacks(): void {
+  for (const [name, property] of [["Front", "--tile-front"], ["Back", "--tile-back"]]) {
+    rasterize(`/tiles/${name}.svg`, FACE_SIZE[0] * scale(), FACE_SIZE[1] * scale()).then((url) => {
+      document.documentElement.style.setProperty(property, `url("${url}")`);
+    }, () => undefined);
+  }
+}
+
+async function rasterize(src: string, width: number, height: number): Promise<string> {
+  const image = new Image();
+  image.src = src;
+  await image.decode();
+  const canvas = document.createElement("canvas");
+  canvas.width = width;
+  canvas.height = height;
+  const context = canvas.getContext("2d");
+  if (context === null) throw new Error("no canvas");
+  context.drawImage(image, 0, 0, width, height);
+  const blob = await new Promise<Blob | null>((done) => canvas.toBlob(done));
+  if (blob === null) throw new Error("no bitmap");
+  return URL.createObjectURL(blob);
 }
 
 /** The dora a tile (id) indicates: the next of its suit, wind or dragon, round the end. */
