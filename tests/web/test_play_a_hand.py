@@ -22,7 +22,9 @@ def create_table(browser, port: int, name: str, bots: int = 3, strategy: str = "
                  clock: str = "none") -> None:
     """From the lobby at /: the name, the rules, the clock and the bots, then Create."""
     browser.get(f"http://127.0.0.1:{port}/")
-    browser.find_element(By.ID, "name").send_keys(name)
+    field = browser.find_element(By.ID, "name")
+    field.clear()  # the page fills in the name given last time
+    field.send_keys(name)
     Select(browser.find_element(By.ID, "rules")).select_by_value(rules)
     Select(browser.find_element(By.ID, "clock")).select_by_value(clock)
     Select(browser.find_element(By.ID, "bots")).select_by_value(str(bots))

@@ -1,15 +1,14 @@
 """A spectator's page never holds a concealed tile of anyone.  A browser watches, by the watch
-link, a whole game of a real riichi-server process (a protocol client and three bots at full
-speed).  Every frame the page received (read from the browser's own network log) goes
+link, a whole game of a real riichi-server process (a protocol client and three bots).  Every frame the page received (read from the browser's own network log) goes
 through the leak checker of the socket tests (tests/server/netplay.py: the truth comes from
 the game's seed, revealed at its end), and the page's DOM, read again and again while the
-game plays, holds only tiles that were public at the seq it had drawn."""
+game plays (at each of the protocol client's decisions, once the page has drawn what that
+client has seen), holds only tiles that were public at the seq it had drawn."""
 
 from __future__ import annotations
 
 import asyncio
 import random
-import threading
 import time
 from collections import defaultdict
 
@@ -37,25 +36,6 @@ def server(tmp_path):
     yield from serving(tmp_path)
 
 
-class Sampler(threading.Thread):
-    """Reads the watcher's page while the game plays (the browser is used from this thread only)."""
-
-    def __init__(self, browser) -> None:
-        super().__init__(daemon=True)
-        self.browser = browser
-        self.samples: list[dict] = []
-        self.stop = threading.Event()
-        self.error: BaseException | None = None
-
-    def run(self) -> None:
-        try:
-            while not self.stop.is_set():
-                self.samples.append(self.browser.execute_script(SAMPLE))
-                time.sleep(0.02)
-        except BaseException as problem:  # noqa: BLE001 (given to the test)
-            self.error = problem
-
-
 def check_samples(played: Played, samples: list[dict]) -> int:
     """Each sample's tiles against the public tiles after the broadcast whose seq it had drawn."""
     broadcasts = [m for m in played.streams["seat0"][1] if m["type"] in ("table", "event", "result")]
@@ -75,11 +55,21 @@ def check_samples(played: Played, samples: list[dict]) -> int:
     return checked
 
 
+async def caught_up(browser, seq: int, timeout: float = 20.0) -> dict:
+    """The watcher's page once it has drawn the broadcast `seq` (or later)."""
+    deadline = time.monotonic() + timeout
+    while True:
+        sample = await asyncio.to_thread(browser.execute_script, SAMPLE)
+        if sample["seq"] >= seq or time.monotonic() > deadline:
+            return sample
+        await asyncio.sleep(0.02)
+
+
 @pytest.mark.asyncio
 async def test_a_spectators_page_holds_no_concealed_tile_in_its_dom_or_in_any_frame(server, tmp_path):
     browser = chromium(tmp_path / "watcher", frames=True)
-    sampler = Sampler(browser)
     host = (await Player.open(server.url, "seat0")).setup(random.Random(17), "greedy")
+    samples: list[dict] = []
     try:
         await host.send({"type": "create_table", "rules": "tenhou", "clock": {"none": True}})
         table = await host.until("table")
@@ -91,16 +81,13 @@ async def test_a_spectators_page_holds_no_concealed_tile_in_its_dom_or_in_any_fr
             if (await asyncio.to_thread(browser.execute_script, SAMPLE))["screen"] == "waiting":
                 break
             await asyncio.sleep(0.05)
-        sampler.start()
-        await host.send({"type": "ready"})
-        async def think(player, offer) -> None:  # a brisk pace, so the page is read all through the game
-            await asyncio.sleep(0.03)
 
-        result = await asyncio.wait_for(host.play(on_offer=think), 240)
-        await asyncio.sleep(1.0)  # the page draws the end
-        sampler.stop.set()
-        await asyncio.to_thread(sampler.join, 10)
-        assert sampler.error is None, sampler.error
+        async def look(player, offer) -> None:  # at each of our decisions: the page, once it is there too
+            samples.append(await caught_up(browser, offer["seq"]))
+
+        await host.send({"type": "ready"})
+        result = await asyncio.wait_for(host.play(on_offer=look), 300)
+        samples.append(await caught_up(browser, result["seq"]))
         frames = await asyncio.to_thread(received_frames, browser)
     finally:
         await host.close()
@@ -108,11 +95,11 @@ async def test_a_spectators_page_holds_no_concealed_tile_in_its_dom_or_in_any_fr
     assert result is not None
     played = Played("tenhou", result, reference="seat0")
     played.streams["seat0"] = (0, host.frames)
-    played.streams["browser"] = (None, [m for m in frames])
+    played.streams["browser"] = (None, list(frames))
     counts = check_game(played)
     assert counts["hands"] >= 4 and counts["events"] > 300
     assert sum(m["type"] == "event" for m in frames) == counts["events"]  # every broadcast, every frame
-    playing = [s for s in sampler.samples if s["screen"] == "table"]
-    assert len({s["seq"] for s in playing}) > 30 and all(s["watching"] and s["hand"] == 0 for s in playing)
+    playing = [s for s in samples if s["screen"] == "table"]
+    assert len({s["seq"] for s in playing}) > 60 and all(s["watching"] and s["hand"] == 0 for s in playing)
     assert any(s["backs"] == 52 for s in playing)  # everyone's hand, face down
-    assert check_samples(played, sampler.samples) > 30
+    assert check_samples(played, samples) > 60

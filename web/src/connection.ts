@@ -58,10 +58,11 @@ export class Connection {
     return true;
   }
 
-  /** After `seat_in_use`: say hello again as a new player (the socket stays open for it). */
-  helloAsNew(intent: Msg[]): void {
-    this.token = null;
-    this.since = null;
+  /** After `seat_in_use`: say hello again on the same socket (the server keeps it open for
+   * that), with another resume token, or as a new player (`resume` null) sending `intent`. */
+  helloAgain(resume: Resume | null, intent: Msg[]): void {
+    this.token = resume?.token ?? null;
+    this.since = resume?.since ?? null;
     this.intent = intent;
     if (this.ws !== null && this.ws.readyState === WebSocket.OPEN) this.hello(this.ws);
   }

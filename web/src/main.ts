@@ -39,7 +39,9 @@ class App {
   showWaits = false;
   watching = false;
   codes: string[] = [];
-  fallback: Msg[] | null = null; // a link's join or watch, if resuming a kept seat fails
+  fallback: Msg[] | "prompt" | null = null; // a link's join or watch (or its name prompt) if no kept seat resumes
+  trying: seats.SavedSeat | null = null; // the kept seat being resumed
+  others: seats.SavedSeat[] = []; // more kept seats to try (another tab may hold the first)
   turnSeat: number | null = null;
   turnStarted = 0;
   handEnded = false;
@@ -78,8 +80,13 @@ class App {
       return;
     }
     if (route && route[1] === "join") {
-      this.show("join");
-      byId("link-name").focus();
+      const kept = this.keptFor("join", route[2]);
+      if (kept.length) { // a tab opened again on the link: its seat back, else the name prompt
+        this.others = kept.slice(1);
+        this.resume(kept[0], "prompt");
+        return;
+      }
+      this.prompt();
       return;
     }
     if (route && route[1] === "watch") {
@@ -93,20 +100,60 @@ class App {
     return [{ type: kind === "join" ? "join" : "watch", code }];
   }
 
+  prompt(): void {
+    this.show("join");
+    byId("link-name").focus();
+  }
+
+  /** The seats this browser kept for a code, the last saved first. */
+  keptFor(kind: "join" | "watch", code: string): seats.SavedSeat[] {
+    return seats.byCode(code).filter((e) => (e.seat === null) === (kind === "watch"))
+      .sort((a, b) => b.saved - a.saved);
+  }
+
   /** Open a link: back to a seat this browser kept for the code (not another tab's), else a new one. */
   byLink(kind: "join" | "watch", code: string, name: string): void {
     this.codes = [code];
     this.watching = kind === "watch";
-    const kept = seats.byCode(code).filter((e) => (e.seat === null) === (kind === "watch"))
-      .sort((a, b) => b.saved - a.saved)[0];
-    if (kept) {
-      this.resume(kept, this.intentFor(kind, code));
+    const kept = this.keptFor(kind, code);
+    if (kept.length) {
+      this.others = kept.slice(1);
+      this.resume(kept[0], this.intentFor(kind, code));
       return;
     }
     this.connect(name, null, this.intentFor(kind, code));
   }
 
-  resume(entry: seats.SavedSeat, fallback: Msg[] | null): void {
+  /** The kept seat being tried does not resume: the next one, else the fallback.  `session`: the
+   * connection already has a (new) session, after `seat_lost`; else it may say hello again. */
+  nextKept(session: boolean): void {
+    const next = this.others.shift();
+    if (next) {
+      if (session) {
+        this.resume(next, this.fallback);
+      } else {
+        this.trying = next;
+        this.codes = next.codes;
+        this.conn?.helloAgain({ token: next.token, since: null }, []);
+      }
+      return;
+    }
+    const fallback = this.fallback;
+    this.fallback = this.trying = null;
+    if (fallback === null || fallback === "prompt") {
+      this.conn?.close();
+      this.conn = null;
+      if (fallback === "prompt") this.prompt();
+      else this.show("lobby");
+      return;
+    }
+    this.codes = [fallback[0].code];
+    if (session) fallback.forEach((msg) => this.send(msg));
+    else this.conn?.helloAgain(null, fallback);
+  }
+
+  resume(entry: seats.SavedSeat, fallback: Msg[] | "prompt" | null): void {
+    this.trying = entry;
     this.codes = entry.codes;
     this.watching = entry.seat === null;
     this.fallback = fallback;
@@ -236,7 +283,7 @@ class App {
   }
 
   onWelcome(m: Msg): void {
-    if (!m.resumed && this.fallback === null) this.status(`connected as ${this.conn?.name ?? ""}`, "up");
+    if (!m.resumed && this.trying === null) this.status(`connected as ${this.conn?.name ?? ""}`, "up");
   }
 
   saveSeat(): void {
@@ -264,7 +311,8 @@ class App {
 
   onTable(m: Msg): void {
     this.table = m;
-    this.fallback = null;
+    this.fallback = this.trying = null;
+    this.others = [];
     if (m.invite) this.codes = [m.invite, m.watch];
     this.watching = m.you === null || m.you === undefined;
     if (m.state === "waiting" || m.state === "playing") this.saveSeat();
@@ -354,20 +402,19 @@ class App {
 
   onError(m: Msg): void {
     const code = m.code as string;
-    if (code === "seat_in_use" && this.fallback !== null) {
-      // the kept seat is another tab's (connected now): this tab takes a seat of its own
-      this.conn?.helloAsNew(this.fallback);
-      this.fallback = null;
+    if (code === "seat_in_use" && this.trying !== null) {
+      // the kept seat is another tab's (connected now): another kept seat, else a seat of its own
+      if (this.fallback === null) this.notice("This seat is open in another tab or browser now.", "info");
+      this.nextKept(false);
       return;
     }
     if (code === "seat_lost") {
-      seats.forgetTab();
+      if (this.trying !== null) seats.forget(this.trying.table, this.trying.seat);
       if (this.fallback !== null) {
-        const intent = this.fallback;
-        this.fallback = null;
-        intent.forEach((msg) => this.send(msg));
+        this.nextKept(true);
         return;
       }
+      this.trying = null;
       this.notice(`The server no longer holds your seat: ${m.message}`);
       this.show("lobby");
       return;
