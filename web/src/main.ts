@@ -369,7 +369,10 @@ class App {
       }
     }
     if (this.screen !== "table") this.show("table");
-    if (performance.getEntriesByName("act", "mark").length) this.measurePending = true;
+    if (performance.getEntriesByName("act", "mark").length) {
+      performance.measure("decision-received", "act"); // our answer to the event it caused, received
+      this.measurePending = true; // ... and drawn (the next frame)
+    }
     this.keepGame();
     this.scheduleRedraw();
   }
