@@ -276,7 +276,7 @@ class ResumingClient:
                 told = True  # once; it keeps trying
                 self._tell(NoticeKind.GONE, f"the server at {self.url} seems gone (no answer for {away:.0f} s):"
                                             " still trying")
-            await asyncio.sleep(self.backoff[min(self.failures - 1, len(self.backoff) - 1)])
+            await asyncio.sleep(self.backoff[min(max(self.failures - 1, 0), len(self.backoff) - 1)])
             if self.closing:
                 raise SessionEnded
             try:

@@ -157,11 +157,6 @@ class Runner:
     async def run(self) -> BotResult:
         try:
             await self.conn.connect()
-        except Unreachable as e:
-            raise BotError(f"cannot connect to {self.url}: {e.reason}") from None
-        except Refused as e:
-            raise BotError(f"the server refused the connection: {e.code}: {e.message}") from None
-        try:
             await self._sit_down()
             while not await self._handle(await self.conn.recv()):
                 pass
@@ -171,12 +166,14 @@ class Runner:
             raise
         except SessionEnded:
             return self.result
-        except asyncio.TimeoutError:
-            raise BotError(f"no message from {self.url} in {self.timeout:g} s") from None
-        except GaveUp as e:
-            raise BotError(str(e)) from None
+        except Unreachable as e:  # (the first connection: later ones are retried)
+            raise BotError(f"cannot connect to {self.url}: {e.reason}") from None
         except Refused as e:
             raise BotError(f"the server refused the connection: {e.code}: {e.message}") from None
+        except GaveUp as e:
+            raise BotError(str(e)) from None
+        except asyncio.TimeoutError:
+            raise BotError(f"no message from {self.url} in {self.timeout:g} s") from None
         finally:
             await self.conn.close()
 
