@@ -31,3 +31,25 @@ if [ ! -f "$stamp" ]; then
   rm -f .venv/.installed-*
   touch "$stamp"
 fi
+
+# The web client (web/, TypeScript and @msgpack/msgpack from web/package-lock.json) is built
+# into server/webclient/, which riichi-server serves: only when its sources changed.
+if [ -f web/package.json ] && ! node web/build.mjs --fresh >/dev/null 2>&1; then
+  if ! command -v npm >/dev/null 2>&1; then
+    echo "scripts/setup.sh: npm is missing, so the web client is not built: install Node.js 18 or later" \
+         "(Debian: apt-get install nodejs npm) and run scripts/setup.sh again" >&2
+  else
+    quietly npm --prefix web ci --ignore-scripts --no-audit --no-fund
+    quietly npm --prefix web run build
+  fi
+fi
+
+# The browser tests (tests/web/) drive Debian's headless Chromium through chromedriver.
+if ! command -v chromium >/dev/null 2>&1 || ! command -v chromedriver >/dev/null 2>&1; then
+  if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
+    quietly apt-get update -q
+    quietly env DEBIAN_FRONTEND=noninteractive apt-get install -y -q chromium chromium-driver
+  else
+    echo "scripts/setup.sh: the browser tests need Chromium: as root, apt-get install chromium chromium-driver" >&2
+  fi
+fi

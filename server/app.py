@@ -42,6 +42,7 @@ from server.rules.shanten import prefill as prefill_shanten
 from server.session import Session
 from server.store import Store, token_hash
 from server.tables import Input, Table, commit_pending
+from server.web import WebClient, page_url, web_request
 
 log = structlog.get_logger("riichi.app")
 
@@ -133,8 +134,9 @@ class Outbox:
 class App:
     def __init__(self, lobby: Lobby, rate: float = RATE, burst: float = BURST, outbox_bytes: int = OUTBOX_BYTES,
                  sndbuf: int = 0, hello_timeout: float = HELLO_TIMEOUT,
-                 connections_per_address: int = CONNECTIONS_PER_ADDRESS):
+                 connections_per_address: int = CONNECTIONS_PER_ADDRESS, web: WebClient | None = None):
         self.lobby = lobby
+        self.web = web  # the web client's files (server/web.py), served on the same port; None: no page
         self.rate, self.burst = rate, burst
         self.outbox_bytes = outbox_bytes
         self.sndbuf = sndbuf  # the kernel's send buffer per connection (0: the OS tunes it)
@@ -197,7 +199,7 @@ class App:
             return connection.respond(HTTPStatus.TOO_MANY_REQUESTS,
                                       f"too many connections from {address} (at most {self.connections_per_address}):"
                                       " close some and connect again\n")
-        return None
+        return web_request(self.web, request, path)
 
     def problem(self) -> str | None:
         """Why the server should not be sent new players (for /healthz), or None."""
@@ -494,7 +496,7 @@ async def serve_until_stopped(args: argparse.Namespace) -> None:
     lobby = Lobby(store, idle_seconds=args.idle, abandon_seconds=args.abandon,
                   tables_per_address=args.tables_per_address)
     app = App(lobby, outbox_bytes=args.outbox_bytes, sndbuf=args.sndbuf, hello_timeout=args.hello_timeout,
-              connections_per_address=args.connections_per_address)
+              connections_per_address=args.connections_per_address, web=(web := WebClient()))
     restored = lobby.restore()
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
@@ -509,7 +511,8 @@ async def serve_until_stopped(args: argparse.Namespace) -> None:
                      write_limit=args.outbox_bytes, close_timeout=2, open_timeout=args.hello_timeout or 10,
                      process_request=app.process_request, create_connection=app.connection_class()) as server:
         port = server.sockets[0].getsockname()[1] if server.sockets else args.port
-        log.info("listening", host=args.host, port=port, db=args.db, restored_tables=restored)
+        log.info("listening", host=args.host, port=port, db=args.db, restored_tables=restored,
+                 web=page_url(args.host, port) if web.built else "not built (run scripts/setup.sh)")
         # logged once listening: a server that cannot start says so in one line and nothing else
         log.info("open_files_limit", soft=soft, hard=hard, raised_from=before if before != soft else None)
         janitor = asyncio.create_task(lobby.janitor(every=min(10.0, max(0.2, (args.abandon or 40) / 4))))

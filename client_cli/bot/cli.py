@@ -18,6 +18,7 @@ from typing import Any
 
 from client_cli.bot.sdk import Bot, BotError, BotResult, play
 from client_cli.bot.strategies import STRATEGIES, make_bot
+from protocol.links import watch_link
 from server.rules.config import PRESETS
 
 DEFAULT_SERVER = "ws://127.0.0.1:8765"
@@ -171,6 +172,8 @@ async def new_table(args: argparse.Namespace) -> BotResult:
     def on_table(message: dict[str, Any]) -> None:
         if "invite" in message and not invite.done():
             invite.set_result(message["invite"])
+            # the game starts at once (every seat a bot): to watch it, as riichi-play prints it
+            print(f"riichi-bot: watch in a browser: {watch_link(args.server, message['watch'])}", file=sys.stderr)
 
     options: dict[str, Any] = {"rules": args.rules, "server_bots": 4 - count, "on_table": on_table,
                                "server_strategy": args.server_strategy}

@@ -91,4 +91,3 @@ class Connection:
                 await self.reader
             except (asyncio.CancelledError, Exception):
                 pass
-

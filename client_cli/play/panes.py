@@ -15,6 +15,7 @@ from client_cli.play.connection import DEFAULT_SERVER
 from client_cli.play.offers import Choices
 from client_cli.play.tiles import WINDS
 from client_cli.play.widgets import HandView
+from protocol.links import join_link, watch_link
 
 
 def _button(label: str, id: str, variant: str = "default") -> Button:
@@ -154,7 +155,11 @@ class WaitingPane(Vertical):
                 codes.append("Every seat has a player; a friend could join with:\n  ")
             codes.append(f"{self.command}{server} {option('--join', table['invite'])}\n", style="bold")
             codes.append("and anyone may watch with:\n  ")
-            codes.append(f"{self.command}{server} {option('--watch', table['watch'])}", style="bold")
+            codes.append(f"{self.command}{server} {option('--watch', table['watch'])}\n", style="bold")
+            codes.append("In a browser, the same links: ")
+            codes.append(join_link(self.server_url, table["invite"]), style="bold")
+            codes.append("  watch: ")
+            codes.append(watch_link(self.server_url, table["watch"]), style="bold")
         elif watching:
             codes.append("You are watching this table: the game shows here when all four seats are ready"
                           " (public events only). Esc stops watching.", style="dim")

@@ -1,0 +1,76 @@
+"""A player in a real browser (headless Chromium) plays whole hands against three bots of a
+real riichi-server process, by clicking alone: discards, a call, riichi, a win or a draw,
+and each hand's result in its dialog.  The page is the only way in: the test reads the DOM
+and clicks, as a person would."""
+
+from __future__ import annotations
+
+import pytest
+from selenium.webdriver.common.by import By
+from selenium.webdriver.support.ui import Select
+
+from tests.server.test_end_to_end import serving
+from tests.web.browser import WebPlayer, chromium
+
+
+@pytest.fixture
+def server(tmp_path):
+    yield from serving(tmp_path)
+
+
+def create_table(browser, port: int, name: str, bots: int = 3, strategy: str = "random", rules: str = "tenhou",
+                 clock: str = "none") -> None:
+    """From the lobby at /: the name, the rules, the clock and the bots, then Create."""
+    browser.get(f"http://127.0.0.1:{port}/")
+    field = browser.find_element(By.ID, "name")
+    field.clear()  # the page fills in the name given last time
+    field.send_keys(name)
+    Select(browser.find_element(By.ID, "rules")).select_by_value(rules)
+    Select(browser.find_element(By.ID, "clock")).select_by_value(clock)
+    Select(browser.find_element(By.ID, "bots")).select_by_value(str(bots))
+    Select(browser.find_element(By.ID, "bot-strategy")).select_by_value(strategy)
+    browser.find_element(By.CSS_SELECTOR, "#create button[type=submit]").click()
+
+
+def test_a_player_in_the_browser_plays_whole_hands_against_three_bots_by_clicking(server, tmp_path):
+    browser = chromium(tmp_path / "alice")
+    try:
+        create_table(browser, server.port, "alice")
+        player = WebPlayer(browser)  # the mouse
+        player.until(lambda s: s["screen"] == "waiting", what="the waiting room")
+        seats = [row.text for row in browser.find_elements(By.CSS_SELECTOR, "#seats tr")]
+        assert len(seats) == 4 and "alice" in seats[0] and all("bot" in row for row in seats[1:])
+        browser.find_element(By.ID, "ready").click()
+        player.until(lambda s: s["screen"] == "table" and s["hand"], what="the table")
+        player.calls = lambda state: not player.played.calls  # the first pon or chi offered, once
+
+        # a call: the meld is drawn with the called tile turned, and says whom it came from
+        player.play(lambda s, p: bool(p.calls))
+        meld = player.until(lambda s: s["melds"] == 1, 10, "our meld")
+        caption = browser.find_element(By.CSS_SELECTOR, "#my-melds .meld .meld-caption").text
+        assert caption.split()[0] in ("pon", "chi") and " from " in caption
+        assert len(browser.find_elements(By.CSS_SELECTOR, "#my-melds .meld .tile.sideways")) == 1
+        assert len(meld["hand"]) in (11, 10)
+
+        # riichi (in a closed hand): the riichi discard lies turned in our pond, and we are marked
+        player.play(lambda s, p: bool(p.riichi))
+        player.until(lambda s: True)
+        pond = browser.find_element(By.CSS_SELECTOR, ".seat.pos-bottom .pond")
+        assert len(pond.find_elements(By.CSS_SELECTOR, ".tile.sideways.riichi-tile")) == 1
+        assert browser.find_elements(By.CSS_SELECTOR, ".seat.pos-bottom .badge.riichi")
+
+        # that hand's end: a win or a draw, shown in the result dialog with everyone's change
+        riichi_hand = player.played.riichi_at
+        state = player.play(lambda s, p: s["dialog"] == "hand" and len(p.results) == riichi_hand)
+        assert state["result"] in ("win", "exhaustive_draw", "abortive_draw")
+        deltas = browser.find_elements(By.CSS_SELECTOR, "#result .deltas tr")
+        assert len(deltas) == 4 and "alice" in deltas[0].text
+        if state["result"] == "win":
+            assert browser.find_elements(By.CSS_SELECTOR, "#result .yaku tr")
+            assert "points" in browser.find_element(By.CSS_SELECTOR, "#result .points").text
+        player.step(state)  # Continue
+        player.until(lambda s: not s["dialog"], 10, "the dialog closed")
+        played = player.played
+        assert played.discards > 10 and played.passes >= 0
+    finally:
+        browser.quit()
