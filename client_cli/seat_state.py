@@ -18,6 +18,7 @@ from __future__ import annotations
 import copy
 from typing import Any, Callable
 
+from protocol.events import AbortiveReason, EventType, HandResult
 from server.game.analysis import counts34, hand_waits
 from server.rules.config import preset
 
@@ -37,7 +38,7 @@ def red_fives_of(rules: str | None, overrides: dict[str, Any] | None = None) -> 
 
 def _won_on_the_tile(result: dict[str, Any]) -> bool:
     """A hand that ended on the tile itself (a ron, or three of them) let nothing go by."""
-    return result["type"] == "win" or result.get("reason") == "triple_ron"
+    return result["type"] == HandResult.WIN or result.get("reason") == AbortiveReason.TRIPLE_RON
 
 
 def empty_seat() -> dict[str, Any]:
@@ -87,10 +88,10 @@ class SeatState:
         kind = event["type"]
         if self._deferred:
             deferred, self._deferred = self._deferred, []
-            if not (kind == "hand_end" and _won_on_the_tile(event["result"])):
+            if not (kind == EventType.HAND_END and _won_on_the_tile(event["result"])):
                 for step in deferred:
                     step()
-        if self.view is None and kind != "game_start":
+        if self.view is None and kind != EventType.GAME_START:
             return  # joined mid-game without a snapshot: nothing to build on
         handler = getattr(self, f"_on_{kind}", None)
         if handler is not None:
@@ -208,7 +209,7 @@ class SeatState:
     def _on_hand_end(self, e: Event) -> None:
         result = e["result"]
         self.view["scores"] = list(result["scores"])
-        if result["type"] == "win":
+        if result["type"] == HandResult.WIN:
             self.view["sticks"] = 0
 
     def _on_game_end(self, e: Event) -> None:

@@ -16,6 +16,7 @@ from typing import Any
 
 import msgpack
 
+from protocol.events import EventType, HandResult
 from protocol.shapes import (NONE, PLAIN, TILE, Among, Fields, KeyedMap, ListOf, MapOf, ShapeError, Typed, check_fields,
                              no_unknown_fields)
 
@@ -112,33 +113,35 @@ _WIN: Fields = {
     "liable": (_OPT_INT, True), "sticks": (_INT, True)}
 _SETTLED: Fields = {"deltas": (_INTS, True), "scores": (_INTS, True)}
 # A hand's end (server/game/settle.py), by its "type".
-HAND_RESULTS: dict[str, Fields] = {
-    "win": {"wins": ((ListOf((MapOf(_WIN),)),), True), "ura_indicators": (_TILES, True), **_SETTLED},
-    "exhaustive_draw": {"tenpai": (_INTS, True), "nagashi": (_INTS, True), "hands": ((KeyedMap(_TILES),), True),
-                        **_SETTLED},
+HAND_RESULTS: dict[HandResult, Fields] = {
+    HandResult.WIN: {"wins": ((ListOf((MapOf(_WIN),)),), True), "ura_indicators": (_TILES, True), **_SETTLED},
+    HandResult.EXHAUSTIVE_DRAW: {"tenpai": (_INTS, True), "nagashi": (_INTS, True),
+                                 "hands": ((KeyedMap(_TILES),), True), **_SETTLED},
     # nine_terminals shows the seat and its hand, triple_ron the seats that called ron
-    "abortive_draw": {"reason": (_STR, True), "seat": (_INT, False), "hand": (_TILES, False),
-                      "seats": (_INTS, False), **_SETTLED},
+    HandResult.ABORTIVE_DRAW: {"reason": (_STR, True), "seat": (_INT, False), "hand": (_TILES, False),
+                               "seats": (_INTS, False), **_SETTLED},
 }
 # The game events (server/game/engine.py), by their "type"; the fields that are not
 # required are a seat's private part: `hand` to its own seat, `tile` to the drawing seat.
-EVENTS: dict[str, Fields] = {
-    "game_start": {"rules": (_STR, True), "overrides": ((KeyedMap(PLAIN),), True), "names": ((ListOf(_STR),), True),
-                   "seed_hash": (_STR, True), "scores": (_INTS, True)},
-    "hand_start": {"round": (_STR, True), "round_wind": (_INT, True), "dealer": (_INT, True), "honba": (_INT, True),
-                   "sticks": (_INT, True), "scores": (_INTS, True), "dora_indicators": (_TILES, True),
-                   "hand_number": (_INT, True), "hand": (_TILES, False)},
-    "draw": {"seat": (_INT, True), "tiles_left": (_INT, True), "replacement": (_BOOL, True), "tile": ((TILE,), False)},
-    "discard": {"seat": (_INT, True), "tile": ((TILE,), True), "tsumogiri": (_BOOL, True), "riichi": (_BOOL, True)},
-    "call": {"seat": (_INT, True), "meld": ((Among(frozenset(("chi", "pon", "kan", "ankan", "kakan"))),), True),
-             "tiles": (_TILES, True), "called": ((TILE, NONE), True), "from": (_OPT_INT, True)},
-    "riichi_accepted": {"seat": (_INT, True), "scores": (_INTS, True), "sticks": (_INT, True)},
-    "dora": {"indicator": ((TILE,), True), "dora_indicators": (_TILES, True)},
-    "hand_end": {"result": ((Typed(HAND_RESULTS),), True)},
-    "game_end": _FINAL,
+EVENTS: dict[EventType, Fields] = {
+    EventType.GAME_START: {"rules": (_STR, True), "overrides": ((KeyedMap(PLAIN),), True),
+                           "names": ((ListOf(_STR),), True), "seed_hash": (_STR, True), "scores": (_INTS, True)},
+    EventType.HAND_START: {"round": (_STR, True), "round_wind": (_INT, True), "dealer": (_INT, True),
+                           "honba": (_INT, True), "sticks": (_INT, True), "scores": (_INTS, True),
+                           "dora_indicators": (_TILES, True), "hand_number": (_INT, True), "hand": (_TILES, False)},
+    EventType.DRAW: {"seat": (_INT, True), "tiles_left": (_INT, True), "replacement": (_BOOL, True),
+                     "tile": ((TILE,), False)},
+    EventType.DISCARD: {"seat": (_INT, True), "tile": ((TILE,), True), "tsumogiri": (_BOOL, True),
+                        "riichi": (_BOOL, True)},
+    EventType.CALL: {"seat": (_INT, True), "meld": ((Among(frozenset(("chi", "pon", "kan", "ankan", "kakan"))),), True),
+                     "tiles": (_TILES, True), "called": ((TILE, NONE), True), "from": (_OPT_INT, True)},
+    EventType.RIICHI_ACCEPTED: {"seat": (_INT, True), "scores": (_INTS, True), "sticks": (_INT, True)},
+    EventType.DORA: {"indicator": ((TILE,), True), "dora_indicators": (_TILES, True)},
+    EventType.HAND_END: {"result": ((Typed(HAND_RESULTS),), True)},
+    EventType.GAME_END: _FINAL,
 }
 # The fields of an event that go to one seat only (server/game/events.py: its private part).
-PRIVATE_EVENT_FIELDS: dict[str, tuple[str, ...]] = {"hand_start": ("hand",), "draw": ("tile",)}
+PRIVATE_EVENT_FIELDS: dict[EventType, tuple[str, ...]] = {EventType.HAND_START: ("hand",), EventType.DRAW: ("tile",)}
 # A seat's picture of the game in a snapshot (server/game/views.py); a spectator's has no
 # `you` and no `actions`.
 _MELD = (MapOf({"kind": (_STR, True), "tiles": (_TILES, True), "called": ((TILE, NONE), True),

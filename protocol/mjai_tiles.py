@@ -6,13 +6,15 @@ An event here is a plain map as a seat or a log sees it (`Event.for_seat`, or a
 protocol `event` frame): `hand_start` carries `hand` (the seat's own 13 tiles) or, in a
 full-information log, `hands` (all four); a `draw` carries `tile` only when its tile may
 be seen.  Everything not seen is written `?`.  Seats are absolute (seat 0 deals first).
-No import from the server: a client needs only this module.
+No import from the server: a client needs only this module and protocol.events.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from typing import Any
+
+from protocol.events import EventType, HandResult
 
 HIDDEN = "?"
 HONOURS = ("E", "S", "W", "N", "P", "F", "C")
@@ -75,7 +77,7 @@ def call_to_mjai(data: dict[str, Any], red_fives: bool) -> dict[str, Any]:
 
 def hand_end_to_mjai(result: dict[str, Any], red_fives: bool) -> list[dict[str, Any]]:
     """A hand's result as `hora` (one per winner) or `ryukyoku`, without the `end_kyoku`."""
-    if result["type"] == "win":
+    if result["type"] == HandResult.WIN:
         ura = [mjai_tile(t, red_fives) for t in result.get("ura_indicators") or []]
         return [{"type": "hora", "actor": w["seat"], "target": w["seat"] if w["tsumo"] else w["from"],
                  "pai": mjai_tile(w["tile"], red_fives), "deltas": win_deltas(w), "ura_markers": ura}
@@ -88,34 +90,34 @@ def event_to_mjai(event: dict[str, Any], red_fives: bool, seat: int | None = Non
     word for).  `seat`: whose view this is; it names the seat in
     `start_game` (`id`) and places `hand` in `start_kyoku`; other seats' tiles are "?"."""
     kind = event["type"]
-    if kind == "game_start":
+    if kind == EventType.GAME_START:
         out: dict[str, Any] = {"type": "start_game", "names": list(event["names"])}
         if seat is not None:
             out["id"] = seat
         return [out]
-    if kind == "hand_start":
+    if kind == EventType.HAND_START:
         hands: Sequence[Any] = event.get("hands") or [
             event["hand"] if s == seat and "hand" in event else None for s in range(4)]
         return [{"type": "start_kyoku", "bakaze": WINDS[event["round_wind"] % 4], "kyoku": event["dealer"] + 1,
                  "honba": event["honba"], "kyotaku": event["sticks"], "oya": event["dealer"],
                  "dora_marker": mjai_tile(event["dora_indicators"][0], red_fives), "scores": list(event["scores"]),
                  "tehais": [sorted_tiles(h, red_fives) if h is not None else [HIDDEN] * 13 for h in hands]}]
-    if kind == "draw":
+    if kind == EventType.DRAW:
         tile = event.get("tile")
         return [{"type": "tsumo", "actor": event["seat"],
                  "pai": mjai_tile(tile, red_fives) if tile is not None else HIDDEN}]
-    if kind == "discard":
+    if kind == EventType.DISCARD:
         dahai = {"type": "dahai", "actor": event["seat"], "pai": mjai_tile(event["tile"], red_fives),
                  "tsumogiri": event["tsumogiri"]}
         return [{"type": "reach", "actor": event["seat"]}, dahai] if event["riichi"] else [dahai]
-    if kind == "riichi_accepted":
+    if kind == EventType.RIICHI_ACCEPTED:
         return [{"type": "reach_accepted", "actor": event["seat"]}]
-    if kind == "call":
+    if kind == EventType.CALL:
         return [call_to_mjai(event, red_fives)]
-    if kind == "dora":
+    if kind == EventType.DORA:
         return [{"type": "dora", "dora_marker": mjai_tile(event["indicator"], red_fives)}]
-    if kind == "hand_end":
+    if kind == EventType.HAND_END:
         return [*hand_end_to_mjai(event["result"], red_fives), {"type": "end_kyoku"}]
-    if kind == "game_end":
+    if kind == EventType.GAME_END:
         return [{"type": "end_game"}]
     return []

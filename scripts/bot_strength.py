@@ -40,6 +40,7 @@ if str(ROOT) not in sys.path:
 
 from client_cli.bot.decide import decide  # noqa: E402
 from client_cli.bot.strategies import BuiltinBot, RandomBot  # noqa: E402
+from protocol.events import HandResult  # noqa: E402
 from server.game.actions import action_from_data  # noqa: E402
 from server.game.engine import Game  # noqa: E402
 from server.game.views import seat_view  # noqa: E402
@@ -88,7 +89,7 @@ def play_game(job: tuple[str, str, int]) -> dict:
     wins, deal_ins = Counter(), Counter()
     ends = Counter()
     for r in game.results:
-        if r["type"] == "win":
+        if r["type"] == HandResult.WIN:
             ends["tsumo" if r["wins"][0]["tsumo"] else "ron"] += 1
             for w in r["wins"]:
                 wins[w["seat"]] += 1
@@ -137,8 +138,8 @@ def report_x4(games: list[dict]) -> list[str]:
     riichi = sum(sum(g["riichi"].values()) for g in games)
     calls = sum(sum(g["calls"].values()) for g in games)
     lines = [f"four built-in bots, {len(games)} games, {hands} hands ({hands / len(games):.1f} a game); hands end:"]
-    for key, label in (("ron", "ron"), ("tsumo", "tsumo"), ("exhaustive_draw", "exhaustive draw"),
-                       ("abortive_draw", "abortive draw")):
+    for key, label in (("ron", "ron"), ("tsumo", "tsumo"), (HandResult.EXHAUSTIVE_DRAW, "exhaustive draw"),
+                       (HandResult.ABORTIVE_DRAW, "abortive draw")):
         lines.append(f"  {label:<22} {100 * ends[key] / hands:5.1f}% ({ends[key]})")
     lines += [
         f"  per bot and hand: wins {100 * wins / per_bot:.1f}%, deals in {100 * dealt / per_bot:.1f}%, "

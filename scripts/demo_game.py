@@ -26,6 +26,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from protocol.client import Client  # noqa: E402
+from protocol.events import EventType, HandResult  # noqa: E402
 
 def free_port() -> int:
     with socket.socket() as s:
@@ -67,14 +68,14 @@ def choose(actions: list[dict[str, Any]], drawn: int | None) -> dict[str, Any]:
 
 
 def describe(result: dict[str, Any], names: list[str]) -> str:
-    if result["type"] == "win":
+    if result["type"] == HandResult.WIN:
         parts = []
         for w in result["wins"]:
             how = "tsumo" if w["tsumo"] else f"ron off {names[w['from']]}"
             yaku = ", ".join([f"{n} {h}" for n, h in w["yaku"]] + ([f"dora {w['dora']}"] if w["dora"] else []))
             parts.append(f"{names[w['seat']]} wins by {how}: {w['han']} han {w['fu']} fu, {w['points']} ({yaku})")
         text = "; ".join(parts)
-    elif result["type"] == "exhaustive_draw":
+    elif result["type"] == HandResult.EXHAUSTIVE_DRAW:
         tenpai = ", ".join(names[s] for s in result["tenpai"]) or "nobody"
         text = f"exhaustive draw, tenpai: {tenpai}"
     else:
@@ -99,11 +100,11 @@ async def play(url: str, rules: str, db: Path) -> int:
             names = [s["name"] if s else "-" for s in seats] if seats else names
         elif kind == "event":
             event = message["event"]
-            if event["type"] == "hand_start":
+            if event["type"] == EventType.HAND_START:
                 print(f"{event['round']} honba {event['honba']}  scores {event['scores']}", flush=True)
-            elif event["type"] == "draw" and event["seat"] == 0:
+            elif event["type"] == EventType.DRAW and event["seat"] == 0:
                 drawn = event.get("tile")
-            elif event["type"] == "hand_end":
+            elif event["type"] == EventType.HAND_END:
                 print("        " + describe(event["result"], names), flush=True)
         elif kind == "offer":
             await client.send({"type": "act", "decision": message["decision"],

@@ -29,6 +29,7 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
+from protocol.events import HandResult  # noqa: E402
 from server.game.actions import Ankan, Chi, Daiminkan, Discard, Kakan, Pon, action_name  # noqa: E402
 from server.game.engine import Game  # noqa: E402
 from server.game.record import GameRecord  # noqa: E402
@@ -88,7 +89,7 @@ class Stats:
                 self.actions[action_name(action)] += 1
         for result in game.results:
             kind = result["type"]
-            if kind == "win":
+            if kind == HandResult.WIN:
                 wins = result["wins"]
                 if wins[0]["tsumo"]:
                     self.ends["win by tsumo"] += 1
@@ -103,7 +104,7 @@ class Stats:
                         self.limits[w["limit"]] += 1
                     if w["liable"] is not None:
                         self.limits["liability (pao) applied"] += 1
-            elif kind == "exhaustive_draw":
+            elif kind == HandResult.EXHAUSTIVE_DRAW:
                 self.ends["exhaustive draw, nagashi mangan" if result["nagashi"] else "exhaustive draw"] += 1
             else:
                 self.ends[f"abortive draw: {result['reason']}"] += 1

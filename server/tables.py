@@ -27,6 +27,7 @@ from typing import Any
 import structlog
 from msgpack import packb, unpackb
 
+from protocol.events import EventType
 from protocol.messages import ByeCode, ErrorCode, Message, bye, error
 from server.game.actions import (
     Action,
@@ -668,7 +669,7 @@ class Table:
                 del self.offers[seat]
         # A new hand's first decision starts a little later, so its players can read how the
         # last hand ended before their clock runs.
-        pause = self.clock.between_hands if self.clock and any(e.type == "hand_end" for e in events) else 0.0
+        pause = self.clock.between_hands if self.clock and any(e.type == EventType.HAND_END for e in events) else 0.0
         for seat in sorted(waiting):
             legal = game.legal_actions(seat)
             offer = self.offers.get(seat)

@@ -45,6 +45,7 @@ from client_cli.mjai.convert import (
     to_action,
 )
 from client_cli.mjai.process import BotDied, BotProcess
+from protocol.events import EventType
 
 try:
     from client_cli.bot.sdk import Bot
@@ -98,14 +99,14 @@ class MjaiBridge:
         events = self.stream.convert(event)
         kind = event.get("type")
         if self.gap:
-            if kind in ("hand_start", "game_start"):
+            if kind in (EventType.HAND_START, EventType.GAME_START):
                 self.gap = False
-                self.pending.extend(([{"type": "end_kyoku"}] if kind == "hand_start" else []) + events)
-            elif kind == "game_end":
+                self.pending.extend(([{"type": "end_kyoku"}] if kind == EventType.HAND_START else []) + events)
+            elif kind == EventType.GAME_END:
                 self.pending.extend(events)
             return
         self.pending.extend(events)
-        if view is not None and kind != "game_start":
+        if view is not None and kind != EventType.GAME_START:
             self._check(view)
 
     def _check(self, view: dict[str, Any]) -> None:

@@ -17,6 +17,7 @@ import json
 from typing import Any
 
 from client_cli.seat_state import red_fives_of
+from protocol.events import EventType
 from protocol.mjai_tiles import RED_FIVE_IDS, event_to_mjai, mjai_tile, tile_kind
 
 REACH = "reach"  # to_action's answer for a legal mjai `reach`
@@ -42,22 +43,22 @@ class MjaiStream:
 
     def convert(self, event: dict[str, Any]) -> list[dict[str, Any]]:
         kind = event.get("type")
-        if kind == "game_start" and self.red_fives is None:
+        if kind == EventType.GAME_START and self.red_fives is None:
             self._red = red_fives_of(event.get("rules"), event.get("overrides"))
-        if kind == "draw" and event.get("seat") == self.seat:
+        if kind == EventType.DRAW and event.get("seat") == self.seat:
             self.drawn = event.get("tile")
-        elif kind in ("discard", "call", "hand_end") and event.get("seat", self.seat) == self.seat:
+        elif kind in (EventType.DISCARD, EventType.CALL, EventType.HAND_END) and event.get("seat", self.seat) == self.seat:
             self.drawn = None
-        if kind == "hand_start":
+        if kind == EventType.HAND_START:
             self.hand, self.discards, self.melds = (event.get("round"), event.get("honba")), [0] * 4, [0] * 4
-        elif kind == "discard":
+        elif kind == EventType.DISCARD:
             self.discards[event["seat"]] += 1
-        elif kind == "call" and event.get("meld") != "kakan":
+        elif kind == EventType.CALL and event.get("meld") != "kakan":
             self.melds[event["seat"]] += 1
         out = event_to_mjai(event, self._red, self.seat)
-        if kind == "discard" and event["riichi"] and event["seat"] == self.seat and self.reach_sent:
+        if kind == EventType.DISCARD and event["riichi"] and event["seat"] == self.seat and self.reach_sent:
             out = out[1:]  # the bot has had its `reach` echoed already
-        if kind in ("discard", "hand_end"):
+        if kind in (EventType.DISCARD, EventType.HAND_END):
             self.reach_sent = False
         return out
 

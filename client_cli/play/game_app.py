@@ -25,6 +25,7 @@ from client_cli.play.results import FinalScreen, ResultScreen
 from client_cli.play.sessions import SessionFile
 from client_cli.play.widgets import HAND_KEYS, HandView
 from client_cli.seat_state import SeatState
+from protocol.events import EventType
 from protocol.messages import ByeCode
 
 Message = dict[str, Any]
@@ -232,15 +233,15 @@ class PlayApp(App[int]):
             line = render.event_line(event, self.state.view["names"], render.red_fives(self.state.view))
             if line is not None:
                 self.event_log.append(line)
-        if event["type"] in ("draw", "call", "hand_start") and self.state.view is not None:
+        if event["type"] in (EventType.DRAW, EventType.CALL, EventType.HAND_START) and self.state.view is not None:
             started = time.monotonic()
-            if event["type"] == "draw" and self.hand_ended:  # as the server starts that clock later
+            if event["type"] == EventType.DRAW and self.hand_ended:  # as the server starts that clock later
                 started += ((self.table or {}).get("clock") or {}).get("between_hands", 0.0)
                 self.hand_ended = False
             self.turn_seat, self.turn_started = self.state.view["turn"], started
-        if event["type"] == "hand_end":
+        if event["type"] == EventType.HAND_END:
             self.hand_ended = True
-        if event["type"] == "hand_end" and self.state.view is not None:
+        if event["type"] == EventType.HAND_END and self.state.view is not None:
             self.results.append(event["result"])
             view = self.state.view
             title = f"{render.round_text(view)}, honba {view['honba']}"

@@ -10,6 +10,7 @@ from rich.text import Text
 
 from client_cli.play.tiles import WINDS, kinds_text, tile_text, tiles_text
 from client_cli.seat_state import red_fives_of
+from protocol.events import EventType, HandResult
 
 View = dict[str, Any]
 POND_ROW = 6
@@ -248,7 +249,7 @@ def _name(names: list[str], seat: int | None) -> str:
 def result_text(result: dict[str, Any], names: list[str], red: bool = False, unicode: bool = False) -> Text:
     """One hand's result: each win's yaku, han, fu and points, or the draw; then everyone's change."""
     out = Text()
-    if result["type"] == "win":
+    if result["type"] == HandResult.WIN:
         for w in result["wins"]:
             how = "tsumo" if w["tsumo"] else f"ron off {_name(names, w['from'])}"
             out.append(f"{names[w['seat']]} wins by {how} on ", style="bold")
@@ -273,7 +274,7 @@ def result_text(result: dict[str, Any], names: list[str], red: bool = False, uni
             out.append("ura dora indicators ")
             out.append_text(tiles_text(result["ura_indicators"], red, unicode))
             out.append("\n")
-    elif result["type"] == "exhaustive_draw":
+    elif result["type"] == HandResult.EXHAUSTIVE_DRAW:
         tenpai = ", ".join(names[s] for s in result["tenpai"]) or "nobody"
         out.append(f"Exhaustive draw. Tenpai: {tenpai}\n", style="bold")
         for seat, hand in sorted(result.get("hands", {}).items()):
@@ -303,24 +304,24 @@ def standings_text(final: dict[str, Any], names: list[str]) -> Text:
 def event_line(event: dict[str, Any], names: list[str], red: bool = False) -> Text | None:
     """One line of the table's log for an event (draws and call windows say nothing)."""
     kind = event["type"]
-    if kind == "discard":
+    if kind == EventType.DISCARD:
         out = Text(f"{names[event['seat']][:14]}: ")
         if event["riichi"]:
             out.append("RIICHI ", style="bold red")
         out.append_text(tile_text(event["tile"], red))
         return out
-    if kind == "call":
+    if kind == EventType.CALL:
         out = Text(f"{names[event['seat']][:14]} {event['meld'].upper()} ", style="bold")
         out.append_text(tiles_text(event["tiles"], red))
         return out
-    if kind == "dora":
+    if kind == EventType.DORA:
         return Text("new dora indicator ").append_text(tile_text(event["indicator"], red))
-    if kind == "hand_start":
+    if kind == EventType.HAND_START:
         return Text(f"{ROUND_WINDS.get(event['round'][:1], '')} {event['round'][1:]} begins,"
                     f" honba {event['honba']}", style="bold")
-    if kind == "hand_end":
+    if kind == EventType.HAND_END:
         result = event["result"]
-        if result["type"] == "win":
+        if result["type"] == HandResult.WIN:
             return Text("; ".join(f"{names[w['seat']][:14]} wins by {'tsumo' if w['tsumo'] else 'ron'}"
                                   f" ({w['points']})" for w in result["wins"]), style="bold green")
         return Text(str(result.get("reason", "exhaustive draw")).replace("_", " "), style="bold")

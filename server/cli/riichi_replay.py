@@ -24,6 +24,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TextIO
 
+from protocol.events import EventType, HandResult
 from server.cli.pipes import quiet_when_the_reader_leaves
 from server.game.engine import Game
 from server.game.importers.expected import round_label
@@ -202,7 +203,7 @@ def _from_record(record: GameRecord, data: dict[str, Any]) -> Played:
         except ValueError as problem:
             error = f"decision {index + 1} (seat {seat}, {action}): {problem}"
             break
-        if any(e.type == "hand_start" for e in events):
+        if any(e.type == EventType.HAND_START for e in events):
             starts.append(hand_start_state(game))
     stored = {k: data[k] for k in ("results", "final") if k in data}
     return Played("record", game, starts, record, None, error, stored or None)
@@ -227,7 +228,7 @@ def print_hands(played: Played, count: int, out: TextIO) -> None:
 def hand_lines(result: dict[str, Any], names: list[str]) -> list[str]:
     kind = result["type"]
     lines = []
-    if kind == "win":
+    if kind == HandResult.WIN:
         for win in result["wins"]:
             how = "tsumo" if win["tsumo"] else f"ron off {names[win['from']]}"
             yaku = ", ".join(f"{name} {han}" for name, han in win["yaku"])
@@ -237,7 +238,7 @@ def hand_lines(result: dict[str, Any], names: list[str]) -> list[str]:
             limit = f" {win['limit']}" if win["limit"] and not win["yakuman"] else ""
             liable = f", {names[win['liable']]} liable" if win.get("liable") is not None else ""
             lines.append(f"{names[win['seat']]} wins by {how}: {value}{limit}, {win['points']} points{liable} ({yaku})")
-    elif kind == "exhaustive_draw":
+    elif kind == HandResult.EXHAUSTIVE_DRAW:
         if result.get("nagashi"):
             lines.append("exhaustive draw, nagashi mangan: " + ", ".join(names[s] for s in result["nagashi"]))
         else:

@@ -16,6 +16,7 @@ from __future__ import annotations
 import copy
 from collections.abc import Sequence
 
+from protocol.events import AbortiveReason, EventType
 from server.game import analysis as an
 from server.game import flow, settle
 from server.game.actions import (ACTION_TYPES, Action, ActionError, Ankan, Chi, Daiminkan, Discard, Kakan, NineTerminals,
@@ -174,7 +175,7 @@ class Game:
     # ---- hands ------------------------------------------------------------
 
     def _begin_game(self) -> list[Event]:
-        self._events = [Event("game_start", {"rules": self.rules.name, "overrides": dict(self.overrides),
+        self._events = [Event(EventType.GAME_START, {"rules": self.rules.name, "overrides": dict(self.overrides),
                                              "names": list(self.names),
                                              "seed_hash": self.seed_hash, "scores": list(self.public.scores)})]
         self._start_hand()
@@ -186,7 +187,7 @@ class Game:
         if self.walls is not None:
             if number >= len(self.walls):
                 p.phase = Phase.STOPPED
-                self._emit("stopped", {"reason": f"the walls given end after hand {number}"})
+                self._emit(EventType.STOPPED, {"reason": f"the walls given end after hand {number}"})
                 return
             wall = list(self.walls[number])
         else:
@@ -201,7 +202,7 @@ class Game:
         hands = deal(wall, p.dealer)
         self.private = [Private(hand=sorted(h), counts=an.counts34(h)) for h in hands]
         p.tiles_left = self.hidden.tiles_left
-        self._emit("hand_start", {"round": p.round_name, "round_wind": p.round_wind, "dealer": p.dealer,
+        self._emit(EventType.HAND_START, {"round": p.round_name, "round_wind": p.round_wind, "dealer": p.dealer,
                                   "honba": p.honba, "sticks": p.sticks, "scores": list(p.scores),
                                   "dora_indicators": list(p.dora_indicators), "hand_number": number},
                    {s: {"hand": list(self.private[s].hand)} for s in range(4)})
@@ -209,7 +210,7 @@ class Game:
             self._update_waits(s)
         self._draw(p.dealer)
 
-    def _emit(self, kind: str, public: dict, private: dict[int, dict] | None = None) -> None:
+    def _emit(self, kind: EventType, public: dict, private: dict[int, dict] | None = None) -> None:
         self._events.append(Event(kind, public, private or {}))
 
     def _meld_count(self, seat: int) -> int:
@@ -252,7 +253,7 @@ class Game:
         hs.forbidden = NOTHING_FORBIDDEN
         p.turn = seat
         p.phase = Phase.TURN
-        self._emit("draw", {"seat": seat, "tiles_left": p.tiles_left, "replacement": replacement},
+        self._emit(EventType.DRAW, {"seat": seat, "tiles_left": p.tiles_left, "replacement": replacement},
                    {seat: {"tile": tile}})
         self.offers = Offers({seat: self._turn_options(seat)}, {})
         hs.drawn_once[seat] = True
@@ -317,7 +318,7 @@ class Game:
         elif isinstance(action, Kakan):
             self._kakan(seat, action.tile)
         elif isinstance(action, NineTerminals):
-            self._abortive("nine_terminals", seat=seat)
+            self._abortive(AbortiveReason.NINE_TERMINALS, seat=seat)
 
     def _discard(self, seat: int, tile: int, riichi: bool) -> None:
         p, priv = self.public, self.private[seat]
@@ -342,7 +343,7 @@ class Game:
             hs.first_discards.append(tile >> 2)
         self._update_waits(seat)
         p.last_discard = tile
-        self._emit("discard", {"seat": seat, "tile": tile, "tsumogiri": tsumogiri, "riichi": riichi})
+        self._emit(EventType.DISCARD, {"seat": seat, "tile": tile, "tsumogiri": tsumogiri, "riichi": riichi})
         self._open_call_window(seat, tile)
 
     # ---- the call window --------------------------------------------------
@@ -407,7 +408,7 @@ class Game:
         if rons:
             if len(rons) > self.rules.max_ron_winners:
                 if self.rules.abortive_draws:
-                    self._abortive("triple_ron", seats=rons)
+                    self._abortive(AbortiveReason.TRIPLE_RON, seats=rons)
                     return
                 rons = rons[:self.rules.max_ron_winners]
             self._win(rons, tile, discarder=discarder)
@@ -452,7 +453,7 @@ class Game:
         p.seats[seat].riichi = True
         p.scores[seat] -= 1000
         p.sticks += 1
-        self._emit("riichi_accepted", {"seat": seat, "scores": list(p.scores), "sticks": p.sticks})
+        self._emit(EventType.RIICHI_ACCEPTED, {"seat": seat, "scores": list(p.scores), "sticks": p.sticks})
 
     def _check_abortive_after_discard(self, called: bool) -> bool:
         """Once a discard is not won on: four winds (and not called), four riichi, four kongs by
@@ -462,13 +463,13 @@ class Game:
         p = self.public
         fd = self.hand_state.first_discards
         if not called and len(fd) == 4 and not p.calls_made and fd[0] in WINDS and all(k == fd[0] for k in fd):
-            self._abortive("four_winds")
+            self._abortive(AbortiveReason.FOUR_WINDS)
             return True
         if all(sp.riichi for sp in p.seats):
-            self._abortive("four_riichi")
+            self._abortive(AbortiveReason.FOUR_RIICHI)
             return True
         if len(p.kongs) == 4 and len(set(p.kongs)) > 1:
-            self._abortive("four_kongs")
+            self._abortive(AbortiveReason.FOUR_KONGS)
             return True
         return False
 
@@ -496,7 +497,7 @@ class Game:
         self._track_pao(seat, discarder, tile)
         priv.temporary_furiten = priv.riichi_furiten  # a claim ends temporary furiten
         p.last_discard = None
-        self._emit("call", {"seat": seat, "meld": kind.value, "tiles": list(meld.tiles), "called": tile,
+        self._emit(EventType.CALL, {"seat": seat, "meld": kind.value, "tiles": list(meld.tiles), "called": tile,
                             "from": discarder})
         if kind is MeldKind.KAN:
             self._declare_kong(seat, open_kong=True)
@@ -540,7 +541,7 @@ class Game:
             self._break_first_go_around()
         else:
             p.calls_made = True
-        self._emit("call", {"seat": seat, "meld": "ankan", "tiles": list(tiles), "called": None, "from": None})
+        self._emit(EventType.CALL, {"seat": seat, "meld": "ankan", "tiles": list(tiles), "called": None, "from": None})
         if self.rules.chankan_concealed_kong_kokushi:
             robbers = {s: [Ron(), Pass()] for s in self._others(seat) if self._kokushi_robs(s, tiles[0])}
             if robbers:
@@ -556,7 +557,8 @@ class Game:
         priv.give(tile)
         meld.kind = MeldKind.KAKAN
         meld.tiles = tuple(sorted((*meld.tiles, tile)))
-        self._emit("call", {"seat": seat, "meld": "kakan", "tiles": list(meld.tiles), "called": tile, "from": None})
+        self._emit(EventType.CALL, {"seat": seat, "meld": "kakan", "tiles": list(meld.tiles), "called": tile,
+                                    "from": None})
         robbers = {s: [Ron(), Pass()] for s in self._others(seat) if self._can_win(s, tile, tsumo=False, chankan=True)}
         if robbers:
             self._open_chankan(seat, tile, robbers, MeldKind.KAKAN)
@@ -582,7 +584,7 @@ class Game:
         rons = [s for s in order if isinstance(window.answers.get(s), Ron)]
         if rons:
             if len(rons) > self.rules.max_ron_winners and self.rules.abortive_draws:
-                self._abortive("triple_ron", seats=rons)
+                self._abortive(AbortiveReason.TRIPLE_RON, seats=rons)
                 return
             self._win(rons[:self.rules.max_ron_winners], tile, discarder=seat, chankan=True)
             return
@@ -607,7 +609,7 @@ class Game:
     def _reveal_dora(self) -> None:
         p = self.public
         p.dora_indicators.append(self.hidden.wall[DORA_INDICATORS[len(p.dora_indicators)]])
-        self._emit("dora", {"indicator": p.dora_indicators[-1], "dora_indicators": list(p.dora_indicators)})
+        self._emit(EventType.DORA, {"indicator": p.dora_indicators[-1], "dora_indicators": list(p.dora_indicators)})
 
     def _reveal_pending_dora(self) -> None:
         hs = self.hand_state
@@ -646,9 +648,9 @@ class Game:
     def _exhaustive_draw(self) -> None:
         self._end_hand(settle.settle_exhaustive_draw(self.state, self.rules))
 
-    def _abortive(self, reason: str, seat: int | None = None, seats: list[int] | None = None) -> None:
+    def _abortive(self, reason: AbortiveReason, seat: int | None = None, seats: list[int] | None = None) -> None:
         # Four riichi: the fourth stick is paid before the hand is abandoned; triple ron: not.
-        if reason != "triple_ron":
+        if reason is not AbortiveReason.TRIPLE_RON:
             self._accept_riichi()
         self._end_hand(settle.settle_abortive(self.state, reason, seat=seat, seats=seats))
 
@@ -660,7 +662,7 @@ class Game:
             p.sticks = 0  # the winners took them all
         self.results.append(result.to_data())
         self.offers = Offers({}, {})
-        self._emit("hand_end", {"result": result.to_data()}, {})
+        self._emit(EventType.HAND_END, {"result": result.to_data()}, {})
         deal = flow.next_deal(p, self.rules, result)
         p.round_wind, p.dealer, p.honba, p.hand_number = deal.round_wind, deal.dealer, deal.honba, deal.hand_number
         if deal.finished:
@@ -676,4 +678,4 @@ class Game:
         self.final = final.to_data()
         p.phase = Phase.GAME_OVER
         self.offers = Offers({}, {})
-        self._emit("game_end", final.to_data())
+        self._emit(EventType.GAME_END, final.to_data())

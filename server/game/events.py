@@ -2,7 +2,8 @@
 
 An event carries its public part and, for some seats, a private part; a seat's view of
 it is assembled from the two (`for_seat`), a spectator's is the public part alone.  No
-event ever has to be filtered by deleting fields.
+event ever has to be filtered by deleting fields.  The event types, the fields each
+carries and the hand results are defined once, in protocol/events.py.
 """
 
 from __future__ import annotations
@@ -10,10 +11,12 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from protocol.events import EventType
+
 
 @dataclass(frozen=True, slots=True)
 class Event:
-    type: str
+    type: EventType  # protocol/messages.py EVENTS defines the fields of each type
     public: dict[str, Any]
     private: dict[int, dict[str, Any]] = field(default_factory=dict)
 

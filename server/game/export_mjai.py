@@ -14,6 +14,7 @@ import copy
 from collections.abc import Iterable, Sequence
 from typing import Any
 
+from protocol.events import EventType
 from protocol.mjai_tiles import HIDDEN, event_to_mjai, mjai_tile
 from server.game.events import Event
 from server.game.record import GameRecord
@@ -28,9 +29,9 @@ def events_to_mjai(events: Iterable[Event], rules: Rules) -> list[dict[str, Any]
     out: list[dict[str, Any]] = []
     for event in events:
         data = {"type": event.type, **event.public}
-        if event.type == "hand_start":
+        if event.type == EventType.HAND_START:
             data["hands"] = [event.private[s]["hand"] for s in range(4)]
-        elif event.type == "draw":
+        elif event.type == EventType.DRAW:
             data.update(event.private[data["seat"]])
         out.extend(event_to_mjai(data, red))
     return out

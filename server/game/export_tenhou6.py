@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import Any
 
+from protocol.events import EventType, HandResult
 from protocol.mjai_tiles import win_deltas  # one winner's share of a win's deltas, shared by both exports
 from server.game.analysis import RED_IDS
 from server.game.events import Event
@@ -152,7 +153,7 @@ def yaku_strings(win: dict[str, Any], seat_wind: int, round_wind: int, indicator
 def result_array(result: dict[str, Any], dealer: int, round_wind: int, indicators: Sequence[int],
                  rules: Rules) -> list[Any]:
     kind = result["type"]
-    if kind == "win":
+    if kind == HandResult.WIN:
         out: list[Any] = ["和了"]
         for win in result["wins"]:
             seat = win["seat"]
@@ -162,7 +163,7 @@ def result_array(result: dict[str, Any], dealer: int, round_wind: int, indicator
                     *yaku_strings(win, (seat - dealer) % 4, round_wind, indicators, rules.red_fives)]
             out += [win_deltas(win), info]
         return out
-    if kind == "exhaustive_draw":
+    if kind == HandResult.EXHAUSTIVE_DRAW:
         return ["流し満貫" if result.get("nagashi") else "流局", list(result["deltas"])]
     return [ABORTIVE_NAMES.get(result["reason"], result["reason"])]
 
@@ -188,17 +189,17 @@ class _Hand:
 
     def on(self, event: Event, rules: Rules) -> None:
         data = event.public
-        if event.type == "draw":
+        if event.type == EventType.DRAW:
             seat = data["seat"]
             self.takes[seat].append(tile_code(event.private[seat]["tile"], self.red))
-        elif event.type == "discard":
+        elif event.type == EventType.DISCARD:
             code: Any = TSUMOGIRI if data["tsumogiri"] else tile_code(data["tile"], self.red)
             self.discards[data["seat"]].append(f"r{code}" if data["riichi"] else code)
-        elif event.type == "call":
+        elif event.type == EventType.CALL:
             self._call(data)
-        elif event.type == "dora":
+        elif event.type == EventType.DORA:
             self.indicators.append(data["indicator"])
-        elif event.type == "hand_end":
+        elif event.type == EventType.HAND_END:
             result = data["result"]
             self.result = result_array(result, self.dealer, self.round_wind, self.indicators, rules)
             self.ura = list(result.get("ura_indicators") or [])
@@ -232,11 +233,11 @@ def hands_from_events(events: Iterable[Event], rules: Rules) -> list[list[Any]]:
     log: list[list[Any]] = []
     hand: _Hand | None = None
     for event in events:
-        if event.type == "hand_start":
+        if event.type == EventType.HAND_START:
             hand = _Hand(event.public, {s: p["hand"] for s, p in event.private.items()}, rules.red_fives)
         elif hand is not None:
             hand.on(event, rules)
-            if event.type == "hand_end":
+            if event.type == EventType.HAND_END:
                 log.append(hand.array())
                 hand = None
     return log

@@ -1,5 +1,5 @@
 """How a hand ended, as frozen values: a win (one or more winners), an exhaustive draw, an
-abortive draw.
+abortive draw.  protocol/events.py names the result types and the fields of their data.
 
 `settle` makes them from the state; `Game` applies them (the scores, the sticks) and keeps
 their plain-data form (`to_data`), which is what records, the `hand_end` event and every
@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Union
 
+from protocol.events import AbortiveReason, HandResult
 from server.rules.melds import MeldKind
 
 
@@ -44,7 +45,8 @@ class Winner:
     def to_data(self) -> dict[str, Any]:
         return {
             "seat": self.seat, "from": self.discarder, "tile": self.tile, "tsumo": self.tsumo,
-            "hand": list(self.hand), "melds": [{"kind": kind.value, "tiles": list(tiles)} for kind, tiles in self.melds],
+            "hand": list(self.hand),
+            "melds": [{"kind": kind.value, "tiles": list(tiles)} for kind, tiles in self.melds],
             "han": self.han, "fu": self.fu, "yaku": [[n, h] for n, h in self.yaku], "dora": self.dora,
             "limit": self.limit, "yakuman": self.yakuman, "points": self.points,
             "payers": {str(seat): amount for seat, amount in self.payers}, "liable": self.liable,
@@ -62,7 +64,7 @@ class WinResult:
     ura_indicators: tuple[int, ...]  # shown when a winner was in riichi
 
     def to_data(self) -> dict[str, Any]:
-        return {"type": "win", "wins": [w.to_data() for w in self.wins], "deltas": list(self.deltas),
+        return {"type": HandResult.WIN, "wins": [w.to_data() for w in self.wins], "deltas": list(self.deltas),
                 "scores": list(self.scores), "ura_indicators": list(self.ura_indicators)}
 
 
@@ -77,7 +79,7 @@ class ExhaustiveDraw:
     scores: tuple[int, int, int, int]
 
     def to_data(self) -> dict[str, Any]:
-        return {"type": "exhaustive_draw", "tenpai": list(self.tenpai), "nagashi": list(self.nagashi),
+        return {"type": HandResult.EXHAUSTIVE_DRAW, "tenpai": list(self.tenpai), "nagashi": list(self.nagashi),
                 "hands": {str(seat): list(tiles) for seat, tiles in self.hands},
                 "deltas": list(self.deltas), "scores": list(self.scores)}
 
@@ -88,7 +90,7 @@ class AbortiveDraw:
     payments.  `seat` and `hand` are the nine-terminals hand its player showed, `seats` the
     seats that called the triple ron: what the draw itself made public."""
 
-    reason: str
+    reason: AbortiveReason
     scores: tuple[int, int, int, int]
     seat: int | None = None
     hand: tuple[int, ...] | None = None
@@ -96,7 +98,7 @@ class AbortiveDraw:
     deltas: tuple[int, int, int, int] = (0, 0, 0, 0)
 
     def to_data(self) -> dict[str, Any]:
-        data: dict[str, Any] = {"type": "abortive_draw", "reason": self.reason}
+        data: dict[str, Any] = {"type": HandResult.ABORTIVE_DRAW, "reason": self.reason}
         if self.seat is not None:
             data["seat"] = self.seat
         if self.hand is not None:

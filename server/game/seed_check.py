@@ -4,6 +4,7 @@ documented shuffle gives for that seed (server/game/wall.py)."""
 
 from __future__ import annotations
 
+from protocol.events import EventType
 from server.game.record import GameRecord, RecordError
 from server.game.wall import seed_hash, shuffled_wall
 
@@ -11,14 +12,14 @@ from server.game.wall import seed_hash, shuffled_wall
 def _replayed_walls(record: GameRecord) -> tuple[str | None, list[list[int]]]:
     """The seed hash the replay published, and the wall of each hand it dealt, in order."""
     game = record.new_game()
-    published = next((e.public.get("seed_hash") for e in game.start_events if e.type == "game_start"), None)
+    published = next((e.public.get("seed_hash") for e in game.start_events if e.type == EventType.GAME_START), None)
     walls = [list(game.hidden.wall)]
     for index, (seat, action) in enumerate(record.decisions):
         try:
             events = game.apply(seat, action)
         except ValueError as error:
             raise RecordError(f"decision {index + 1} (seat {seat}): {error}") from None
-        if any(e.type == "hand_start" for e in events):
+        if any(e.type == EventType.HAND_START for e in events):
             walls.append(list(game.hidden.wall))
     return published, walls
 

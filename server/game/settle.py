@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from protocol.events import AbortiveReason
 from server.game import analysis as an
 from server.game.results import AbortiveDraw, ExhaustiveDraw, Winner, WinResult
 from server.game.state import GameState
@@ -201,7 +202,8 @@ def settle_exhaustive_draw(state: GameState, rules: Rules) -> ExhaustiveDraw:
         gain, loss = NOTEN_TOTAL // len(tenpai), NOTEN_TOTAL // (4 - len(tenpai))
         for s in range(4):
             deltas[s] = gain if s in tenpai else -loss
-    return ExhaustiveDraw(tuple(tenpai), tuple(nagashi), tuple((s, tuple(sorted(state.private[s].hand))) for s in tenpai),
+    hands = tuple((s, tuple(sorted(state.private[s].hand))) for s in tenpai)
+    return ExhaustiveDraw(tuple(tenpai), tuple(nagashi), hands,
                           _four(deltas), _four(p.scores[s] + deltas[s] for s in range(4)))
 
 
@@ -210,7 +212,8 @@ def _nagashi(state: GameState, seat: int) -> bool:
     return bool(sp.discards) and not sp.claimed and all(t >> 2 in an.TERMINAL_HONOUR_KINDS for t in sp.discards)
 
 
-def settle_abortive(state: GameState, reason: str, seat: int | None = None, seats: list[int] | None = None) -> AbortiveDraw:
+def settle_abortive(state: GameState, reason: AbortiveReason, seat: int | None = None,
+                    seats: list[int] | None = None) -> AbortiveDraw:
     """An abortive draw pays nothing and the dealer always repeats (flow.next_deal), so
     nothing in it depends on who is waiting: the result does not say (only EMA 'A Drawn Hand',
     the exhaustive draw, has "the waiting players are shown").  It carries what the draw itself

@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from protocol.events import HandResult
 from server.game.importers.steps import HandStartState
 
 ROUND_WINDS = "ESWN"
@@ -32,9 +33,9 @@ class ExpectedWin:
 @dataclass(frozen=True)
 class ExpectedHand:
     start: HandStartState  # round, honba, sticks and scores as the hand began
-    kind: str  # "win" | "exhaustive_draw" | "abortive_draw"
+    kind: HandResult
     deltas: tuple[int, int, int, int]
-    reason: str | None = None  # the abortive draw's reason, or "nagashi" for an exhaustive draw won by it
+    reason: str | None = None  # the abortive draw's reason (an AbortiveReason), or "nagashi" for an exhaustive draw won by it
     wins: tuple[ExpectedWin, ...] = ()
     tenpai: tuple[int, ...] | None = None  # seats tenpai at an exhaustive draw, where the log shows them
 
@@ -74,14 +75,14 @@ def compare_hand(expected: ExpectedHand, result: dict[str, Any], start: HandStar
         if tuple(start.scores) != tuple(exp.scores):
             diffs.append(f"scores at the start {list(start.scores)}; the log has {list(exp.scores)}")
     kind = result["type"]
-    reason = result.get("reason") if kind == "abortive_draw" else ("nagashi" if result.get("nagashi") else None)
+    reason = result.get("reason") if kind == HandResult.ABORTIVE_DRAW else ("nagashi" if result.get("nagashi") else None)
     if (kind, reason) != (expected.kind, expected.reason):
         diffs.append(f"the hand ends in {_ending(kind, reason)}; the log has {_ending(expected.kind, expected.reason)}")
     if tuple(result["deltas"]) != expected.deltas:
         diffs.append(f"score changes {list(result['deltas'])}; the log has {list(expected.deltas)}")
-    if expected.tenpai is not None and kind == "exhaustive_draw" and tuple(sorted(result["tenpai"])) != expected.tenpai:
+    if expected.tenpai is not None and kind == HandResult.EXHAUSTIVE_DRAW and tuple(sorted(result["tenpai"])) != expected.tenpai:
         diffs.append(f"tenpai seats {sorted(result['tenpai'])}; the log has {list(expected.tenpai)}")
-    if kind == "win" and expected.kind == "win":
+    if kind == HandResult.WIN and expected.kind == HandResult.WIN:
         diffs.extend(_compare_wins(expected.wins, result["wins"]))
     return diffs
 

@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import unquote
 
+from protocol.events import AbortiveReason, HandResult
 from server.game.importers.expected import ExpectedFinal, ExpectedHand, ExpectedWin
 from server.game.importers.log_wall import LogWallError, SeenTiles, rebuild_wall
 from server.game.importers.replay import ParsedLog
@@ -29,8 +30,8 @@ from server.rules.config import TENHOU, Rules
 
 _DRAW = re.compile(r"^([TUVW])(\d+)$")
 _DISCARD = re.compile(r"^([DEFG])(\d+)$")
-_ABORTIVE = {"yao9": "nine_terminals", "reach4": "four_riichi", "ron3": "triple_ron", "kan4": "four_kongs",
-             "kaze4": "four_winds"}
+_ABORTIVE = {"yao9": AbortiveReason.NINE_TERMINALS, "reach4": AbortiveReason.FOUR_RIICHI,
+             "ron3": AbortiveReason.TRIPLE_RON, "kan4": AbortiveReason.FOUR_KONGS, "kaze4": AbortiveReason.FOUR_WINDS}
 
 GO_NO_RED = 0x02
 GO_NO_OPEN_TANYAO = 0x04
@@ -296,7 +297,7 @@ class _Reader:
                               tuple(_ints(a["hai"])))
         self._hand["wins"].append(win)
         self._add_deltas(a)
-        self._end_hand("win", None, a)
+        self._end_hand(HandResult.WIN, None, a)
 
     def _ryuukyoku(self, a: dict[str, str]) -> None:
         steps = self._steps()
@@ -309,17 +310,17 @@ class _Reader:
             steps.append(RonStep(None, self._last_discard[0]))
         self._add_deltas(a)
         if kind in _ABORTIVE:
-            self._end_hand("abortive_draw", _ABORTIVE[kind], a)
+            self._end_hand(HandResult.ABORTIVE_DRAW, _ABORTIVE[kind], a)
         else:
             tenpai = tuple(s for s in range(4) if f"hai{s}" in a) if kind is None else None
-            self._end_hand("exhaustive_draw", "nagashi" if kind == "nm" else None, a, tenpai)
+            self._end_hand(HandResult.EXHAUSTIVE_DRAW, "nagashi" if kind == "nm" else None, a, tenpai)
 
     def _add_deltas(self, a: dict[str, str]) -> None:
         sc = _ints(a.get("sc", ""))
         for seat in range(4):
             self._hand["deltas"][seat] += 100 * sc[2 * seat + 1] if len(sc) == 8 else 0
 
-    def _end_hand(self, kind: str, reason: str | None, a: dict[str, str], tenpai: tuple[int, ...] | None = None) -> None:
+    def _end_hand(self, kind: HandResult, reason: str | None, a: dict[str, str], tenpai: tuple[int, ...] | None = None) -> None:
         hand = self._hand
         expected = ExpectedHand(hand["start"], kind, tuple(hand["deltas"]), reason, tuple(hand["wins"]), tenpai)
         if len(self.expected) == len(self.hands):

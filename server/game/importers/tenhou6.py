@@ -16,6 +16,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
+from protocol.events import AbortiveReason, HandResult
 from server.game.importers.expected import ExpectedFinal, ExpectedHand, ExpectedWin
 from server.game.importers.log_wall import LogWallError, SeenTiles, rebuild_wall
 from server.game.importers.replay import ParsedLog
@@ -27,8 +28,9 @@ from server.rules.config import TENHOU
 
 TSUMOGIRI = 60
 RED_CODES = {51: 16, 52: 52, 53: 88}  # red five codes and their ids
-_ABORTIVE = {"九種九牌": "nine_terminals", "四風連打": "four_winds", "四家立直": "four_riichi",
-             "四槓散了": "four_kongs", "三家和了": "triple_ron"}
+_ABORTIVE = {"九種九牌": AbortiveReason.NINE_TERMINALS, "四風連打": AbortiveReason.FOUR_WINDS,
+             "四家立直": AbortiveReason.FOUR_RIICHI, "四槓散了": AbortiveReason.FOUR_KONGS,
+             "三家和了": AbortiveReason.TRIPLE_RON}
 _YAKU_TEXT = re.compile(r"^(.*?)\((\d+)飜\)$")
 _YAKUMAN_TEXT = re.compile(r"^(.*?)\(役満\d*\)$")
 _FU_HAN = re.compile(r"(\d+)符(\d+)飜")
@@ -268,7 +270,7 @@ def _ending(result: list[Any]) -> tuple[str, list[tuple[int, int]]]:
     status = result[0] if result else ""
     if status == "和了":
         infos = result[2::2]
-        return "win", [(int(info[0]), int(info[1])) for info in infos]
+        return HandResult.WIN, [(int(info[0]), int(info[1])) for info in infos]
     if status in _ABORTIVE:
         return _ABORTIVE[status], []
     return "draw", []
@@ -446,9 +448,9 @@ class _Play:
     def _end_after_take(self, actor: int) -> None:
         self._check_all_used()
         kind, winners = self.ending
-        if kind == "win" and winners == [(actor, actor)]:
+        if kind == HandResult.WIN and winners == [(actor, actor)]:
             self.steps.append(TsumoStep(actor))
-        elif kind == "nine_terminals":
+        elif kind == AbortiveReason.NINE_TERMINALS:
             self.steps.append(NineTerminalsStep(actor))
         else:
             raise _DeadEnd(f"seat {actor} drew and did nothing, and the hand ends in {kind}")
@@ -456,13 +458,13 @@ class _Play:
     def _end_after_discard(self, actor: int) -> None:
         self._check_all_used()
         kind, winners = self.ending
-        if kind == "win":
+        if kind == HandResult.WIN:
             if any(source != actor or seat == actor for seat, source in winners):
                 raise _DeadEnd(f"the log's winners {winners} did not win on seat {actor}'s tile")
             self.steps.append(RonStep(tuple(seat for seat, _ in winners), actor))
-        elif kind == "triple_ron":
+        elif kind == AbortiveReason.TRIPLE_RON:
             self.steps.append(RonStep(None, actor))
-        elif kind == "nine_terminals":
+        elif kind == AbortiveReason.NINE_TERMINALS:
             raise _DeadEnd("nine terminals after a discard")
 
     # ---- the wall -----------------------------------------------------------
@@ -489,14 +491,14 @@ def _expected(start: HandStartState, result: list[Any]) -> ExpectedHand:
         for score_deltas, info in zip(result[1::2], result[2::2]):
             deltas = [a + int(b) for a, b in zip(deltas, score_deltas, strict=True)]
             wins.append(_win(start, info))
-        return ExpectedHand(start, "win", tuple(deltas), None, tuple(wins))
+        return ExpectedHand(start, HandResult.WIN, tuple(deltas), None, tuple(wins))
     deltas = tuple(int(d) for d in result[1]) if len(result) > 1 else (0, 0, 0, 0)
     if status in _ABORTIVE:
-        return ExpectedHand(start, "abortive_draw", deltas, _ABORTIVE[status])
+        return ExpectedHand(start, HandResult.ABORTIVE_DRAW, deltas, _ABORTIVE[status])
     if status == "流し満貫":
-        return ExpectedHand(start, "exhaustive_draw", deltas, "nagashi")
+        return ExpectedHand(start, HandResult.EXHAUSTIVE_DRAW, deltas, "nagashi")
     if status in ("流局", "全員聴牌", "全員不聴"):
-        return ExpectedHand(start, "exhaustive_draw", deltas)
+        return ExpectedHand(start, HandResult.EXHAUSTIVE_DRAW, deltas)
     raise Tenhou6Error(f"unknown result {status!r}")
 
 
