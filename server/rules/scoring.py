@@ -110,7 +110,7 @@ class HandScore(NamedTuple):
     yakuman: int
     base: int
     payment: Payment
-    # The fu lines, or (after _READING) the reading to write them out from: they are only
+    # The fu lines, or (after _READING) the candidate to write them out from: they are only
     # read for display, so they are written out on use rather than for every hand scored.
     fu_source: tuple
     wait: str  # ryanmen, kanchan, penchan, tanki, shanpon, chiitoitsu, kokushi
@@ -127,10 +127,20 @@ class HandScore(NamedTuple):
         return self.payment.total
 
 
-# A candidate reading before it becomes a HandScore: (han, fu, set of yaku (yaku.YAKU_BIT)
-# or None for no yaku, yakuman names or None, wait, and the reading's pair, concealed
-# pungs as bits and pinfu, or None for seven pairs and thirteen orphans).
+# A candidate: one reading with the winning tile in one place, valued, before the best
+# becomes a HandScore.  A plain tuple, always made in this order and read by these names:
+#   _HAN      yaku + dora; 13 for each yakuman added
+#   _FU
+#   _YAKU     a set of yaku (yaku.YAKU_BIT); 0 for a yakuman, None for no yaku
+#   _YAKUMAN  the yakuman's names (a tuple), or None
+#   _WAIT
+#   _PAIR, _PUNGS, _PINFU  the reading, for HandScore.fu_lines: its pair, its concealed pungs
+#             as bits (1 << kind) and whether it is pinfu; None for seven pairs and thirteen orphans
+# Not a NamedTuple: one is made for nearly every hand, and a tuple subclass's instances,
+# made, freed and read by attribute, cost 7% more instructions a hand (3,400 of 48,300, in
+# callgrind); a plain tuple comes from the interpreter's free list (docs/performance.md).
 _Candidate = tuple
+_HAN, _FU, _YAKU, _YAKUMAN, _WAIT, _PAIR, _PUNGS, _PINFU = range(8)
 
 
 class _READING:  # noqa: N801
@@ -421,7 +431,7 @@ def score_hand(tiles: Sequence[int], win_tile: int, melds: Sequence[Meld], ctx: 
                         han = han_of[won]
                     except KeyError:  # a set of yaku not seen before
                         han = yaku_han(won, closed)
-                    candidate = (han + all_dora, fu, won, None, wait, pair, pungs, pinfu)
+                    candidate = (han + all_dora, fu, won, None, wait, pair, pungs, pinfu)  # _HAN ... _PINFU
                 else:
                     candidate = (0, 0, None, None, wait, pair, pungs, pinfu)
             if best is None:
@@ -435,9 +445,14 @@ def score_hand(tiles: Sequence[int], win_tile: int, melds: Sequence[Meld], ctx: 
     dealer = not seat_wind  # ctx.dealer, without the property's call
     if more is not None:
         best = _best(more, rules, dealer, tsumo)
-    han, fu, yaku, yakuman, wait, pair, pungs, pinfu = best  # type: ignore[misc]
-    if pair is not None:  # pinfu: the shape, even where a yakuman hides the yaku
-        lines: tuple = (_READING, pair, pungs, wait, pinfu, melds, win, closed, ctx, rules)  # for HandScore.fu_lines
+    # One read a statement: five in one statement would build a tuple and take it apart.
+    han = best[_HAN]  # type: ignore[index]
+    fu = best[_FU]  # type: ignore[index]
+    yaku = best[_YAKU]  # type: ignore[index]
+    yakuman = best[_YAKUMAN]  # type: ignore[index]
+    wait = best[_WAIT]  # type: ignore[index]
+    if best[_PAIR] is not None:  # type: ignore[index]  # the reading, even where a yakuman hides the yaku
+        lines: tuple = (_READING, best, melds, win, closed, ctx, rules)  # for HandScore.fu_lines
     else:
         lines = fu_rules.CHIITOITSU_FU if wait == "chiitoitsu" else ()
     if unusual and ctx.renhou and rules.renhou_mangan:
@@ -488,10 +503,10 @@ def _rank(candidate: _Candidate, rules: Rules, dealer: bool, tsumo: bool) -> int
     """What the winner collects for a candidate before counters, in hundreds, then its han,
     then its fu, as one int (bits 20 up, 10-19, 0-9: han and fu are below 1024).
     points.limit_for and points.collected, inlined."""
-    han, fu, yaku, yakuman, _, _, _, _ = candidate
-    if yakuman is not None:
+    han, fu = candidate[_HAN], candidate[_FU]
+    if candidate[_YAKUMAN] is not None:
         base = 8000 * (han // 13)
-    elif yaku is None:
+    elif candidate[_YAKU] is None:
         base = 0
     elif han < 5:
         base = fu << (2 + han)
@@ -542,17 +557,17 @@ def _chiitoitsu_candidate(hand_yaku: int, hand_yakuman: Sequence[str], dora: int
     return (yaku_han(yaku, True) + dora, 25, yaku, None, "chiitoitsu", None, None, None)
 
 
-def _yakuman_candidate(names: list[str], hand_yakuman: Sequence[str], fu: int, wait: str,
+def _yakuman_candidate(names: Sequence[str], hand_yakuman: Sequence[str], fu: int, wait: str,
                        reading: tuple[int, int, bool] | None, rules: Rules) -> _Candidate:
-    names = [*names, *hand_yakuman]
+    names = (*names, *hand_yakuman)  # a tuple, so that a HandScore holding the candidate hashes
     if wait == "chiitoitsu":
         # Seven pairs can only be all honours among the shape-free yakuman.
-        names = [n for n in names if n in ("tsuuiisou", "tenhou", "chiihou")]
+        names = tuple(n for n in names if n in ("tsuuiisou", "tenhou", "chiihou"))
     count = len(set(names)) if rules.yakuman_stack else 1
     return (13 * count, fu, 0, names, wait, *(reading or (None, None, None)))
 
 
-def _yakuman_score(han: int, fu: int, yakuman: list[str], lines: tuple, wait: str, ctx: WinContext,
+def _yakuman_score(han: int, fu: int, yakuman: Sequence[str], lines: tuple, wait: str, ctx: WinContext,
                    rules: Rules) -> HandScore:
     notes: tuple[str, ...] = ()
     if len(yakuman) == 1:  # nearly always
@@ -568,12 +583,13 @@ def _yakuman_score(han: int, fu: int, yakuman: list[str], lines: tuple, wait: st
     return _new_score((han, fu, listed, 0, (0, 0, 0), limit, len(listed), base, payment, lines, wait, notes))
 
 
-def _fu_lines(pair: int, own_pungs: int, wait: str, pinfu: bool, melds: tuple[Meld, ...], win: int, closed: bool,
-              ctx: WinContext, rules: Rules) -> tuple[tuple[str, int], ...]:
+def _fu_lines(reading: _Candidate, melds: tuple[Meld, ...], win: int, closed: bool, ctx: WinContext,
+              rules: Rules) -> tuple[tuple[str, int], ...]:
+    wait, own_pungs = reading[_WAIT], reading[_PUNGS]
     ron_shanpon = wait == "shanpon" and not ctx.tsumo
     pungs = [(m.first, not m.is_open, m.is_kong) for m in melds if not m.is_chi]
     pungs += [(kind, not (ron_shanpon and kind == win), False) for kind in range(34) if own_pungs >> kind & 1]
-    return fu_rules.standard_fu_lines(pair, pungs, wait, closed, pinfu, ctx, rules)
+    return fu_rules.standard_fu_lines(reading[_PAIR], pungs, wait, closed, reading[_PINFU], ctx, rules)
 
 
 def _renhou_score(lines: tuple, fu: int, wait: str, ctx: WinContext) -> HandScore:
