@@ -7,7 +7,7 @@ server would send in a snapshot: the shape of `server.game.views.seat_view` with
 track the game themselves.
 
 The seat's waits and furiten are worked out here, by the engine's own rules (EMA
-'Furiten'): a tile of the seat's waits that another player discards, or adds to a kong,
+'Furiten', one function for both: server.game.analysis.furiten): a tile of the seat's waits that another player discards, or adds to a kong,
 and that the seat lets go by makes it furiten until its next draw (for good after its
 riichi).  Such a tile has been let go by once the next event shows the game went on (any
 event but the call window that follows it), which is when the engine marks it.
@@ -19,7 +19,7 @@ import copy
 from typing import Any, Callable
 
 from protocol.events import AbortiveReason, EventType, HandResult
-from server.game.analysis import counts34, hand_waits
+from server.game import analysis
 from server.rules.config import preset
 
 Event = dict[str, Any]
@@ -66,8 +66,7 @@ class SeatState:
             self.seat = you["seat"]
             # The snapshot says whether the seat is furiten, not why; after a snapshot a
             # furiten seat is taken as temporarily furiten (for good if in riichi).
-            own_discards = {t >> 2 for t in self.view["seats"][self.seat]["discards"]}
-            furiten_by_discards = any(k in own_discards for k in you["waits"])
+            furiten_by_discards = analysis.furiten(you["waits"], self.view["seats"][self.seat]["discards"])
             self.temporary_furiten = you["furiten"] and not furiten_by_discards
             self.riichi_furiten = self.temporary_furiten and self.view["seats"][self.seat]["riichi"]
 
@@ -226,12 +225,12 @@ class SeatState:
     def _update_waits(self) -> None:
         you = self.view["you"]
         melds = self.view["seats"][self.seat]["melds"]
-        counts = counts34(you["hand"])
+        counts = analysis.counts34(you["hand"])
         held = list(counts)
         for m in melds:
             for t in m["tiles"]:
                 held[t >> 2] += 1
-        you["waits"] = list(hand_waits(counts, len(melds), held))
+        you["waits"] = list(analysis.hand_waits(counts, len(melds), held))
         self._update_furiten()
 
     def _let_go_by(self, tile: int) -> None:
@@ -245,6 +244,5 @@ class SeatState:
 
     def _update_furiten(self) -> None:
         you = self.view["you"]
-        waits = set(you["waits"])
-        permanent = any(t >> 2 in waits for t in self.view["seats"][self.seat]["discards"])
-        you["furiten"] = permanent or self.temporary_furiten or self.riichi_furiten
+        you["furiten"] = analysis.furiten(set(you["waits"]), self.view["seats"][self.seat]["discards"],
+                                          self.temporary_furiten, self.riichi_furiten)

@@ -1,11 +1,11 @@
-"""What a seat's tiles allow: waits, calls, riichi discards, kongs after riichi, swap-calling.
+"""What a seat's tiles allow: waits, furiten, calls, riichi discards, kongs after riichi, swap-calling.
 
 Pure functions over tile ids (kind = id // 4) on top of the rules core.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Collection, Iterable, Sequence
 
 from server.rules.decompose import PUNG, standard_readings
 from server.rules.shanten import shanten, waits
@@ -42,6 +42,14 @@ def hand_waits(counts: Sequence[int], melds: int, held: Sequence[int]) -> tuple[
     if shanten(counts, melds) > 0:
         return ()
     return tuple(waits(counts, melds, held))
+
+
+def furiten(waits: Collection[int], discards: Iterable[int], temporary: bool = False, riichi: bool = False) -> bool:
+    """Whether a seat may not win on another's tile (EMA 'Furiten'): a kind it waits on is among
+    its own `discards` (tile ids), or it let a winning tile go by since its last draw or claim
+    (`temporary`), or did so after its riichi (`riichi`: for the rest of the hand).  The one rule
+    the engine, the views and the clients' seat state all ask."""
+    return temporary or riichi or any(t >> 2 in waits for t in discards)
 
 
 def distinct_by_face(tiles: Sequence[int], red_fives: bool) -> list[int]:

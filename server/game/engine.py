@@ -627,11 +627,8 @@ class Game:
         else:
             if tile >> 2 not in priv.waits:
                 return False
-            if priv.temporary_furiten or priv.riichi_furiten:
+            if an.furiten(priv.waits, self.public.seats[seat].discards, priv.temporary_furiten, priv.riichi_furiten):
                 return False
-            discards = self.public.seats[seat].discards
-            if any(t >> 2 in priv.waits for t in discards):
-                return False  # permanent furiten: a winning tile among the player's own discards
         try:
             self._win_score(seat, tile, tsumo, chankan=chankan)
         except settle.NoWin:

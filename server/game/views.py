@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from server.game import analysis
 from server.game.actions import action_to_data
 
 if TYPE_CHECKING:
@@ -50,13 +51,14 @@ def public_view(game: "Game") -> dict[str, Any]:
 def private_view(game: "Game", seat: int) -> dict[str, Any]:
     """What only `seat` sees: its hand, its drawn tile, its waits and furiten."""
     priv = game.private[seat]
-    permanent = any(t >> 2 in priv.waits for t in game.public.seats[seat].discards)
+    furiten = analysis.furiten(priv.waits, game.public.seats[seat].discards, priv.temporary_furiten,
+                               priv.riichi_furiten)
     return {
         "seat": seat,
         "hand": sorted(priv.hand),
         "drawn": priv.drawn,
         "waits": list(priv.waits),
-        "furiten": permanent or priv.temporary_furiten or priv.riichi_furiten,
+        "furiten": furiten,
     }
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from server.game.analysis import furiten
 from server.game.state import Phase
 from server.game.views import private_view
 from server.rules.config import EMA2016, TENHOU
@@ -179,3 +180,38 @@ def test_a_furiten_player_may_still_win_on_a_drawn_tile(rules):
     game.apply(1, Tsumo())
     win = game.results[0]["wins"][0]
     assert win["seat"] == 1 and win["tsumo"]
+
+
+# ---- one rule ----------------------------------------------------------------------------
+
+def test_furiten_is_own_discards_of_a_wait_or_a_winning_tile_let_go_by():
+    """EMA 'Furiten': "A player may not win by ron on a tile of a wait that is among their own
+    discards", nor after letting a winning tile go by, until their next draw (after riichi: for
+    the rest of the hand)."""
+    three_sou = 4 * 20  # a 3s id; the waits are kinds 3s (20) and 6s (23)
+    assert not furiten({20, 23}, [0, 4, 8])
+    assert furiten({20, 23}, [0, three_sou + 1])
+    assert furiten({20, 23}, [], temporary=True) and furiten({20, 23}, [], riichi=True)
+    assert not furiten(set(), [three_sou])  # not waiting: nothing to be furiten on
+
+
+def test_the_engine_the_views_and_the_seat_state_all_ask_the_one_furiten_rule(monkeypatch):
+    """With the rule made to say "furiten" always, a seat that let nothing go by and discarded
+    none of its waits is shown furiten in its view and in a client's seat state rebuilt from
+    the events, and the engine does not offer it the ron."""
+    from client_cli.seat_state import SeatState
+    from server.game import analysis
+
+    game = game_for(EMA2016, hands={1: WAITER}, draws=["1z", "9m", "3s"], **NEUTRAL)
+    state = SeatState(1)
+    for event in game.start_events:
+        state.apply(event.for_seat(1))
+    monkeypatch.setattr(analysis, "furiten", lambda *args, **kwargs: True)
+    while not (game.public.turn == 2 and game.public.phase is Phase.TURN):  # seat 1 draws and discards 9m
+        for event in (tsumogiri(game) if game.public.phase is Phase.TURN else pass_all(game)):
+            state.apply(event.for_seat(1))
+    assert not game.private[1].temporary_furiten and not game.private[1].riichi_furiten
+    assert private_view(game, 1)["furiten"] is True
+    assert state.view["you"]["furiten"] is True
+    tsumogiri(game)  # seat 2: 3s, a winning tile for seat 1
+    assert not _ron_offered(game, 1)
