@@ -21,6 +21,7 @@ import sqlite3
 import sys
 import time
 import unicodedata
+from collections.abc import Callable
 from pathlib import Path
 from urllib.parse import urlsplit
 from http import HTTPStatus
@@ -40,8 +41,10 @@ from server.pace import AddressShare
 from server.rules.decompose import prefill as prefill_readings
 from server.rules.shanten import prefill as prefill_shanten
 from server.session import Session
-from server.store import Store, token_hash
-from server.tables import Input, Table, commit_pending
+from server.store import SqliteFile, SqliteStore, token_hash
+from server.table.actor import Table
+from server.table.io import Disconnect, from_client
+from server.table.seats import TableState
 from server.web import WebClient, page_url, web_request
 
 log = structlog.get_logger("riichi.app")
@@ -79,10 +82,11 @@ class Outbox:
     in one write.  Bounded by bytes: when what is queued plus what the socket has not taken
     yet exceeds `limit`, the client is too slow (QueueFull, or `on_full` at the flush)."""
 
-    __slots__ = ("ws", "limit", "parts", "size", "scheduled", "closed", "raw", "on_full")
+    __slots__ = ("ws", "limit", "before_write", "parts", "size", "scheduled", "closed", "raw", "on_full")
 
-    def __init__(self, ws: ServerConnection, limit: int):
+    def __init__(self, ws: ServerConnection, limit: int, before_write: Callable[[], None]):
         self.ws, self.limit = ws, limit
+        self.before_write = before_write  # the store's group commit: what is sent was caused by what is stored
         self.parts: list[bytes] = []
         self.size = 0
         self.scheduled = False
@@ -117,7 +121,7 @@ class Outbox:
             if self.on_full is not None:
                 self.on_full()
             return
-        commit_pending()  # nothing goes out before the decisions that caused it are stored
+        self.before_write()  # nothing goes out before the decisions that caused it are stored
         if self.raw:
             ws.transport.write(b"".join(parts))
         else:
@@ -181,15 +185,15 @@ class App:
         cap = self.connections_per_address
         return bool(cap) and self.per_address[getattr(connection, "address", "?")] > cap
 
-    def process_request(self, connection: ServerConnection, request: Any) -> Any:
+    async def process_request(self, connection: ServerConnection, request: Any) -> Any:
         path = urlsplit(request.path).path  # a query string is ignored
         if path == "/healthz":
-            problem = self.problem()
+            problem = await self.problem()
             if problem:
                 return connection.respond(HTTPStatus.SERVICE_UNAVAILABLE, problem + "\n")
             return connection.respond(HTTPStatus.OK, "ok\n")
         if path == "/status":
-            response = connection.respond(HTTPStatus.OK, json.dumps(self.status()) + "\n")
+            response = connection.respond(HTTPStatus.OK, json.dumps(await self.status()) + "\n")
             del response.headers["Content-Type"]
             response.headers["Content-Type"] = "application/json"
             return response
@@ -201,19 +205,19 @@ class App:
                                       " close some and connect again\n")
         return web_request(self.web, request, path)
 
-    def problem(self) -> str | None:
+    async def problem(self) -> str | None:
         """Why the server should not be sent new players (for /healthz), or None."""
         if self.lobby.closing:
             return "stopping"
-        if not self.lobby.store.healthy():
+        if not await self.lobby.store.healthy():
             return "the store does not answer"
         return None
 
-    def status(self) -> dict[str, Any]:
+    async def status(self) -> dict[str, Any]:
         """`GET /status`: what the server is doing, for operators."""
-        tables = [t for t in self.lobby.tables.values() if t.state != "closed"]
-        return {"ok": self.problem() is None, "version": VERSION, "tables": len(tables),
-                "playing": sum(1 for t in tables if t.state == "playing"),
+        tables = [t for t in self.lobby.tables.values() if t.state is not TableState.CLOSED]
+        return {"ok": await self.problem() is None, "version": VERSION, "tables": len(tables),
+                "playing": sum(1 for t in tables if t.state is TableState.PLAYING),
                 "connections": len(self.connections)}
 
     async def handler(self, ws: ServerConnection) -> None:
@@ -231,7 +235,7 @@ class App:
     def forget_idle_sessions(self) -> int:
         """Drop the sessions that have no connection and nothing to resume (no open table)."""
         gone = [h for h, s in self.sessions.items()
-                if s.connection is None and (s.table is None or s.table.state == "closed")]
+                if s.connection is None and (s.table is None or s.table.state is TableState.CLOSED)]
         for h in gone:
             del self.sessions[h]
         return len(gone)
@@ -256,7 +260,7 @@ class Connection:
             sock = ws.transport.get_extra_info("socket") if ws.transport is not None else None
             if sock is not None:
                 sock.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, app.sndbuf)
-        self.outbox = Outbox(ws, app.outbox_bytes)
+        self.outbox = Outbox(ws, app.outbox_bytes, before_write=app.lobby.store.flush)
         self.outbox.on_full = self.too_slow
         self.session: Session | None = None
         self.tokens, self.stamp = app.burst, time.monotonic()
@@ -318,7 +322,7 @@ class Connection:
                     self.close_after(1008, "rate limit")
                     break
                 try:
-                    self.handle(decode(frame))
+                    await self.handle(decode(frame))
                 except ProtocolError as problem:
                     self.send(error(problem.code, str(problem)))
                 except Exception:  # no frame may crash the server
@@ -339,7 +343,7 @@ class Connection:
                 session.connection, session.outbox, session.on_overflow = None, None, None
                 tables = {t for t in (session.table, session.joining) if t is not None}
                 for table in tables:  # a join still queued there is followed by the disconnect
-                    table.put(Input("disconnect", session))
+                    table.put(Disconnect(), session)
                 if not tables:
                     self.app.sessions.pop(session.token_hash, None)  # nothing to resume
             if self.closing is not None:
@@ -363,26 +367,25 @@ class Connection:
             return False
         return msg.get("client") is None or msg.get("client") != session.client
 
-    def _lost(self, session: Session) -> str:
+    async def _lost(self, session: Session) -> str:
         """A known session that has nothing left to resume: why, in one line (and forget it)."""
-        table = session.table
-        seat = table.seats[session.seat] if table is not None and session.seat is not None else None
+        handed = self.app.lobby.members.handed_to_bot(session)
         if session.connection is None:
             self.app.sessions.pop(session.token_hash, None)
-            session.table = session.seat = None
-        if seat is not None and seat.kind == "bot" and table.state != "closed":
+            self.app.lobby.members.forget(session)
+        if handed:
             return HANDED_TO_BOT
-        return self.app.lobby.why_lost(session.token_hash) or "nothing to resume: your game ended, or your seat was" \
+        return await self.app.lobby.why_lost(session.token_hash) or "nothing to resume: your game ended, or your seat was" \
             " handed to a bot"
 
     # ---- messages ---------------------------------------------------------
 
-    def handle(self, msg: dict[str, Any]) -> None:
+    async def handle(self, msg: dict[str, Any]) -> None:
         kind = msg["type"]
         if kind == "ping":
             return self.send({"type": "pong", **({"id": msg["id"]} if "id" in msg else {})})
         if kind == "hello":
-            return self.hello(msg)
+            return await self.hello(msg)
         session = self.session
         if session is None:
             return self.send(error(ErrorCode.HELLO_FIRST, "say hello first: {type: hello, name, version}"))
@@ -391,22 +394,23 @@ class Connection:
                 self.app.lobby.create_table(session, msg.get("rules", "ema2016"), msg.get("overrides"),
                                             msg.get("clock"), address=self.address)
             elif kind == "join":
-                self.app.lobby.join(session, msg["code"], msg.get("seat"))
+                await self.app.lobby.join(session, msg["code"], msg.get("seat"))
             elif kind == "watch":
                 self.app.lobby.watch(session, msg["code"])
             else:
                 # After a create_table, join or watch, what follows goes through that table's
                 # queue behind it, until the table has taken the session in (or refused it).
                 joining = session.joining
-                table = joining if joining is not None and joining.state != "closed" else session.table
-                if table is None or table.state == "closed":
+                table = joining if joining is not None and joining.state is not TableState.CLOSED else session.table
+                item = from_client(msg)
+                if table is None or table.state is TableState.CLOSED or item is None:
                     self.send(error(ErrorCode.NOT_AT_TABLE, f"'{kind}' needs a table: create one or join with a code"))
                 else:
-                    table.put(Input(kind, session, msg))
+                    table.put(item, session)
         except LobbyError as problem:
             self.send(error(problem.code, str(problem)))
 
-    def hello(self, msg: dict[str, Any]) -> None:
+    async def hello(self, msg: dict[str, Any]) -> None:
         if self.session is not None:
             return self.send(error(ErrorCode.BAD_MESSAGE, "hello was already said on this connection"))
         if msg["version"] != VERSION:
@@ -418,8 +422,8 @@ class Connection:
         session = self.app.sessions.get(token_hash(resume)) if resume else None
         restarted = False
         store = self.app.lobby.store
-        if session is None and resume and (store.seat_of_token(token_hash(resume))
-                                           or store.watch_of_token(token_hash(resume))):
+        if session is None and resume and (await store.seat_of_token(token_hash(resume))
+                                           or await store.watch_of_token(token_hash(resume))):
             session = Session(name, token=resume)  # a seat (or a spectator's place) kept across a restart
             restarted = True
         if session is not None and self._held_elsewhere(session, msg):
@@ -431,13 +435,13 @@ class Connection:
         if session is not None and not stopping:
             # the table catches the session up in its own task, after this welcome has gone
             if self.app.lobby.resume(session, since=msg.get("since"), restarted=restarted) is None:
-                lost = self._lost(session)
+                lost = await self._lost(session)
                 session = None
         elif resume:
-            lost = self.app.lobby.why_lost(token_hash(resume)) or "nothing to resume with that token: its game" \
+            lost = await self.app.lobby.why_lost(token_hash(resume)) or "nothing to resume with that token: its game" \
                 " ended, or its seat was handed to a bot"
         # a seat whose game has ended: its result again rather than seat_lost
-        ended = self.app.lobby.result_after_the_end(token_hash(resume)) \
+        ended = await self.app.lobby.result_after_the_end(token_hash(resume)) \
             if lost is not None and lost != HANDED_TO_BOT else None
         resumed = session is not None
         if session is None:
@@ -490,14 +494,14 @@ async def serve_until_stopped(args: argparse.Namespace) -> None:
     prefill_shanten()  # 0.2 s of memo, before any table waits on it
     prefill_readings()  # 0.2 s: every suit's readings as sets, for scoring
     tune_gc()  # after the tables above, so that the collector leaves them be
-    store = Store(args.db)
+    store = SqliteStore(SqliteFile(args.db))
     Table.history_size = args.history
     Table.share = AddressShare(args.address_share) if args.address_share else None
     lobby = Lobby(store, idle_seconds=args.idle, abandon_seconds=args.abandon,
                   tables_per_address=args.tables_per_address)
     app = App(lobby, outbox_bytes=args.outbox_bytes, sndbuf=args.sndbuf, hello_timeout=args.hello_timeout,
               connections_per_address=args.connections_per_address, web=(web := WebClient()))
-    restored = lobby.restore()
+    restored = await lobby.restore()
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGTERM, signal.SIGINT):
@@ -522,7 +526,7 @@ async def serve_until_stopped(args: argparse.Namespace) -> None:
         janitor.cancel()
         sweeper.cancel()
         await lobby.stop(ended=args.ephemeral)
-        commit_pending()
+        store.flush()
         app.bye_all(*lobby.stopping_bye())
         await asyncio.sleep(0.2)  # let the outboxes flush the byes
         server.close()

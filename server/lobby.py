@@ -2,8 +2,9 @@
 
 Codes come from `secrets` (96 bits each), so they cannot be guessed; a code names a table
 only while it is open.  The lobby routes joins, watches and resumes to the table's queue,
-rebuilds the tables waiting for their game or in play from the store on start, and
-expires idle tables.
+keeps each session's membership from the tables' replies (server/membership.py), rebuilds
+the tables waiting for their game or in play from the store on start, and expires idle
+tables.
 """
 
 from __future__ import annotations
@@ -16,10 +17,15 @@ from typing import Any
 import structlog
 
 from protocol.messages import ByeCode, ErrorCode, bye
+from server.membership import Membership
 from server.rules.config import rules_from_data
 from server.session import Session
-from server.store import Store, TableRow
-from server.tables import Clock, Input, Table
+from server.store.protocol import Store
+from server.store.rows import TableRow
+from server.table.actor import Table
+from server.table.clock import Clock
+from server.table.io import Abandon, Join, Reconnect, Stop, Watch
+from server.table.seats import TableState
 
 log = structlog.get_logger("riichi.lobby")
 
@@ -52,6 +58,9 @@ class Lobby:
         self.tables: dict[str, Table] = {}
         self.by_invite: dict[str, Table] = {}
         self.by_watch: dict[str, Table] = {}
+        self.members = Membership(on_closed=self._forget)  # the tables' replies go here
+        self.unattended: dict[str, float] = {}  # table id -> since when its game has had no player connected
+        self.idle_asked: dict[str, float] = {}  # table id -> when an idle table was last asked to stop
         self.closing = False
         self.ended = False  # stopping for good (--ephemeral): its games do not come back either
 
@@ -65,6 +74,8 @@ class Lobby:
         self.tables.pop(table.id, None)
         self.by_invite.pop(table.invite, None)
         self.by_watch.pop(table.watch, None)
+        self.unattended.pop(table.id, None)
+        self.idle_asked.pop(table.id, None)
 
     def create_table(self, host: Session, rules: str = "ema2016", overrides: dict[str, Any] | None = None,
                      clock: dict[str, Any] | None = None, address: str | None = None) -> Table:
@@ -82,66 +93,63 @@ class Lobby:
             table_clock = Clock.from_data(clock)
         except (ValueError, TypeError) as problem:
             raise LobbyError(ErrorCode.BAD_RULES, str(problem).splitlines()[0][:200]) from None
-        table = Table(secrets.token_hex(6), new_code(), new_code(), game_rules, table_clock, self.store)
-        table.creator = address
-        self.store.save_table(table.id, table.invite, table.watch, game_rules,
-                              table_clock.to_data() if table_clock else None, "waiting")
+        table = Table.create(secrets.token_hex(6), new_code(), new_code(), game_rules, table_clock, self.store,
+                             self.members, creator=address)  # (its task stores it first)
         self._open(table)
         table.start()
-        table.put(Input("join", host, {"seat": 0, "host": True}))
-        host.joining = table
+        table.put(Join(seat=0, host=True), host)
+        self.members.route(host, table)
         log.info("table_created", table=table.id, rules=game_rules.name, host=host.name)
         return table
 
-    def join(self, session: Session, code: str, seat: int | None = None) -> None:
+    async def join(self, session: Session, code: str, seat: int | None = None) -> None:
         table = self._live(self.by_invite.get(code))
         if table is None:
             if self._live(self.by_watch.get(code)) is not None:  # a mix-up worth naming
                 raise LobbyError(ErrorCode.WATCH_CODE,
                                  "that is a watch code, not an invite code: watch the table with it")
-            ended = self.result_after_the_end(session.token_hash, invite=code)
+            ended = await self.result_after_the_end(session.token_hash, invite=code)
             if ended is not None:  # a player who left its game comes for the result
                 for message in ended:
                     session.send(message)
                 return
             raise LobbyError(ErrorCode.NO_TABLE, "no open table has that invite code")
-        table.put(Input("join", session, {} if seat is None else {"seat": seat}))
-        session.joining = table
+        table.put(Join(seat=seat), session)
+        self.members.route(session, table)
 
     def watch(self, session: Session, code: str) -> None:
         table = self._live(self.by_watch.get(code))
         if table is None:
             raise LobbyError(ErrorCode.NO_TABLE, "no open table has that watch code")
-        table.put(Input("watch", session))
-        session.joining = table
+        table.put(Watch(), session)
+        self.members.route(session, table)
 
     def resume(self, session: Session, since: int | None = None, restarted: bool = False) -> Table | None:
         """The open table where the session's resume token holds a seat (or that it watched),
         told to take it back and catch it up from `since`, the last seq it saw."""
-        data: dict[str, Any] = {"since": since}
-        if restarted:
-            data["restart"] = True
+        reconnect = Reconnect(since=since, restart=restarted)
+        token, members = session.token_hash, self.members
         current = self._live(session.table)  # where the session is now (it may hold seats elsewhere too)
-        if current is not None and current._seat_for(session) is None and session.seat is None:  # a spectator
-            current.put(Input("reconnect", session, {**data, "watch": True}))
+        if current is not None and members.seat_at(token, current) is None and session.seat is None:  # a spectator
+            current.put(Reconnect(since, restarted, watch=True), session)
             return current
         for table in [current, *self.tables.values()]:
-            if self._live(table) is not None and table._seat_for(session) is not None:
-                table.put(Input("reconnect", session, data))
+            if self._live(table) is not None and members.seat_at(token, table) is not None:
+                table.put(reconnect, session)
                 return table
         if current is None:  # after a restart: a spectator of a restored table
-            for table in list(self.tables.values()):
-                if self._live(table) is not None and session.token_hash in table.watcher_hashes:
-                    table.put(Input("reconnect", session, {**data, "watch": True}))
+            for table in members.watches(token):
+                if self._live(table) is not None:
+                    table.put(Reconnect(since, restarted, watch=True), session)
                     return table
         return None
 
-    def result_after_the_end(self, token_hash: str, invite: str | None = None) -> list[dict[str, Any]] | None:
+    async def result_after_the_end(self, token_hash: str, invite: str | None = None) -> list[dict[str, Any]] | None:
         """What a player whose resume token held a seat in a game that has ended is sent,
         instead of `seat_lost` (after a `hello` with the token) or `no_table` (after a `join`
         with that table's `invite` code): the game's `result` again, with the seat and the
         players' names, then `bye`.  None when the token's last table did not finish a game."""
-        past = self.store.past_seat_of_token(token_hash)
+        past = await self.store.past_seat_of_token(token_hash)
         if past is None or past.state != "finished" or not past.final or past.final.get("abandoned"):
             return None
         if invite is not None and invite != past.invite_code:
@@ -151,41 +159,43 @@ class Lobby:
                  "names": past.names},
                 bye(ByeCode.GAME_OVER, "the game is over", seq=seq)]
 
-    def why_lost(self, token_hash: str) -> str | None:
+    async def why_lost(self, token_hash: str) -> str | None:
         """Why a resume token holds no seat any more, in one line, when its last table stored
         why it closed (None: nothing is known)."""
-        past = self.store.past_seat_of_token(token_hash)
+        past = await self.store.past_seat_of_token(token_hash)
         if past is None or past.state != "closed" or not past.reason:
             return None
         return f"nothing to resume: your table closed ({past.reason}): create a table, or join one with its invite code"
 
     def _live(self, table: Table | None) -> Table | None:
-        if table is not None and table.state == "closed":
+        if table is not None and table.state is TableState.CLOSED:
             self._forget(table)
             return None
         return table
 
-    def restore(self) -> int:
+    async def restore(self) -> int:
         """Rebuild every table waiting for its game or in play from the store; returns how many."""
         count = 0
-        for row in self.store.open_tables():
+        for row in await self.store.open_tables():
             problem = self._unrestorable(row)
             if problem is not None:
-                self.store.set_table_state(row.id, "closed", problem)
+                await self.store.set_table_state(row.id, "closed", problem)
                 log.info("table_not_restored", table=row.id, reason=problem)
                 continue
             try:
-                table = Table.restore(row, self.store)
+                record = await self.store.record(row.game_id) if row.state == "playing" else None
+                table = Table.restore(row, record, self.store, self.members)
             except Exception as error:  # noqa: BLE001 - one bad row must not stop the server
                 log.error("table_not_restored", table=row.id, game=row.game_id, error=f"{type(error).__name__}: "
                           f"{error}")
                 if row.state == "waiting":  # nothing is lost but the seats: say so to whoever comes back
-                    self.store.set_table_state(row.id, "closed", RESTORE_FAILED)
+                    await self.store.set_table_state(row.id, "closed", RESTORE_FAILED)
                 # a game in play is left as stored, not closed: nothing is thrown away, and the log says why
                 continue
             self._open(table).resume()
             count += 1
-            log.info("table_restored", table=table.id, state=table.state, game=table.game_id, decisions=table.saved)
+            log.info("table_restored", table=table.id, state=table.state.value, game=table.game_id,
+                     decisions=len(record.decisions) if record else 0)
         return count
 
     @staticmethod
@@ -204,19 +214,20 @@ class Lobby:
         for table in list(self.tables.values()):
             if self._live(table) is None:
                 continue
-            if table.state == "playing" and self.abandon_seconds:
+            if table.state is TableState.PLAYING and self.abandon_seconds:
+                since = self.unattended.get(table.id)
                 if table.humans_connected():
-                    table.unattended_since = None
-                elif table.unattended_since is None:
-                    table.unattended_since = now
-                elif now - table.unattended_since > self.abandon_seconds:
-                    table.put(Input("abandon", None, {"reason": f"the game was abandoned: no player connected"
-                                                      f" for {self.abandon_seconds:.0f} s"}))
-                    table.unattended_since = now  # asked once per period
+                    self.unattended.pop(table.id, None)
+                elif since is None:
+                    self.unattended[table.id] = now
+                elif now - since > self.abandon_seconds:
+                    table.put(Abandon(f"the game was abandoned: no player connected for {self.abandon_seconds:.0f} s"))
+                    self.unattended[table.id] = now  # asked once per period
                     expired.append(table.id)
-            if table.state == "waiting" and now - table.last_activity > self.idle_seconds:
-                table.put(Input("stop", None, {"reason": "the table was idle too long", "keep": False}))
-                table.last_activity = now  # asked once per idle period
+            quiet = max(table.last_activity, self.idle_asked.get(table.id, table.last_activity))
+            if table.state is TableState.WAITING and now - quiet > self.idle_seconds:
+                table.put(Stop("the table was idle too long", keep=False))
+                self.idle_asked[table.id] = now  # asked once per idle period
                 expired.append(table.id)
         return expired
 
@@ -241,7 +252,7 @@ class Lobby:
         tasks = []
         for table in list(self.tables.values()):
             if table.task is not None and not table.task.done():
-                table.put(Input("stop", None, {"reason": reason, "code": code}))
+                table.put(Stop(reason, code=code))
                 tasks.append(table.task)
         if tasks:
             await asyncio.wait(tasks, timeout=timeout)

@@ -13,10 +13,11 @@ import secrets
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from server.store import token_hash
+from server.store.rows import token_hash
+from server.table.io import Member
 
 if TYPE_CHECKING:
-    from server.tables import Table
+    from server.table.actor import Table
 
 
 class Session:
@@ -28,6 +29,7 @@ class Session:
         self.outbox: Any = None
         self.on_overflow: Callable[[], None] | None = None
         self.connection: Any = None  # the live connection that owns the outbox, if any
+        # Its membership, written only by the lobby (server/membership.py) from the tables' replies:
         self.table: Table | None = None
         self.seat: int | None = None  # None: a spectator (or not at a table)
         # The table a join or watch was queued at: messages sent before the table has taken
@@ -35,6 +37,11 @@ class Session:
         self.joining: Table | None = None
         self.program = False  # the client said it is a bot (hello's `bot`): its seats say so
         self.client: str | None = None  # hello's `client`: the client instance that holds the session
+
+    @property
+    def member(self) -> Member:
+        """The session as a table's core knows it."""
+        return Member(self.id, self.token_hash, self.name, self.program)
 
     def send(self, message: dict[str, Any]) -> None:
         if self.outbox is None:

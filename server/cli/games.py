@@ -22,10 +22,10 @@ from typing import Any
 from urllib.parse import quote
 
 from server.cli.pipes import quiet_when_the_reader_leaves
-from server.store import GameRow, Store
+from server.store import GameRow, SqliteFile
 
 EXPORT_FORMATS = ("record", "tenhou6", "mjai")
-# The columns of `games` that these commands read (server/store.py's schema).
+# The columns of `games` that these commands read (server/store/sqlite.py's schema).
 GAMES_COLUMNS = {"id", "table_id", "seed", "rules", "names", "started", "finished", "final"}
 HEADER = ("ID", "RULES", "STARTED", "PLAYERS", "FINAL SCORES")
 
@@ -68,7 +68,7 @@ def fail(message: str) -> int:
     return 1
 
 
-def open_store(path: str) -> Store:
+def open_store(path: str) -> SqliteFile:
     """The store in `path`, after checking read-only that it is riichi-server's database."""
     file = Path(path)
     if not file.exists():
@@ -81,7 +81,7 @@ def open_store(path: str) -> Store:
                               " give the server's --db file")
     if not GAMES_COLUMNS <= columns:
         raise DatabaseProblem(f"{path}: its games table is not riichi-server's: give the server's --db file")
-    return Store(file)
+    return SqliteFile(file)
 
 
 def _games_columns(file: Path) -> set[str] | None:
@@ -102,7 +102,7 @@ def _games_columns(file: Path) -> set[str] | None:
 
 # ---- games ------------------------------------------------------------------
 
-def list_games(store: Store, path: str, as_json: bool = False) -> int:
+def list_games(store: SqliteFile, path: str, as_json: bool = False) -> int:
     games = store.games(finished=True)
     if as_json:
         print(json.dumps([game_as_dict(g) for g in games]))
@@ -155,7 +155,7 @@ def _iso(stamp: float | None) -> str | None:
 
 # ---- export -----------------------------------------------------------------
 
-def export_game(store: Store, game_id: int, fmt: str) -> int:
+def export_game(store: SqliteFile, game_id: int, fmt: str) -> int:
     try:
         record = store.record(game_id)
     except KeyError:

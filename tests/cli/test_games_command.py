@@ -19,7 +19,7 @@ from server.cli.pipes import CLOSED_PIPE_STATUS
 from server.game.engine import Game
 from server.game.record import GameRecord
 from server.rules.config import TENHOU
-from server.store import Store
+from server.store import SqliteFile
 
 SERVER = Path(sys.executable).parent / "riichi-server"
 # Buffered standard output, as a user's shell gives it (this machine sets PYTHONUNBUFFERED).
@@ -40,7 +40,7 @@ def assert_one_line_error(out: subprocess.CompletedProcess, *words: str) -> None
 
 def store_with_games(path: Path, names: list[list[str]], abandoned: bool = False) -> Path:
     """A real store with one finished game for each list of names (no decisions needed to list)."""
-    store = Store(path)
+    store = SqliteFile(path)
     for i, seats in enumerate(names):
         game_id = store.start_game(f"table{i}", GameRecord(TENHOU, i.to_bytes(16, "big"), None, seats))
         final = {"abandoned": True, "reason": "no player connected", "scores": [25000] * 4} if abandoned else FINAL
@@ -56,7 +56,7 @@ def played_game(path: Path) -> int:
     while not game.over:
         seat = game.waiting_for()[0]
         game.apply(seat, rng.choice(game.legal_actions(seat)))
-    store = Store(path)
+    store = SqliteFile(path)
     game_id = store.start_game("table", GameRecord(game.rules, game.seed, None, list(game.names)))
     store.add_decisions(game_id, 0, game.decisions)
     store.finish_game(game_id, game.final)
@@ -135,7 +135,7 @@ def test_games_says_so_when_a_game_was_abandoned(tmp_path):
 
 def test_games_with_no_finished_game_says_so_in_one_line(tmp_path):
     db = tmp_path / "riichi.sqlite3"
-    Store(db).close()
+    SqliteFile(db).close()
     out = run("games", "--db", str(db))
     assert out.returncode == 0 and out.stdout == f"no finished games in {db}\n"
 
@@ -149,7 +149,7 @@ def test_games_json_gives_every_game_with_its_final_standings(tmp_path):
     assert set(games[0]) == {"id", "table", "rules", "names", "started", "finished", "final"}
     assert games[0]["rules"] == "tenhou" and games[0]["table"] == "table0" and games[0]["final"] == FINAL
     assert games[0]["started"].endswith("+00:00") and games[0]["finished"] >= games[0]["started"]
-    Store(empty := tmp_path / "empty.sqlite3").close()
+    SqliteFile(empty := tmp_path / "empty.sqlite3").close()
     assert json.loads(run("games", "--json", "--db", str(empty)).stdout) == []
 
 

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from protocol.client import Client
-from server.store import Store
+from server.store import SqliteFile
 from tests.client_cli.bot_server import bot_server
 
 RIICHI_BOT = Path(sys.executable).parent / "riichi-bot"
@@ -27,7 +27,7 @@ def riichi_bot(*args: str, timeout: float = 120) -> subprocess.CompletedProcess:
 
 
 def finished_games(server) -> dict[int, list[str]]:
-    store = Store(server.db)
+    store = SqliteFile(server.db)
     try:
         return {g.id: g.names for g in store.games(finished=True)}
     finally:

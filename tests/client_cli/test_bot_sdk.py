@@ -14,7 +14,7 @@ import pytest
 
 from client_cli.bot.sdk import Bot, BotError, Runner, play
 from client_cli.bot.strategies import BuiltinBot, RandomBot
-from server.store import Store
+from server.store import SqliteFile
 from tests.client_cli.bot_server import bot_server
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -73,7 +73,7 @@ async def test_four_sdk_bots_play_a_whole_game_and_every_answer_is_an_offered_ac
     for bot, result in zip(bots, results):
         assert not result.invalid and result.decisions == len(bot.asked) > 20 and bot.events > 100
         assert all(answer in actions for actions, answer in bot.asked)
-    store = Store(server.db)
+    store = SqliteFile(server.db)
     try:  # the game the bots played is stored, and its record replays to their result
         assert results[0].game in [g.id for g in store.games(finished=True)]
         game = store.record(results[0].game).replay()

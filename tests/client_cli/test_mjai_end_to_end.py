@@ -15,7 +15,7 @@ import pytest
 from client_cli.bot.sdk import play
 from client_cli.mjai.bridge import MjaiBot
 from server.game.export_mjai import events_to_mjai, mjai_for_seat
-from server.store import Store
+from server.store import SqliteFile
 from tests.client_cli.bot_server import bot_server
 from tests.client_cli.test_mjai_bridge import _bad
 from tests.client_cli.test_mjai_support import EXAMPLE_BOT, check_no_leak
@@ -49,7 +49,7 @@ async def new_table(bots, url, **options):
 
 
 def stored(server, game_id: int):
-    store = Store(server.db)
+    store = SqliteFile(server.db)
     try:
         record = store.record(game_id)
     finally:

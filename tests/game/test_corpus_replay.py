@@ -432,14 +432,14 @@ def _played_game(seed: bytes) -> Game:
 
 def test_an_exported_record_carries_each_hands_result_and_the_final_standings_so_check_compares_them(tmp_path):
     """`riichi-server export GAME --format record` rebuilds the record from the stored decisions
-    (server/store.py `record`: no results); the record it writes carries each hand's result and
+    (server/store/sqlite.py `record`: no results); the record it writes carries each hand's result and
     the final standings, as the engine's own records do, and `riichi-replay --check` holds the
     replay to them (it said "the record stores no results to compare" and exited 0)."""
-    from server.store import Store
+    from server.store import SqliteFile
 
     game = _played_game(b"exported-record")
     db = tmp_path / "games.sqlite3"
-    store = Store(db)
+    store = SqliteFile(db)
     game_id = store.start_game("table", GameRecord(game.rules, game.seed, None, list(game.names)))
     store.add_decisions(game_id, 0, game.decisions)
     store.finish_game(game_id, game.final)

@@ -4,12 +4,12 @@ import pytest
 
 from server.lobby import Lobby
 from server.session import Session
-from server.store import Store
+from server.store import SqliteFile, SqliteStore
 
 
 @pytest.fixture
 def store(tmp_path):
-    s = Store(tmp_path / "riichi.sqlite3")
+    s = SqliteFile(tmp_path / "riichi.sqlite3")
     yield s
     s.close()
 
@@ -30,4 +30,4 @@ async def next_message(session: Session, kind: str | None = None, timeout: float
 
 @pytest.fixture
 def lobby(store):
-    return Lobby(store)
+    return Lobby(SqliteStore(store))

@@ -14,7 +14,7 @@ import pytest
 from client_cli.play import render
 from client_cli.play.sessions import SessionFile
 from protocol.client import Client
-from server.store import Store
+from server.store import SqliteFile
 from tests.server.test_end_to_end import create_with_bots, host_guest_and_two_bots, recv, server, serving  # noqa: F401
 from tests.server.test_resume import play_counting
 
@@ -85,7 +85,7 @@ async def test_riichi_play_resume_after_the_game_ended_prints_the_final_standing
     status = await run(parser().parse_args(["--server", server.url, "--resume"]))
     out = capsys.readouterr().out
     assert status == 0, out
-    names = next(g.names for g in Store(server.db).games() if g.id == result["game"])
+    names = next(g.names for g in SqliteFile(server.db).games() if g.id == result["game"])
     assert f"game {result['game']}" in out and render.standings_text(result["final"], names).plain in out
     assert SessionFile(state).seats(server.url) == []  # nothing more to resume
 
@@ -102,7 +102,7 @@ async def test_a_player_of_an_abandoned_game_is_told_it_was_abandoned(abandoning
     await recv(host, "offer")
     token = host.resume_token
     await host.close()
-    store = Store(srv.db)
+    store = SqliteFile(srv.db)
     deadline = time.monotonic() + 20
     while not store.games(finished=True) and time.monotonic() < deadline:
         await asyncio.sleep(0.2)
@@ -135,7 +135,7 @@ async def test_an_sdk_bot_away_when_its_game_ended_comes_back_to_the_result(serv
     await asyncio.wait_for(bot.seen.wait(), 20)
     runner.url = f"ws://127.0.0.1:{free_port()}"  # nothing listens there: it cannot come back yet
     await runner.client.close()
-    store = Store(server.db)
+    store = SqliteFile(server.db)
     deadline = time.monotonic() + 60
     while not store.games(finished=True) and time.monotonic() < deadline:
         await asyncio.sleep(0.1)

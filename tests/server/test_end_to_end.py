@@ -19,7 +19,7 @@ from websockets.exceptions import ConnectionClosed
 
 from protocol.client import Client
 from protocol.messages import VERSION
-from server.store import Store
+from server.store import SqliteFile
 
 SERVER = Path(sys.executable).parent / "riichi-server"
 # How long a server process may take to answer /healthz: on two cores shared by several
@@ -175,7 +175,7 @@ async def test_a_whole_game_through_sockets_replays_from_the_store(server, rules
             assert "hand" not in m["event"] and "tile" not in m["event"]
     await host.close()
     await watcher.close()
-    store = Store(server.db)
+    store = SqliteFile(server.db)
     assert store.record(result["game"]).replay().final == result["final"]
     assert store.games()[0].final == result["final"]
 
@@ -197,7 +197,7 @@ async def test_healthz_says_ok_and_status_counts_tables_and_connections(server):
 
 
 def test_a_closed_store_is_not_healthy(tmp_path):
-    store = Store(tmp_path / "riichi.sqlite3")
+    store = SqliteFile(tmp_path / "riichi.sqlite3")
     assert store.healthy()
     store.close()
     assert not store.healthy()
@@ -252,7 +252,7 @@ async def test_a_server_killed_mid_game_restarts_and_the_game_finishes_the_same(
     await recv(back, "snapshot")
     _, result = await play(back, random.Random(11))
     await back.close()
-    assert Store(server.db).record(result["game"]).replay().final == result["final"]
+    assert SqliteFile(server.db).record(result["game"]).replay().final == result["final"]
 
 
 @pytest.mark.asyncio

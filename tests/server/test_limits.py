@@ -9,7 +9,7 @@ import urllib.request
 import pytest
 
 from protocol.client import Client
-from server.store import Store
+from server.store import SqliteFile
 from tests.server.test_end_to_end import recv, serving
 
 
@@ -35,7 +35,7 @@ async def test_a_game_with_no_player_connected_past_the_limit_ends_and_is_stored
     watcher = await Client.connect(strict_server.url, "watcher")  # a spectator does not keep it alive
     await host.send({"type": "ping"})
     await host.close()
-    store = Store(strict_server.db)
+    store = SqliteFile(strict_server.db)
     deadline = time.monotonic() + 10
     while not store.games(finished=True) and time.monotonic() < deadline:
         await asyncio.sleep(0.2)

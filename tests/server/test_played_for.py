@@ -1,4 +1,4 @@
-"""What the server plays for a seat that is away or out of time (server/tables.py `auto_action`).
+"""What the server plays for a seat that is away or out of time (server/table/clock.py `auto_action`).
 
 PROTOCOL.md, "The flow of a game": "not answering in time gets you `timeout`: the drawn tile
 is discarded (else the first discard offered), calls are passed."
@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from server.game.actions import Discard
 from server.rules.config import EMA2016, TENHOU
-from server.tables import auto_action
+from server.table.clock import auto_action
 from tests.game.builder import face, game_for
 
 

@@ -9,8 +9,9 @@ import pytest
 from websockets.exceptions import ConnectionClosed
 
 from protocol.client import Client
-from server.store import Store
-from server.tables import Input, Table
+from server.store import SqliteFile
+from server.table.actor import Table
+from server.table.io import AddBot, Disconnect, Ready
 from tests.server.conftest import connected, next_message
 from tests.server.test_end_to_end import create_with_bots, recv, server  # noqa: F401  (a fixture)
 
@@ -37,20 +38,20 @@ async def played_for_table(lobby, history: int | None = None, monkeypatch=None):
     host = connected("host")
     table = lobby.create_table(host, "tenhou", clock={"per_decision": 0.005, "bank": 0, "absence": 600, "between_hands": 0})
     guest = connected("guest")
-    lobby.join(guest, table.invite, 1)
+    await lobby.join(guest, table.invite, 1)
     watcher = connected("watcher")
     lobby.watch(watcher, table.watch)
-    table.put(Input("add_bot", host, {}))
-    table.put(Input("add_bot", host, {}))
-    table.put(Input("ready", guest, {}))
-    table.put(Input("ready", host, {}))
+    table.put(AddBot(), host)
+    table.put(AddBot(), host)
+    table.put(Ready(), guest)
+    table.put(Ready(), host)
     return table, host, guest, watcher
 
 
 def away(table, session) -> None:
     """What the server does when a connection drops."""
     session.outbox = None
-    table.put(Input("disconnect", session))
+    table.put(Disconnect(), session)
 
 
 def back(session) -> None:
@@ -199,7 +200,7 @@ async def test_over_sockets_a_player_resumes_with_since_misses_nothing_and_finis
     assert not any(m["type"] == "snapshot" for m in after)
     numbers = sorted({m["seq"] for m in seen + after if m["type"] in ("event", "table", "result")})
     assert numbers == list(range(1, result["seq"] + 1))  # nothing missed across the resume
-    assert Store(server.db).record(result["game"]).replay().final == result["final"]
+    assert SqliteFile(server.db).record(result["game"]).replay().final == result["final"]
 
 
 @pytest.mark.asyncio

@@ -1,12 +1,17 @@
 """The SQLite store: decisions are kept in order and a record replays the stored game."""
 
+import asyncio
+import inspect
 import random
+
+import pytest
 
 from server.game.engine import Game
 from server.game.record import GameRecord
 from server.players import PLAYERS
 from server.rules.config import preset
-from server.store import Store, token_hash
+from server.store import SqliteFile, SqliteStore, token_hash
+from server.store.protocol import Store
 
 
 def test_stored_decisions_replay_to_the_same_game(store):
@@ -53,7 +58,7 @@ def test_a_store_file_from_before_the_broadcasts_column_gets_it_on_open(tmp_path
                      " watch_code TEXT NOT NULL, rules TEXT NOT NULL, clock TEXT NOT NULL, state TEXT NOT NULL,"
                      " created REAL NOT NULL, updated REAL NOT NULL)",
                      "INSERT INTO tables VALUES ('t', 'i', 'w', '{\"preset\": \"tenhou\"}', 'null', 'playing', 0, 0)")
-    store = Store(path)
+    store = SqliteFile(path)
     assert [row.broadcasts for row in store.open_tables()] == [0]
     store.set_table_broadcasts("t", 5)
     assert [row.broadcasts for row in store.open_tables()] == [5]
@@ -67,7 +72,7 @@ def test_a_store_file_from_before_the_left_column_gets_it_on_open_and_keeps_seat
                      " name TEXT NOT NULL, kind TEXT NOT NULL, strategy TEXT, token_hash TEXT,"
                      " host INTEGER NOT NULL DEFAULT 0, PRIMARY KEY (table_id, seat))",
                      "INSERT INTO seats VALUES ('t', 0, 'ann', 'human', NULL, 'h0', 1)")
-    store = Store(path)
+    store = SqliteFile(path)
     store.save_table("t", "inv", "wat", preset("ema2016"), None, "playing")
     store.save_seat("t", 1, "bob", "human", None, "h1", False)
     assert [s.left for s in store.open_tables()[0].seats] == [False, False]
@@ -76,3 +81,41 @@ def test_a_store_file_from_before_the_left_column_gets_it_on_open_and_keeps_seat
     store.save_seat("t", 1, "builtin-bot", "bot", "builtin", None, False)  # handed to a bot: not left
     assert [s.left for s in store.open_tables()[0].seats] == [False, False]
     store.close()
+
+
+def test_the_embedded_store_has_every_method_of_the_store_interface_async_where_the_interface_is():
+    """server/store/protocol.py is the interface a second backend implements; the SQLite one
+    (server/store/embedded.py) must be one, method for method."""
+    for name, method in inspect.getmembers(Store, inspect.isfunction):
+        if name.startswith("_"):
+            continue
+        mine = getattr(SqliteStore, name, None)
+        assert mine is not None, f"SqliteStore lacks {name}"
+        assert inspect.iscoroutinefunction(mine) == inspect.iscoroutinefunction(method), name
+        assert list(inspect.signature(mine).parameters) == list(inspect.signature(method).parameters), name
+
+
+@pytest.mark.asyncio
+async def test_the_decisions_of_one_turn_are_committed_together_at_its_end_and_before_the_games_end(tmp_path):
+    """Group commit: what tables append during one turn of the event loop goes in one
+    transaction when the turn ends (or at `flush`), and a game's end never lands before them."""
+    path = tmp_path / "riichi.sqlite3"
+    store, reader = SqliteStore(SqliteFile(path)), SqliteFile(path)  # the reader sees only what is committed
+    game = Game(preset("tenhou"), seed=b"g" * 32, names=["a", "b", "c", "d"])
+    await store.save_table("t1", "inv", "wat", game.rules, None)
+    gid = await store.start_game("t1", GameRecord.of(game))
+    rng = random.Random(1)
+    while len(game.decisions) < 8:
+        seat = game.waiting_for()[0]
+        game.apply(seat, PLAYERS["random"](game, seat, game.legal_actions(seat), rng))
+    decisions = list(game.decisions)
+    await store.append_decisions(gid, 0, decisions[:3])
+    await store.append_decisions(gid, 3, decisions[3:6])
+    assert reader.record(gid).decisions == []  # gathered, not yet written
+    await asyncio.sleep(0)  # the turn ends
+    assert reader.record(gid).decisions == decisions[:6]
+    await store.append_decisions(gid, 6, decisions[6:])
+    await store.finish_game(gid, {"scores": [1, 2, 3, 4]}, 9)
+    assert reader.record(gid).decisions == decisions and reader.games()[0].final == {"scores": [1, 2, 3, 4]}
+    store.close()
+    reader.close()

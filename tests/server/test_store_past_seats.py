@@ -7,7 +7,7 @@ import sqlite3
 from server.game.engine import Game
 from server.game.record import GameRecord
 from server.rules.config import preset
-from server.store import Store, token_hash
+from server.store import SqliteFile, token_hash
 
 
 def test_a_token_names_its_finished_game_and_its_result_seq_once_the_table_is_no_longer_open(store):
@@ -46,7 +46,7 @@ def test_a_store_file_from_before_the_reason_and_result_seq_columns_gets_them_on
                 " '{\"scores\": [0, 0, 0, 0]}')")
     old.commit()
     old.close()
-    store = Store(path)
+    store = SqliteFile(path)
     store.save_seat("t", 2, "c", "human", None, token_hash("c"), False)
     past = store.past_seat_of_token(token_hash("c"))
     assert (past.state, past.reason, past.game_id, past.result_seq) == ("finished", None, 1, None)

@@ -7,7 +7,8 @@ import pytest
 
 from server.game.analysis import is_red_id
 from server.lobby import Lobby, LobbyError
-from server.tables import Input
+from server.store import SqliteStore
+from server.table.io import Act, AddBot, Disconnect, Ready, Stop
 from tests.server.conftest import connected, next_message
 
 
@@ -22,7 +23,7 @@ async def play_host(session, rng: random.Random, stop_after: int | None = None) 
                 return seen
             offers += 1
             action = rng.choice(message["actions"])
-            session.table.put(Input("act", session, {"decision": message["decision"], "action": action}))
+            session.table.put(Act(message["decision"], action), session)
         elif message["type"] in ("result", "bye"):
             return seen
 
@@ -32,8 +33,8 @@ async def seated_table(lobby: Lobby, rules: str = "tenhou", clock=None):
     table = lobby.create_table(host, rules, clock=clock or {"none": True})
     await next_message(host, "table")
     for _ in range(3):
-        table.put(Input("add_bot", host, {}))
-    table.put(Input("ready", host, {}))
+        table.put(AddBot(), host)
+    table.put(Ready(), host)
     return host, table
 
 
@@ -70,11 +71,11 @@ async def test_an_answer_with_a_stale_decision_id_is_dropped_with_an_error(lobby
     # A discard, not the first action offered: a deal may offer a kong, a tsumo or nine
     # terminals first, and then the next event is not a discard of seat 0's.
     discard = next(action for action in offer["actions"] if action["type"] == "discard")
-    table.put(Input("act", host, {"decision": offer["decision"] - 1, "action": discard}))
+    table.put(Act(offer["decision"] - 1, discard), host)
     assert (await next_message(host, "error"))["code"] == "stale_decision"
-    table.put(Input("act", host, {"decision": offer["decision"], "action": {"type": "discard", "tile": 200}}))
+    table.put(Act(offer["decision"], {"type": "discard", "tile": 200}), host)
     assert (await next_message(host, "error"))["code"] == "illegal_action"
-    table.put(Input("act", host, {"decision": offer["decision"], "action": discard}))
+    table.put(Act(offer["decision"], discard), host)
     assert (await next_message(host, "event"))["event"]["seat"] == 0  # the offer stayed open
 
 
@@ -84,11 +85,11 @@ async def test_decision_ids_count_per_seat_so_they_say_nothing_of_other_seats_of
     # a short clock plays for whichever of the two stops answering first
     table = lobby.create_table(host, "tenhou", clock={"per_decision": 0.05, "bank": 0, "absence": 600, "between_hands": 0})
     guest = connected("guest")
-    lobby.join(guest, table.invite, 1)
+    await lobby.join(guest, table.invite, 1)
     for _ in range(2):
-        table.put(Input("add_bot", host, {}))
-    table.put(Input("ready", guest, {}))
-    table.put(Input("ready", host, {}))
+        table.put(AddBot(), host)
+    table.put(Ready(), guest)
+    table.put(Ready(), host)
     seen = await asyncio.gather(play_host(host, random.Random(5), stop_after=25),
                                 play_host(guest, random.Random(6), stop_after=25))
     for messages in seen:
@@ -137,21 +138,21 @@ async def test_a_new_hands_first_decision_waits_between_hands_before_the_clock_r
                 checked, hand_over = checked + 1, False
             else:
                 assert m["deadline_ms"] <= 100
-            table.put(Input("act", host, {"decision": m["decision"], "action": rng.choice(m["actions"])}))
+            table.put(Act(m["decision"], rng.choice(m["actions"])), host)
     assert checked == 2
 
 
 @pytest.mark.asyncio
 async def test_a_game_rebuilt_from_the_store_resumes_and_finishes_the_same(store, tmp_path):
-    lobby = Lobby(store)
+    lobby = Lobby(SqliteStore(store))
     host, table = await seated_table(lobby)
     await play_host(host, random.Random(3), stop_after=30)
     game_id = table.game_id
-    table.put(Input("stop", None, {"reason": "test"}))
+    table.put(Stop("test"))
     await table.task
     # a new server process: a new lobby over the same file
-    lobby2 = Lobby(store)
-    assert lobby2.restore() == 1
+    lobby2 = Lobby(SqliteStore(store))
+    assert await lobby2.restore() == 1
     back = connected("host", token=host.token)
     assert lobby2.resume(back) is not None
     assert (await next_message(back, "snapshot"))["view"]["you"]["seat"] == 0
@@ -185,20 +186,20 @@ async def test_codes_are_unguessable_and_distinct_and_a_wrong_code_is_refused(lo
     table = lobby.create_table(host, "ema2016")
     assert len(table.invite) >= 16 and table.invite != table.watch
     with pytest.raises(LobbyError):
-        lobby.join(connected("x"), "nope")
+        await lobby.join(connected("x"), "nope")
     with pytest.raises(LobbyError):
         lobby.create_table(host, "no-such-preset")
     guest = connected("guest")
-    lobby.join(guest, table.invite, 2)
+    await lobby.join(guest, table.invite, 2)
     message = await next_message(guest, "table")
     assert message["you"] == 2 and "invite" not in message
-    table.put(Input("add_bot", guest, {}))
+    table.put(AddBot(), guest)
     assert (await next_message(guest, "error"))["code"] == "not_host"
 
 
 @pytest.mark.asyncio
 async def test_an_idle_table_expires(store):
-    lobby = Lobby(store, idle_seconds=0.0)
+    lobby = Lobby(SqliteStore(store), idle_seconds=0.0)
     host = connected("host")
     table = lobby.create_table(host, "ema2016")
     await next_message(host, "table")
@@ -214,15 +215,15 @@ async def test_the_host_may_hand_an_absent_players_seat_to_a_bot(lobby):
     host = connected("host")
     table = lobby.create_table(host, "tenhou", clock={"per_decision": 5, "bank": 0, "absence": 0})
     guest = connected("guest")
-    lobby.join(guest, table.invite, 1)
+    await lobby.join(guest, table.invite, 1)
     await next_message(guest, "table")
-    table.put(Input("add_bot", host, {}))
-    table.put(Input("add_bot", host, {}))
-    table.put(Input("ready", guest, {}))
-    table.put(Input("ready", host, {}))
+    table.put(AddBot(), host)
+    table.put(AddBot(), host)
+    table.put(Ready(), guest)
+    table.put(Ready(), host)
     await next_message(guest, "event")
-    table.put(Input("disconnect", guest, {}))
-    table.put(Input("add_bot", host, {"seat": 1}))
+    table.put(Disconnect(), guest)
+    table.put(AddBot(seat=1), host)
     messages = await play_host(host, random.Random(6))
     assert any(m["type"] == "result" for m in messages)
     assert table.seats[1].kind == "bot" and table.seats[1].name == "guest"
@@ -233,26 +234,26 @@ async def test_a_player_joining_a_waiting_table_full_of_bots_takes_a_bots_seat(l
     host = connected("host")
     table = lobby.create_table(host, "tenhou", clock={"none": True})
     for _ in range(3):
-        table.put(Input("add_bot", host, {}))
+        table.put(AddBot(), host)
     friend = connected("friend")
-    lobby.join(friend, table.invite)
+    await lobby.join(friend, table.invite)
     message = await next_message(friend, "table")
     assert message["you"] == 1 and message["state"] == "waiting"
     assert [s["kind"] for s in message["seats"]] == ["human", "human", "bot", "bot"]
     assert message["seats"][1] == {"name": "friend", "kind": "human", "ready": False, "host": False,
                                    "connected": True, "program": False}
     other = connected("other")  # the bot in the seat asked for
-    lobby.join(other, table.invite, 3)
+    await lobby.join(other, table.invite, 3)
     assert (await next_message(other, "table"))["you"] == 3
     third = connected("third")  # the last bot's seat
-    lobby.join(third, table.invite)
+    await lobby.join(third, table.invite)
     assert (await next_message(third, "table"))["you"] == 2
     late = connected("late")  # no bot left: four players
-    lobby.join(late, table.invite)
+    await lobby.join(late, table.invite)
     assert (await next_message(late, "error"))["code"] == "table_full"
-    lobby.join(late, table.invite, 0)
+    await lobby.join(late, table.invite, 0)
     assert (await next_message(late, "error"))["code"] == "seat_taken"
     for player in (friend, other, third, host):
-        table.put(Input("ready", player, {}))
+        table.put(Ready(), player)
     assert (await next_message(friend, "event"))["event"]["type"] == "game_start"  # the game starts with them
     assert [s.kind for s in table.seats] == ["human"] * 4

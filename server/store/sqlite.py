@@ -1,24 +1,25 @@
-"""Persistence in one SQLite file (WAL): tables, seats, games and every accepted decision.
+"""One SQLite file (WAL): tables, seats, games and every accepted decision, read and written
+synchronously.
 
-The table manager writes each step's decisions and commits before it sends what they
-caused, so a crash loses nothing a client was told.  A game is rebuilt by replaying its
-record (the engine is deterministic): rules, seed, names and the ordered decisions.
+The server reaches it through `server.store.embedded.SqliteStore` (the event loop's store,
+with the group commit); the commands (`riichi-server games`, `export`) and the tests read
+it directly.  A game is rebuilt by replaying its record (the engine is deterministic):
+rules, seed, names and the ordered decisions.
 """
 
 from __future__ import annotations
 
-import hashlib
 import json
 import sqlite3
 import time
 from collections.abc import Iterable
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from server.game.actions import Action, action_from_data, action_to_data
 from server.game.record import GameRecord
 from server.rules.config import rules_from_data, rules_to_data
+from server.store.rows import GameRow, PastSeat, SeatRow, TableRow
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS tables (
@@ -54,62 +55,10 @@ _COLUMNS = [
 ]
 
 
-def token_hash(token: str) -> str:
-    """Resume tokens are stored only as their hash."""
-    return hashlib.sha256(token.encode()).hexdigest()
+class SqliteFile:
+    """The file's tables, seats, watchers, games and decisions; every call commits at once
+    except `add_decisions_batch`'s, which commits its rows together."""
 
-
-@dataclass(frozen=True)
-class SeatRow:
-    seat: int
-    name: str
-    kind: str  # "human" or "bot"
-    strategy: str | None
-    token_hash: str | None
-    host: bool
-    left: bool = False  # left the game on purpose (see set_seat_left)
-
-
-@dataclass(frozen=True)
-class TableRow:
-    id: str
-    invite_code: str
-    watch_code: str
-    rules: dict[str, Any]
-    clock: dict[str, Any] | None
-    state: str
-    seats: list[SeatRow]
-    game_id: int | None
-    watchers: tuple[str, ...] = ()  # spectators' resume token hashes
-    broadcasts: int = 0  # table broadcasts (not events or results) sent so far
-
-
-@dataclass(frozen=True)
-class PastSeat:
-    """A seat a resume token held at a table that is no longer open (finished or closed)."""
-    table_id: str
-    invite_code: str
-    seat: int
-    state: str  # "finished" or "closed"
-    reason: str | None  # why the table closed, when it stored one
-    game_id: int | None  # its last game, if one started
-    final: dict[str, Any] | None  # that game's final standings (or its abandoned record)
-    names: list[str] | None
-    result_seq: int | None  # the seq of the game's `result` broadcast
-
-
-@dataclass(frozen=True)
-class GameRow:
-    id: int
-    table_id: str
-    names: list[str]
-    rules: str
-    started: float
-    finished: float | None
-    final: dict[str, Any] | None
-
-
-class Store:
     def __init__(self, path: str | Path):
         self.path = str(path)
         self.db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
@@ -235,17 +184,11 @@ class Store:
 
     def add_decisions(self, game_id: int, first_index: int, decisions: Iterable[tuple[int, Action]]) -> None:
         """Write and commit decisions first_index, first_index+1, ... in one transaction."""
-        rows = [(game_id, first_index + i, seat, json.dumps(action_to_data(action)))
-                for i, (seat, action) in enumerate(decisions)]
-        if not rows:
-            return
-        with self.db:
-            self.db.execute("BEGIN")
-            self.db.executemany("INSERT INTO decisions VALUES (?,?,?,?)", rows)
+        self.add_decisions_batch([(game_id, first_index, decisions)])
 
     def add_decisions_batch(self, batches: Iterable[tuple[int, int, Iterable[tuple[int, Action]]]]) -> None:
         """add_decisions for several games at once, (game_id, first_index, decisions) each, in one
-        transaction: the table manager writes all the decisions of one event-loop turn so."""
+        transaction: the group commit writes all the decisions of one event-loop turn so."""
         rows = [(game_id, first_index + i, seat, json.dumps(action_to_data(action)))
                 for game_id, first_index, decisions in batches for i, (seat, action) in enumerate(decisions)]
         if not rows:

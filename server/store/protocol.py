@@ -1,0 +1,89 @@
+"""What the server keeps, as an interface: a second backend implements `Store` and nothing else
+changes (the table core never sees a store; its actor and the lobby use this).
+
+Every method the event loop waits on is async, so that a store across a network never
+blocks the loop; the embedded SQLite store (server/store/embedded.py) answers at once.
+Decisions are the one thing written at the pace of play, so they are group-committed:
+`append_decisions` gathers the decisions of many tables into one commit.  The promise is
+the same for every backend: nothing a decision caused is sent before the decision is stored.
+A store keeps it either by finishing `append_decisions` only once the commit is done, or,
+as the SQLite one does, by committing in `flush`, which the connections call before every
+socket write.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any, Protocol
+
+from server.game.actions import Action
+from server.game.record import GameRecord
+from server.rules.config import Rules
+from server.store.rows import PastSeat, SeatRow, TableRow
+
+
+class Store(Protocol):
+    # ---- tables (state: "waiting", "playing", "finished" or "closed") -------------------
+
+    async def save_table(self, table_id: str, invite: str, watch: str, rules: Rules,
+                         clock: Mapping[str, float] | None) -> None:
+        """A new table, waiting for its players."""
+
+    async def set_table_state(self, table_id: str, state: str, reason: str | None = None) -> None:
+        """`reason`: why a table closed, in words a player who comes back is told."""
+
+    async def set_table_broadcasts(self, table_id: str, count: int) -> None:
+        """How many table broadcasts the table has sent (stored before the latest is sent)."""
+
+    async def open_tables(self) -> list[TableRow]:
+        """Tables waiting for their game or in play: the ones a restart rebuilds."""
+
+    # ---- seats and spectators ----------------------------------------------------------
+
+    async def save_seat(self, table_id: str, seat: SeatRow) -> None:
+        """A seat taken (by a player or a bot), not left."""
+
+    async def remove_seat(self, table_id: str, seat: int) -> None: ...
+
+    async def set_seat_left(self, table_id: str, seat: int, left: bool) -> None:
+        """Whether a seat's player left the game on purpose (and is played for at once)."""
+
+    async def set_seat_host(self, table_id: str, seat: int) -> None: ...
+
+    async def save_watcher(self, table_id: str, token_hash: str) -> None: ...
+
+    async def remove_watcher(self, table_id: str, token_hash: str) -> None: ...
+
+    async def seat_of_token(self, token_hash: str) -> tuple[str, int] | None:
+        """The (table id, seat) of a resume token at a table still open, if any."""
+
+    async def watch_of_token(self, token_hash: str) -> str | None:
+        """The id of the open table that a spectator's resume token watches, if any."""
+
+    async def past_seat_of_token(self, token_hash: str) -> PastSeat | None:
+        """The seat a resume token held at its last table, if that table is no longer open."""
+
+    # ---- games and decisions -----------------------------------------------------------
+
+    async def start_game(self, table_id: str, record: GameRecord) -> int:
+        """A new game (its rules, seed and names); returns its id."""
+
+    async def append_decisions(self, game_id: int, first_index: int, decisions: Sequence[tuple[int, Action]]) -> None:
+        """Decisions first_index, first_index+1, ... of a game, group-committed (see above)."""
+
+    def flush(self) -> None:
+        """Commit now whatever `append_decisions` gathered (a store that commits there: nothing)."""
+
+    async def finish_game(self, game_id: int, final: Mapping[str, Any], result_seq: int | None) -> None:
+        """`result_seq`: the seq of the `result` broadcast that told the table (None if abandoned).
+        Every decision appended before is stored first."""
+
+    async def record(self, game_id: int) -> GameRecord:
+        """A stored game's record (KeyError if there is none): replaying it rebuilds the game."""
+
+    # ---- the store itself ----------------------------------------------------------------
+
+    async def healthy(self) -> bool:
+        """It answers."""
+
+    def close(self) -> None: ...

@@ -1,0 +1,62 @@
+"""What a store holds, as plain data shared by every backend: rows read back, and token hashes."""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass
+from typing import Any
+
+
+def token_hash(token: str) -> str:
+    """Resume tokens are stored only as their hash."""
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+@dataclass(frozen=True)
+class SeatRow:
+    seat: int
+    name: str
+    kind: str  # "human" or "bot"
+    strategy: str | None
+    token_hash: str | None
+    host: bool
+    left: bool = False  # left the game on purpose (see set_seat_left)
+
+
+@dataclass(frozen=True)
+class TableRow:
+    id: str
+    invite_code: str
+    watch_code: str
+    rules: dict[str, Any]
+    clock: dict[str, Any] | None
+    state: str
+    seats: list[SeatRow]
+    game_id: int | None
+    watchers: tuple[str, ...] = ()  # spectators' resume token hashes
+    broadcasts: int = 0  # table broadcasts (not events or results) sent so far
+
+
+@dataclass(frozen=True)
+class PastSeat:
+    """A seat a resume token held at a table that is no longer open (finished or closed)."""
+    table_id: str
+    invite_code: str
+    seat: int
+    state: str  # "finished" or "closed"
+    reason: str | None  # why the table closed, when it stored one
+    game_id: int | None  # its last game, if one started
+    final: dict[str, Any] | None  # that game's final standings (or its abandoned record)
+    names: list[str] | None
+    result_seq: int | None  # the seq of the game's `result` broadcast
+
+
+@dataclass(frozen=True)
+class GameRow:
+    id: int
+    table_id: str
+    names: list[str]
+    rules: str
+    started: float
+    finished: float | None
+    final: dict[str, Any] | None

@@ -1,0 +1,173 @@
+"""A table core's state, and how it tells its members what happened (server/table/core.py
+is the core itself).
+
+Every broadcast carries the next per-table sequence number; a message to one member
+carries the number of the last broadcast it follows.  Events reach a seat only through
+`Event.for_seat(seat)` and spectators only through `for_seat(None)`, each encoded once per
+audience; the last broadcasts are kept (server/table/history.py) for members that resume.
+What is to be sent, stored or logged is appended to `_out`, in order, as outputs
+(server/table/io.py).
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from protocol.messages import Message
+from server.game.actions import action_to_data
+from server.game.engine import Game
+from server.game.events import Event
+from server.game.views import seat_view, spectator_view
+from server.rules.config import Rules
+from server.table.clock import Clock, Offer
+from server.table.history import History
+from server.table.io import Broadcast, Log, Member, Output, Reconnect, Send, SetBroadcasts
+from server.table.seats import Seat, SeatState, TableState
+
+
+class TableBase:
+    def __init__(self, table_id: str, invite: str, watch: str, rules: Rules, clock: Clock | None,
+                 history_size: int = 256):
+        self.id, self.invite, self.watch = table_id, invite, watch
+        self.rules, self.clock = rules, clock
+        self.state = TableState.WAITING
+        self.seats: list[Seat | None] = [None] * 4
+        self.spectators: dict[str, str] = {}  # connected spectators: member id -> resume token hash
+        self.watchers: set[str] = set()  # the resume token hashes of its spectators, connected or not (stored)
+        self.game: Game | None = None
+        self.game_id: int | None = None
+        self.saved = 0  # decisions already sent to the store
+        self.seq = 0
+        self.table_broadcasts = 0  # of self.seq: the table broadcasts (stored, so seq goes on after a restart)
+        self.history = History(history_size)
+        # Decision ids count per seat, so a seat learns nothing from them about others' offers.
+        self.decisions_offered = [0, 0, 0, 0]
+        self.offers: dict[int, Offer] = {}
+        self.absence = clock.absence if clock else Clock.absence
+        self.banks = [clock.bank if clock else 0.0] * 4
+        self.rngs = [random.Random(i) for i in range(4)]
+        self.timer_at: float | None = None  # the timer asked for (SetTimer), until it fires
+        self.now = 0.0  # the time of the input being handled
+        self._starting = False  # StartGame is out, GameStarted not yet in
+        self._out: list[Output] = []
+
+
+    def humans_connected(self) -> bool:
+        """Whether a player is connected (spectators do not count)."""
+        return any(s is not None and s.state is SeatState.HERE for s in self.seats)
+
+    # ---- sending ---------------------------------------------------------------
+
+    def _send(self, member: str, message: dict[str, Any]) -> None:
+        self._out.append(Send(member, message))
+
+    def _members(self) -> list[tuple[str, int | None]]:
+        """The connected members and their seats (None: a spectator)."""
+        out: list[tuple[str, int | None]] = [(s.member, i) for i, s in enumerate(self.seats)
+                                             if s is not None and s.member is not None]
+        return out + [(m, None) for m in self.spectators]
+
+    def _seat_of(self, member: str) -> int | None:
+        for i, s in enumerate(self.seats):
+            if s is not None and s.member == member:
+                return i
+        return None
+
+    def _seat_of_token(self, token_hash: str) -> int | None:
+        for i, s in enumerate(self.seats):
+            if s is not None and s.token_hash == token_hash:
+                return i
+        return None
+
+    def _broadcast_events(self, events: list[Event]) -> None:
+        members, out = self._members(), self._out
+        everyone = tuple(m for m, _ in members)
+        for event in events:
+            self.seq += 1
+            public = Message(type="event", seq=self.seq, event=event.for_seat(None))
+            self.history.event(public, event.private)
+            if not event.private:
+                if everyone:
+                    out.append(Broadcast(everyone, public))
+                continue
+            plain = []
+            for member, seat in members:
+                if seat is not None and seat in event.private:
+                    out.append(Send(member, Message(type="event", seq=self.seq, event=event.for_seat(seat))))
+                else:
+                    plain.append(member)
+            if plain:
+                out.append(Broadcast(tuple(plain), public))
+
+    def _table_base(self) -> dict[str, Any]:
+        """The table message as a spectator sees it (and as the history keeps it)."""
+        return {"type": "table", "seq": self.seq, "table": self.id, "state": self.state.value,
+                "rules": self.rules.name, "clock": self.clock.to_data() if self.clock else None,
+                "you": None, "game": self.game_id,
+                "seats": [None if s is None else {"name": s.name, "kind": s.kind, "ready": s.ready, "host": s.host,
+                                                  "connected": s.state is SeatState.BOT or s.member is not None,
+                                                  "program": s.program}
+                          for s in self.seats]}
+
+    def _personal(self, base: dict[str, Any], seat: int | None) -> dict[str, Any]:
+        """A table message as it goes to `seat` (the host's also carries the codes)."""
+        msg = {**base, "you": seat}
+        if seat is not None and self.seats[seat] is not None and self.seats[seat].host:
+            msg["invite"], msg["watch"] = self.invite, self.watch
+        return msg
+
+    def _broadcast_table(self) -> None:
+        self.seq += 1
+        # Stored before it is sent: after a restart, seq goes on from (these + the replayed
+        # game's events), never below a number a client has seen.  (Events need no count:
+        # they are replayed from the decisions, which are stored before they are sent too.)
+        self.table_broadcasts += 1
+        self._out.append(SetBroadcasts(self.table_broadcasts))
+        base = self._table_base()
+        self.history.table(base)
+        for member, seat in self._members():
+            self._send(member, self._personal(base, seat))
+
+    def _catch_up(self, who: Member, seat: int | None, item: Reconnect) -> bool:
+        """Send a resuming member `catchup`, then the broadcasts after its `since` as its seat
+        (or a spectator) may see them; False when that cannot be done (it needs a snapshot)."""
+        since = item.since
+        if since is None:  # a client that does not count: a snapshot, and no catchup (as in version 1.0)
+            return False
+        reason = self.history.gap(self.seq, since, item.restart)
+        msg: dict[str, Any] = {"type": "catchup", "seq": self.seq, "since": since, "replay": reason is None}
+        if reason is not None:
+            msg["reason"] = reason
+            self._send(who.id, msg)
+            return False
+        self._send(who.id, msg)
+        for message in self.history.after(self.seq, since, seat, self._personal):
+            self._send(who.id, message)
+        return True
+
+    def _snapshot(self, member: str, seat: int | None) -> None:
+        if self.game is None:
+            return
+        view = seat_view(self.game, seat) if seat is not None else spectator_view(self.game)
+        self._send(member, {"type": "snapshot", "seq": self.seq, "game": self.game_id, "view": view})
+
+    def _send_offer(self, seat: int) -> None:
+        offer = self.offers.get(seat)
+        s = self.seats[seat]
+        if offer is None or s is None or s.member is None:
+            return
+        msg: dict[str, Any] = {"type": "offer", "seq": self.seq, "decision": offer.decision, "seat": seat,
+                               "actions": [action_to_data(a) for a in offer.actions]}
+        if offer.deadline is not None:
+            msg["deadline_ms"] = max(0, int((offer.deadline - self.now) * 1000))
+            msg["bank_ms"] = int(self.banks[seat] * 1000)
+        self._send(s.member, msg)
+
+    def _log(self, event: str, **fields: Any) -> None:
+        self._out.append(Log(event, fields))
+
+    def _broadcast(self, message: dict[str, Any]) -> None:
+        members = tuple(m for m, _ in self._members())
+        if members:
+            self._out.append(Broadcast(members, message))

@@ -1,0 +1,290 @@
+"""The table core: one table's state machine, with no I/O.
+
+It seats four (players or the server's bots), starts a game when all are ready, offers
+each waiting player's seat its legal actions with a decision id and a deadline, answers for
+bots itself, plays for a seat whose time runs out (tsumogiri, pass on calls) and ends the
+table in one place (`_finish`).  Inputs (server/table/io.py) come in with the member they
+come from and the time as a number; outputs come out, in the order they must be carried out:
+what to store (before what follows is sent), what to send to whom, the timer to set, the
+replies that tell the lobby who is where.  It never touches asyncio, sockets, the clock or
+the store, so it runs the same under any driver (server/table/actor.py is the server's) and
+its tests need no event loop.
+
+This module has the entry (`handle`), the game, its clocks and the end; seats and presence
+are in server/table/seating.py, the state and how members are told in server/table/base.py.
+"""
+
+from __future__ import annotations
+
+import traceback
+from enum import Enum
+
+from protocol.events import EventType
+from protocol.messages import ByeCode, ErrorCode, Message, bye, error
+from server.game.actions import ActionError, action_from_data, action_to_data
+from server.game.engine import Game
+from server.game.events import Event
+from server.game.record import GameRecord
+from server.players import PLAYERS
+from server.rules.config import Rules, rules_from_data
+from server.store.rows import TableRow
+from server.table.clock import Clock, Offer, auto_action
+from server.table.io import (
+    Abandon, Act, AddBot, AppendDecisions, CancelTimer, ClockFired, Disconnect, FinishGame, GameStarted, Holds, Input,
+    Join, Leave, Log, Member, Output, Ready, Reconnect, Released, Restored, SaveTable, SetTableState, SetTimer, Stop,
+    TableClosed, Watch,
+)
+from server.table.seating import Seating
+from server.table.seats import Seat, SeatState, TableState
+
+WAITING, PLAYING, FINISHED, CLOSED = TableState.WAITING, TableState.PLAYING, TableState.FINISHED, TableState.CLOSED
+LEFT, BOT = SeatState.LEFT, SeatState.BOT
+
+
+class End(Enum):
+    """How a table ends (`_finish`)."""
+
+    PLAYED_OUT = "played_out"  # its game reached its end: the result is stored and sent
+    ABANDONED = "abandoned"  # no player connected for the server's limit: the game is stored as abandoned
+    KEPT = "kept"  # the server stops: a table waiting or in play stays stored, rebuilt at the next start
+    CLOSED = "closed"  # closed for good: idle too long, or the host left with no player seated
+
+
+class TableCore(Seating):
+    @classmethod
+    def new(cls, table_id: str, invite: str, watch: str, rules: Rules, clock: Clock | None,
+            history_size: int = 256) -> tuple[TableCore, list[Output]]:
+        """A new table, and the outputs that store it."""
+        core = cls(table_id, invite, watch, rules, clock, history_size)
+        return core, [SaveTable(invite, watch, rules, clock.to_data() if clock else None)]
+
+    @classmethod
+    def restored(cls, row: TableRow, record: GameRecord | None, now: float,
+                 history_size: int = 256) -> tuple[TableCore, list[Output]]:
+        """A table rebuilt from the store: one waiting for its game with its seats, bots and
+        codes, or one in play with its game replayed from `record`; and the replies that say
+        which tokens hold its seats and watch it."""
+        clock = Clock(**row.clock) if row.clock else None
+        core = cls(row.id, row.invite_code, row.watch_code, rules_from_data(row.rules), clock, history_size)
+        for s in row.seats:
+            # Before the game, ready meant "here and ready now": after a restart each player
+            # says it again once back (bots always are).  In play every seat was ready.
+            state = BOT if s.kind == "bot" else LEFT if s.left else SeatState.AWAY
+            core.seats[s.seat] = Seat(s.name, state, s.token_hash, s.strategy,
+                                      ready=row.state == PLAYING or s.kind == "bot", host=s.host, away_since=now)
+        core.table_broadcasts = core.seq = row.broadcasts  # where the numbering had got to
+        core.watchers = set(row.watchers)
+        if row.state == PLAYING:
+            if record is None or row.game_id is None:
+                raise ValueError("a table in play needs its game's record")
+            core._replay(row.game_id, record)
+        core.history.floor = core.seq + 1  # what clients saw before the restart is not kept
+        replies: list[Output] = [Holds(s.token_hash, i) for i, s in enumerate(core.seats)
+                                 if s is not None and s.token_hash is not None]
+        return core, replies + [Holds(h, None, watching=True) for h in sorted(core.watchers)]
+
+    def _replay(self, game_id: int, record: GameRecord) -> None:
+        self.state, self.game_id = PLAYING, game_id
+        game, events = record.replay_events()
+        self.game, self.saved = game, len(game.decisions)
+        self.seq += len(events)  # (the result ends a table: a restored game has not sent one)
+        for seat, _ in game.decisions:  # go on counting each seat's decisions from its answered ones
+            self.decisions_offered[seat] += 1
+
+    # ---- the one entry -------------------------------------------------------
+
+    def handle(self, item: Input, who: Member | None, now: float) -> list[Output]:
+        """What `item` from `who` (None: the table's own) at time `now` causes, in order
+        (nothing once the table has closed)."""
+        self.now = now
+        if self.state is CLOSED:
+            return []
+        try:
+            self._dispatch(item, who)
+        except Exception:  # a table must outlive any one bad input
+            self._out.append(Log("table_input_failed", {"seq": self.seq, "input": type(item).__name__,
+                                                        "exception": traceback.format_exc()}, error=True))
+            if who is not None:
+                self._send(who.id, error(ErrorCode.INTERNAL, "the server could not handle that message"))
+        self._arm_clock()
+        out, self._out = self._out, []
+        return out
+
+    def _dispatch(self, item: Input, who: Member | None) -> None:
+        match item:
+            case Act():
+                self._act(item, _member(who))
+            case ClockFired():
+                self._expire_clocks()
+            case Join():
+                self._join(item, _member(who))
+            case Watch():
+                self._watch(_member(who))
+            case AddBot():
+                self._add_bot(item, _member(who))
+            case Ready():
+                self._ready(_member(who))
+            case Leave():
+                self._leave(item, _member(who))
+            case Disconnect():
+                self._disconnect(_member(who))
+            case Reconnect():
+                self._reconnect(item, _member(who))
+            case GameStarted():
+                self._game_started(item)
+            case Abandon():
+                self._abandon(item)
+            case Stop():
+                self._stop(item)
+            case Restored():
+                if self.state is PLAYING and self.game is not None:
+                    self._advance([])
+
+    # ---- the game ------------------------------------------------------------------
+
+    def _game_started(self, item: GameStarted) -> None:
+        self._starting = False
+        self.game = Game(self.rules, seed=item.seed, names=[s.name for s in self.seats])
+        self.game_id, self.saved, self.state = item.game_id, 0, PLAYING
+        self._out.append(SetTableState(PLAYING))
+        self._log("game_started", game=self.game_id, seq=self.seq)
+        self._broadcast_table()
+        self._advance(list(self.game.start_events))
+
+    def _act(self, item: Act, who: Member) -> None:
+        seat = self._seat_of(who.id)
+        if seat is None or self.game is None:
+            return self._send(who.id, error(ErrorCode.NOT_SEATED, "you have no seat in a game here"))
+        offer = self.offers.get(seat)
+        if offer is None or offer.decision != item.decision:
+            current = offer.decision if offer else None
+            open_one = f"the open one is {current}" if current else "nothing is asked of you now"
+            return self._send(who.id, error(ErrorCode.STALE_DECISION, f"decision {item.decision} is not open: {open_one}",
+                                            decision=item.decision))
+        try:
+            events = self.game.apply(seat, action_from_data(item.action))
+        except ActionError as problem:
+            return self._send(who.id, error(ErrorCode.ILLEGAL_ACTION, str(problem), decision=offer.decision))
+        if self.clock is not None:
+            overrun = self.now - offer.started - self.clock.per_decision
+            self.banks[seat] = max(0.0, self.banks[seat] - max(0.0, overrun))
+        del self.offers[seat]
+        self._advance(events)
+
+    def _expire_clocks(self) -> None:
+        self.timer_at = None  # it has fired
+        for seat, offer in list(self.offers.items()):
+            if self.offers.get(seat) is not offer or self.state is not PLAYING:
+                continue  # answered or withdrawn by what the ones before caused
+            if offer.deadline is not None and offer.deadline <= self.now and self.game is not None:
+                action = auto_action(self.game, seat, offer.actions)
+                events = self.game.apply(seat, action)
+                self.banks[seat] = 0.0
+                del self.offers[seat]
+                s = self.seats[seat]
+                if s is not None and s.member is not None:
+                    self._send(s.member, {"type": "timeout", "seq": self.seq, "decision": offer.decision,
+                                          "action": action_to_data(action)})
+                self._log("played_for", seat=seat, decision=offer.decision, seq=self.seq)
+                self._advance(events)
+
+    def _arm_clock(self) -> None:
+        """One timer for the earliest open deadline (SetTimer), or none (CancelTimer)."""
+        deadlines = [o.deadline for o in self.offers.values() if o.deadline is not None]
+        at = min(deadlines) if deadlines and self.state is PLAYING else None
+        if at != self.timer_at:
+            self.timer_at = at
+            self._out.append(CancelTimer() if at is None else SetTimer(at))
+
+    def _advance(self, events: list[Event]) -> None:
+        """Let bots answer, store the new decisions, then send the events and the new offers."""
+        game = self.game
+        while not game.over:
+            hurry = self.humans_connected()
+            auto = [s for s in game.waiting_for() if self.seats[s].state is BOT
+                    or (hurry and self.seats[s].state is LEFT)]
+            if not auto:
+                break
+            for seat in auto:
+                if self.seats[seat].state is LEFT:
+                    action = auto_action(game, seat, game.legal_actions(seat))
+                else:
+                    action = PLAYERS[self.seats[seat].strategy](game, seat, game.legal_actions(seat), self.rngs[seat])
+                events.extend(game.apply(seat, action))
+        if len(game.decisions) > self.saved:
+            self._out.append(AppendDecisions(self.game_id, self.saved, tuple(game.decisions[self.saved:])))
+            self.saved = len(game.decisions)
+        self._broadcast_events(events)
+        if game.over:
+            return self._finish(End.PLAYED_OUT, "the game is over", ByeCode.GAME_OVER)
+        self._offer_to_waiting(any(e.type == EventType.HAND_END for e in events))
+
+    def _offer_to_waiting(self, new_hand: bool) -> None:
+        game = self.game
+        waiting = set(game.waiting_for())
+        for seat in list(self.offers):
+            if seat not in waiting:
+                del self.offers[seat]
+        # A new hand's first decision starts a little later, so its players can read how the
+        # last hand ended before their clock runs.
+        pause = self.clock.between_hands if self.clock and new_hand else 0.0
+        for seat in sorted(waiting):
+            legal = game.legal_actions(seat)
+            offer = self.offers.get(seat)
+            if offer is None or offer.actions != legal:
+                self.decisions_offered[seat] += 1
+                start = self.now + pause
+                deadline = start + self.clock.per_decision + self.banks[seat] if self.clock else None
+                self.offers[seat] = Offer(self.decisions_offered[seat], legal, start, deadline)
+                self._send_offer(seat)
+
+    # ---- the end -----------------------------------------------------------------
+
+    def _abandon(self, item: Abandon) -> None:
+        if self.state is PLAYING and self.game is not None and not self.humans_connected():
+            self._finish(End.ABANDONED, item.reason, ByeCode.ABANDONED)
+
+    def _stop(self, item: Stop) -> None:
+        code = item.code or (ByeCode.SERVER_RESTARTING if item.keep else ByeCode.TABLE_CLOSED)
+        if code == ByeCode.SERVER_RESTARTING and self.state not in (WAITING, PLAYING):
+            code = ByeCode.TABLE_CLOSED  # a table that has ended is not rebuilt
+        self._finish(End.KEPT if item.keep else End.CLOSED, item.reason, code)
+
+    def _finish(self, end: End, reason: str, code: ByeCode) -> None:
+        """The one place a table ends, and its game with it if one is in play: the game's end
+        is stored (played out: with its result, then sent), every member is told and let go,
+        and the table's state is stored unless it is kept to be rebuilt."""
+        if self.state is CLOSED:
+            return
+        game = self.game if self.state is PLAYING else None
+        if end is End.PLAYED_OUT and game is not None:
+            self.seq += 1
+            self.state = FINISHED
+            self._out += [FinishGame(self.game_id, game.final, self.seq), SetTableState(FINISHED, reason)]
+            result = Message(type="result", seq=self.seq, game=self.game_id, final=game.final)
+            self.history.result(result)
+            self._broadcast(result)
+            self._log("game_finished", game=self.game_id, seq=self.seq)
+        elif end is End.ABANDONED and game is not None:
+            self._out.append(FinishGame(self.game_id, {"abandoned": True, "reason": reason,
+                                                       "scores": list(game.public.scores)}, None))
+            self._log("game_abandoned", game=self.game_id, seq=self.seq, decisions=len(game.decisions))
+        members = self._members()
+        self._broadcast(bye(code, reason, seq=self.seq))
+        self._out += [Released(member) for member, _ in members]
+        if end is not End.KEPT or self.state not in (WAITING, PLAYING):
+            if self.state is not FINISHED:
+                self._out.append(SetTableState(CLOSED, reason))
+        self.state = CLOSED
+        self.offers.clear()
+        self._log("table_closed", reason=reason, seq=self.seq)
+        self._out.append(TableClosed())
+
+    def _close_empty(self) -> None:
+        self._finish(End.CLOSED, "the host left and no player is seated", ByeCode.TABLE_CLOSED)
+
+
+def _member(who: Member | None) -> Member:
+    if who is None:
+        raise ValueError("this input comes from a member")
+    return who

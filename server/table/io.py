@@ -1,0 +1,299 @@
+"""What goes into a table core and what comes out: plain, frozen data.
+
+An input is handed to `TableCore.handle` with the `Member` it comes from (None for the
+table's own inputs: its clock, the lobby's janitor, the server stopping) and the time as a
+number; the core answers with a list of outputs for its actor to carry out, in order.
+Nothing here holds a socket, a session object or a store, so inputs and outputs can be
+logged, relayed to another process and replayed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from protocol.messages import ByeCode
+from server.game.actions import Action
+from server.rules.config import Rules
+from server.store.rows import SeatRow
+
+
+@dataclass(frozen=True, slots=True)
+class Member:
+    """A client as a table knows it: outputs are addressed to `id` (its session's), and a
+    seat is held by `token_hash` (its resume token's), which outlives the session."""
+
+    id: str
+    token_hash: str
+    name: str
+    program: bool = False  # the client said it is a bot (hello's `bot`): its seat says so
+
+
+# ---- inputs ---------------------------------------------------------------
+
+@dataclass(frozen=True, slots=True)
+class Join:
+    """Take a seat (`seat`, else the first free one, else a bot's before the game)."""
+
+    seat: int | None = None
+    host: bool = False  # the table's creator: it seats bots and is given the codes
+
+
+@dataclass(frozen=True, slots=True)
+class Watch:
+    """Watch the table: the public events only."""
+
+
+@dataclass(frozen=True, slots=True)
+class AddBot:
+    seat: int | None = None
+    strategy: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Ready:
+    pass
+
+
+@dataclass(frozen=True, slots=True)
+class Act:
+    """An answer to the offer `decision`; `action` is its plain-data form, checked by the core."""
+
+    decision: int
+    action: Mapping[str, Any]
+
+
+@dataclass(frozen=True, slots=True)
+class Leave:
+    """Leave the table: the client asked (answered with `left`), or (`moved`) it took a
+    place at another table, which is the one that answers it."""
+
+    moved: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Disconnect:
+    """The member's connection is gone; its seat is kept."""
+
+
+@dataclass(frozen=True, slots=True)
+class Reconnect:
+    """The member is back (a resume): its seat again (`watch`: its place as a spectator),
+    caught up from `since`, the last seq it saw; `restart`: the server restarted since."""
+
+    since: int | None = None
+    restart: bool = False
+    watch: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class ClockFired:
+    """The timer the core last asked for (`SetTimer`) has run out."""
+
+
+@dataclass(frozen=True, slots=True)
+class Abandon:
+    """No player has been connected for the server's limit: end the game unfinished."""
+
+    reason: str
+
+
+@dataclass(frozen=True, slots=True)
+class Stop:
+    """Close the table: the server is stopping (`keep`: it is rebuilt at the next start), or
+    the lobby expired it (`keep` false)."""
+
+    reason: str = "the server is stopping"
+    keep: bool = True
+    code: ByeCode | None = None  # None: server_restarting when kept, else table_closed
+
+
+@dataclass(frozen=True, slots=True)
+class GameStarted:
+    """The store's answer to `StartGame`: the game's id and the seed it was stored with."""
+
+    game_id: int
+    seed: bytes
+
+
+@dataclass(frozen=True, slots=True)
+class Restored:
+    """The table was rebuilt after a restart: open its offers again (bots answer at once)."""
+
+
+Input = (Join | Watch | AddBot | Ready | Act | Leave | Disconnect | Reconnect | ClockFired | Abandon | Stop
+         | GameStarted | Restored)
+
+
+# ---- outputs: to members ----------------------------------------------------
+
+@dataclass(frozen=True, slots=True)
+class Send:
+    """A message to one member."""
+
+    member: str
+    message: Mapping[str, Any]
+
+
+@dataclass(frozen=True, slots=True)
+class Broadcast:
+    """One message (encoded once) to several members."""
+
+    members: tuple[str, ...]
+    message: Mapping[str, Any]
+
+
+# ---- outputs: replies for the lobby, which owns each session's membership ----------
+
+@dataclass(frozen=True, slots=True)
+class Seated:
+    """The member is at this table now, in `seat` (None: as a spectator); `joined`: it came
+    by a join or a watch, so any other table it was at lets it go."""
+
+    member: str
+    seat: int | None
+    joined: bool
+
+
+@dataclass(frozen=True, slots=True)
+class Released:
+    """The member is no longer at this table (it left, another connection took its seat over,
+    or the table closed)."""
+
+    member: str
+
+
+@dataclass(frozen=True, slots=True)
+class Holds:
+    """The resume token now holds `seat` here (None: no seat), or watches the table; a seat
+    `handed_to_bot` went to a bot while its player was away."""
+
+    token_hash: str
+    seat: int | None
+    watching: bool = False
+    handed_to_bot: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class TableClosed:
+    """The table has ended: nothing more goes in or comes out."""
+
+
+# ---- outputs: the table's clock and log --------------------------------------
+
+@dataclass(frozen=True, slots=True)
+class SetTimer:
+    """Feed `ClockFired` at time `at` (replacing any timer asked for before)."""
+
+    at: float
+
+
+@dataclass(frozen=True, slots=True)
+class CancelTimer:
+    pass
+
+
+@dataclass(frozen=True, slots=True)
+class Log:
+    event: str
+    fields: Mapping[str, Any]
+    error: bool = False
+
+
+# ---- outputs: what the store keeps (in order, before what follows is sent) -------
+
+@dataclass(frozen=True, slots=True)
+class SaveTable:
+    invite: str
+    watch: str
+    rules: Rules
+    clock: Mapping[str, float] | None
+
+
+@dataclass(frozen=True, slots=True)
+class SaveSeat:
+    row: SeatRow
+
+
+@dataclass(frozen=True, slots=True)
+class RemoveSeat:
+    seat: int
+
+
+@dataclass(frozen=True, slots=True)
+class SetSeatLeft:
+    seat: int
+    left: bool
+
+
+@dataclass(frozen=True, slots=True)
+class SetSeatHost:
+    seat: int
+
+
+@dataclass(frozen=True, slots=True)
+class SaveWatcher:
+    token_hash: str
+
+
+@dataclass(frozen=True, slots=True)
+class RemoveWatcher:
+    token_hash: str
+
+
+@dataclass(frozen=True, slots=True)
+class SetTableState:
+    state: str  # a TableState
+    reason: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class SetBroadcasts:
+    """How many table broadcasts the table has sent (so seq goes on after a restart)."""
+
+    count: int
+
+
+@dataclass(frozen=True, slots=True)
+class StartGame:
+    """Store a new game with a fresh seed, and answer with `GameStarted`."""
+
+    rules: Rules
+    names: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class AppendDecisions:
+    """Decisions first_index, first_index+1, ... of a game (the store's group commit)."""
+
+    game_id: int
+    first_index: int
+    decisions: tuple[tuple[int, Action], ...]
+
+
+@dataclass(frozen=True, slots=True)
+class FinishGame:
+    game_id: int
+    final: Mapping[str, Any]
+    result_seq: int | None  # the seq of the `result` broadcast (None: abandoned, no result)
+
+
+Persist = (SaveTable | SaveSeat | RemoveSeat | SetSeatLeft | SetSeatHost | SaveWatcher | RemoveWatcher
+           | SetTableState | SetBroadcasts | StartGame | AppendDecisions | FinishGame)
+Output = Send | Broadcast | Seated | Released | Holds | TableClosed | SetTimer | CancelTimer | Log | Persist
+
+
+def from_client(message: Mapping[str, Any]) -> Input | None:
+    """The input a client's checked message (protocol.messages.check) makes for its table, or
+    None for a message that is not a table's (create_table, join, watch, hello, ping)."""
+    match message["type"]:
+        case "act":
+            return Act(message["decision"], message["action"])
+        case "ready":
+            return Ready()
+        case "leave":
+            return Leave()
+        case "add_bot":
+            return AddBot(message.get("seat"), message.get("strategy"))
+    return None

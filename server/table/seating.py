@@ -1,0 +1,218 @@
+"""Seats and presence, the part of a table core that seats players and bots and follows
+who is here (server/table/core.py adds the game and the end).
+
+A seat is held by a resume token and, while its player is connected, by a member; a player
+whose connection drops keeps the seat (away), one who leaves a game in play keeps it too
+(left: played for at once while anyone is here), and an away player's seat may go to a bot
+once the clock's `absence` has passed.
+"""
+
+from __future__ import annotations
+
+from protocol.messages import ByeCode, ErrorCode, bye, error
+from server.game.events import Event
+from server.players import DEFAULT_BOT, PLAYERS
+from server.store.rows import SeatRow
+from server.table.base import TableBase
+from server.table.clock import auto_action
+from server.table.io import (
+    AddBot, Holds, Join, Leave, Member, Reconnect, Released, RemoveSeat, RemoveWatcher, SaveSeat, SaveWatcher, Seated,
+    SetSeatHost, SetSeatLeft, StartGame,
+)
+from server.table.seats import Seat, SeatState, TableState
+
+WAITING, PLAYING = TableState.WAITING, TableState.PLAYING
+HERE, LEFT, BOT = SeatState.HERE, SeatState.LEFT, SeatState.BOT
+
+
+class Seating(TableBase):
+    def _join(self, item: Join, who: Member) -> None:
+        if self._seat_of_token(who.token_hash) is not None:
+            return self._reconnect(Reconnect(), who)
+        if self.state is not WAITING:
+            return self._send(who.id, error(ErrorCode.IN_PLAY,
+                                            "the game has started: watch it with the watch code instead"))
+        seat = item.seat
+        free = [i for i, s in enumerate(self.seats) if s is None]
+        bots = [i for i, s in enumerate(self.seats) if s is not None and s.state is BOT]
+        if seat is None:
+            if not free and not bots:
+                return self._send(who.id, error(ErrorCode.TABLE_FULL, "all four seats are taken by players"))
+            seat = free[0] if free else bots[0]  # a full waiting table: a player takes a bot's seat
+        elif not 0 <= seat <= 3:
+            return self._send(who.id, error(ErrorCode.BAD_SEAT, "seats are 0-3"))
+        elif self.seats[seat] is not None and seat not in bots:
+            return self._send(who.id, error(ErrorCode.SEAT_TAKEN,
+                                            f"seat {seat} is not free: free seats are {free}, bots' seats {bots}"))
+        self.seats[seat] = Seat(who.name, HERE, who.token_hash, host=item.host, member=who.id, program=who.program)
+        self.spectators.pop(who.id, None)
+        self._out += [Seated(who.id, seat, joined=True), Holds(who.token_hash, seat),
+                      SaveSeat(SeatRow(seat, who.name, "human", None, who.token_hash, item.host))]
+        self._log("seat_joined", seat=seat, name=who.name, seq=self.seq)
+        self._broadcast_table()
+
+    def _watch(self, who: Member) -> None:
+        mine = self._seat_of_token(who.token_hash)
+        if mine is not None:
+            return self._send(who.id, error(ErrorCode.ALREADY_SEATED,
+                                            f"you hold seat {mine} at this table: you cannot also watch it"))
+        self.spectators[who.id] = who.token_hash
+        self.watchers.add(who.token_hash)
+        self._out += [Seated(who.id, None, joined=True), Holds(who.token_hash, None, watching=True),
+                      SaveWatcher(who.token_hash)]
+        self._send(who.id, self._personal(self._table_base(), None))
+        self._snapshot(who.id, None)
+
+    def _add_bot(self, item: AddBot, who: Member) -> None:
+        mine = self._seat_of(who.id)
+        if mine is None or not self.seats[mine].host:
+            return self._send(who.id, error(ErrorCode.NOT_HOST, "only the host seats bots"))
+        strategy = item.strategy or DEFAULT_BOT
+        if strategy not in PLAYERS:
+            return self._send(who.id, error(ErrorCode.BAD_STRATEGY,
+                                            f"unknown bot '{strategy}': use {' or '.join(PLAYERS)}"))
+        seat = item.seat
+        if seat is None:
+            free = [i for i, s in enumerate(self.seats) if s is None]
+            if not free:
+                return self._send(who.id, error(ErrorCode.TABLE_FULL, "all four seats are taken"))
+            seat = free[0]
+        if not 0 <= seat <= 3:
+            return self._send(who.id, error(ErrorCode.BAD_SEAT, "seats are 0-3"))
+        current = self.seats[seat]
+        if current is not None and not self._may_hand_to_bot(current):
+            return self._send(who.id, error(ErrorCode.SEAT_TAKEN, f"seat {seat} is taken (a player's seat goes to a"
+                                            f" bot only after {self.absence:.0f} s away)"))
+        if current is None and self.state is not WAITING:
+            return self._send(who.id, error(ErrorCode.IN_PLAY, "the game has started"))
+        name = current.name if current is not None else f"{strategy}-bot-{seat}"
+        self.seats[seat] = Seat(name, BOT, strategy=strategy, ready=True)
+        if current is not None and current.token_hash is not None:
+            self._out.append(Holds(current.token_hash, None, handed_to_bot=True))
+        self._out.append(SaveSeat(SeatRow(seat, name, "bot", strategy, None, False)))
+        self._log("bot_seated", seat=seat, strategy=strategy, seq=self.seq)
+        self._broadcast_table()
+        if self.state is WAITING:
+            self._maybe_start()
+        elif self.state is PLAYING:
+            self.offers.pop(seat, None)
+            self._advance([])
+
+    def _may_hand_to_bot(self, seat: Seat) -> bool:
+        return (self.state is PLAYING and seat.state in (SeatState.AWAY, LEFT)
+                and seat.away_since is not None and self.now - seat.away_since >= self.absence)
+
+    def _ready(self, who: Member) -> None:
+        seat = self._seat_of(who.id)
+        if seat is None:
+            return self._send(who.id, error(ErrorCode.NOT_SEATED, "join a table with its invite code first"))
+        if self.state is not WAITING:
+            return self._send(who.id, error(ErrorCode.IN_PLAY, "the game has started"))
+        self.seats[seat].ready = True
+        self._broadcast_table()
+        self._maybe_start()
+
+    def _leave(self, item: Leave, who: Member) -> None:
+        """The member leaves this table: it asked (answered with `left`), or (`moved`) it took
+        a place at another table, which answers it; only this table's own records say what
+        it held here."""
+        self._out.append(Released(who.id))
+        watching = who.id in self.spectators
+        seat = None if watching else self._seat_of_token(who.token_hash)
+        kept = seat is not None and self.state is PLAYING
+        if not item.moved:  # before what the leaving causes: the client is no longer a member
+            self._send(who.id, {"type": "left", "seq": self.seq, "table": self.id, "seat": seat, "seat_kept": kept})
+        if watching:
+            del self.spectators[who.id]
+            self.watchers.discard(who.token_hash)
+            self._out += [RemoveWatcher(who.token_hash), Holds(who.token_hash, None)]
+        elif seat is not None and self.state is WAITING:
+            self._free_seat(seat)
+        elif kept:
+            self.seats[seat].away(self.now, left=True)
+            self._out.append(SetSeatLeft(seat, True))
+            self._play_for_left()
+            self._broadcast_table()
+
+    def _free_seat(self, seat: int) -> None:
+        """A player leaves a table that has not started: its seat is free again.  The host's
+        leaving passes the hosting (add_bot, the codes) to the next player seated; with no
+        player left the table closes."""
+        old = self.seats[seat]
+        self.seats[seat] = None
+        self._out += [RemoveSeat(seat), Holds(old.token_hash, None)]
+        if old.host:
+            heirs = [i for i, s in enumerate(self.seats) if s is not None and s.state is not BOT]
+            if not heirs:
+                return self._close_empty()
+            self.seats[heirs[0]].host = True
+            self._out.append(SetSeatHost(heirs[0]))
+            self._log("host_passed", seat=heirs[0], seq=self.seq)
+        self._broadcast_table()
+
+    def _play_for_left(self) -> None:
+        """Seats left on purpose: their open offers are answered now as on a timeout, while
+        someone waits for them (and _advance answers their later ones the same way); with
+        nobody connected the game waits, for a resume or the abandon limit."""
+        if self.game is None or not self.humans_connected():
+            return
+        for seat in sorted(self.offers):
+            if self.seats[seat].state is LEFT and seat in self.offers and not self.game.over:
+                offer = self.offers.pop(seat)
+                self._log("played_for", seat=seat, decision=offer.decision, seq=self.seq, left=True)
+                self._advance(self.game.apply(seat, auto_action(self.game, seat, offer.actions)))
+
+    def _disconnect(self, who: Member) -> None:
+        if self.spectators.pop(who.id, None) is not None:
+            return
+        seat = self._seat_of(who.id)
+        if seat is not None:
+            self.seats[seat].away(self.now)
+            self._broadcast_table()
+
+    def _reconnect(self, item: Reconnect, who: Member) -> None:
+        if item.watch:
+            return self._rewatch(item, who)
+        seat = self._seat_of_token(who.token_hash)
+        if seat is None or self.seats[seat].state is BOT:
+            return self._send(who.id, error(ErrorCode.NO_SEAT, "that resume token holds no seat at this table"))
+        s = self.seats[seat]
+        if s.member is not None and s.member != who.id:
+            self._send(s.member, bye(ByeCode.REPLACED, "the seat was resumed from another connection", seq=self.seq))
+            self._out.append(Released(s.member))
+        if s.state is LEFT:
+            self._out.append(SetSeatLeft(seat, False))
+        s.member, s.away_since, s.state, s.program = who.id, None, HERE, who.program
+        self._out.append(Seated(who.id, seat, joined=False))
+        caught_up = self._catch_up(who, seat, item)
+        self._log("seat_resumed", seat=seat, seq=self.seq, since=item.since, replayed=caught_up)
+        self._broadcast_table()
+        if not caught_up:
+            self._snapshot(who.id, seat)
+        self._send_offer(seat)
+        self._play_for_left()  # someone is here again: seats that left no longer hold the game
+
+    def _rewatch(self, item: Reconnect, who: Member) -> None:
+        """A spectator back on a new connection: the public broadcasts it missed, or a snapshot."""
+        if who.token_hash not in self.watchers:
+            return self._send(who.id, error(ErrorCode.NO_TABLE, "that resume token watches no open table"))
+        self.spectators[who.id] = who.token_hash
+        self._out.append(Seated(who.id, None, joined=False))
+        if not self._catch_up(who, None, item):
+            self._send(who.id, self._personal(self._table_base(), None))
+            self._snapshot(who.id, None)
+        self._log("spectator_resumed", seq=self.seq, since=item.since)
+
+
+    # ---- what the game part does (server/table/core.py) --------------------------------
+
+    def _maybe_start(self) -> None:
+        if self.state is WAITING and not self._starting and all(s is not None and s.ready for s in self.seats):
+            self._starting = True
+            self._out.append(StartGame(self.rules, tuple(s.name for s in self.seats)))
+
+    def _advance(self, events: list[Event]) -> None:
+        raise NotImplementedError
+
+    def _close_empty(self) -> None:
+        raise NotImplementedError
