@@ -29,6 +29,7 @@ from client_cli.play.game_app import PlayApp
 from client_cli.play.local import LocalServer
 from client_cli.play.panes import create_messages, option
 from client_cli.play.sessions import SavedSeat, SessionFile
+from protocol.messages import ErrorCode
 
 Message = dict[str, Any]
 
@@ -191,7 +192,8 @@ async def not_resumed(conn: Connection, timeout: float = 1.0) -> Message | None:
             message = await asyncio.wait_for(conn.recv(), left)
         except asyncio.TimeoutError:
             return None
-        if message.get("type") == "result" or (message.get("type") == "error" and message.get("code") == "seat_lost"):
+        if message.get("type") == "result" or (message.get("type") == "error"
+                                                and message.get("code") == ErrorCode.SEAT_LOST):
             return message
         if message.get("type") in ("_closed", "_fatal", "bye"):
             return None
@@ -242,7 +244,7 @@ async def run(args: argparse.Namespace, local: LocalServer | None = None) -> int
         buffered: list[Message] = []
         if intent:
             buffered, problem = await first_answer(conn, intent)
-            if problem and buffered and buffered[-1].get("code") == "watch_code":
+            if problem and buffered and buffered[-1].get("code") == ErrorCode.WATCH_CODE:
                 problem = watch_code_problem(args.join, command, url)
             if problem:
                 print(f"riichi-play: {problem}", file=sys.stderr)

@@ -26,7 +26,7 @@ from client_cli.play.sessions import SessionFile
 from client_cli.play.widgets import HAND_KEYS, HandView
 from client_cli.seat_state import SeatState
 from protocol.events import EventType
-from protocol.messages import ByeCode
+from protocol.messages import ByeCode, ErrorCode
 
 Message = dict[str, Any]
 
@@ -279,19 +279,19 @@ class PlayApp(App[int]):
         self._over_table(FinalScreen(render.standings_text(self.final, names)))
 
     def _on_error(self, message: Message) -> None:
-        if message.get("code") == "seat_lost":  # after a resume that resumed nothing: it says why
+        if message.get("code") == ErrorCode.SEAT_LOST:  # after a resume that resumed nothing: it says why
             self._forget_seat()
             self.notify(f"the server no longer holds your seat: {message['message']}", severity="error",
                         timeout=15)
             self.status(f"seat lost: {message['message']}", "bold red")
             return
-        if message.get("code") == "watch_code":  # from the start pane's Join
+        if message.get("code") == ErrorCode.WATCH_CODE:  # from the start pane's Join
             self.notify("that is a watch code, not an invite code: press Watch to watch the table",
                         severity="error", timeout=8)
             return
         self.notify(f"{message['message']} ({message['code']})", severity="error", timeout=8)
         answered = self.answered
-        if (message.get("code") == "illegal_action" and answered is not None and self.offer is None
+        if (message.get("code") == ErrorCode.ILLEGAL_ACTION and answered is not None and self.offer is None
                 and message.get("decision") == answered["decision"]):
             self._on_offer(answered)  # the server refused the answer and keeps the offer open: so do we
 
