@@ -16,7 +16,7 @@ from typing import Any
 
 import msgpack
 
-from protocol.events import EventType, HandResult
+from protocol.events import AbortiveReason, EventType, HandResult
 from protocol.shapes import (NONE, PLAIN, TILE, Among, Fields, KeyedMap, ListOf, MapOf, ShapeError, Typed, check_fields,
                              no_unknown_fields)
 
@@ -118,8 +118,8 @@ HAND_RESULTS: dict[HandResult, Fields] = {
     HandResult.EXHAUSTIVE_DRAW: {"tenpai": (_INTS, True), "nagashi": (_INTS, True),
                                  "hands": ((KeyedMap(_TILES),), True), **_SETTLED},
     # nine_terminals shows the seat and its hand, triple_ron the seats that called ron
-    HandResult.ABORTIVE_DRAW: {"reason": (_STR, True), "seat": (_INT, False), "hand": (_TILES, False),
-                               "seats": (_INTS, False), **_SETTLED},
+    HandResult.ABORTIVE_DRAW: {"reason": ((Among(frozenset(AbortiveReason)),), True), "seat": (_INT, False),
+                               "hand": (_TILES, False), "seats": (_INTS, False), **_SETTLED},
 }
 # The game events (server/game/engine.py), by their "type"; the fields that are not
 # required are a seat's private part: `hand` to its own seat, `tile` to the drawing seat.
