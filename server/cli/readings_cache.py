@@ -2,11 +2,14 @@
 most of `riichi-score --jsonl`'s start) kept in a file, read back in a tenth of the time.
 
 The file is written by this module only, from decompose's own tables, and is named after
-a key: the SHA-256 of the source of every module of server/rules, the Python version and
-the marshal format.  A change to any of them gives another name, so an old file is never
-read (and is removed when the new one is written).  The file starts with the SHA-256 of
-the rest, checked on reading, and is written under a temporary name and then renamed, so
-a torn or altered file is never taken: it is rebuilt.  Where the cache folder cannot be
+a key: two checksums (CRC-32 and Adler-32, 64 bits in all) of the source of every module of
+server/rules, the Python version and the marshal format.  A change to any of them gives
+another name, so an old file is never read (and is removed when the new one is written).
+The file starts with its length and the CRC-32 of the rest, checked on reading, and is
+written under a temporary name and then renamed, so a torn or damaged file is never taken:
+it is rebuilt.  zlib's checksums, not hashlib's SHA-256: the cache guards against accidents,
+not against an attacker who can write to the user's own cache folder, and hashlib's import
+(OpenSSL) and its hashing of the 2 MB file were a tenth of a start that reads the file.  Where the cache folder cannot be
 written, the table is built in memory as before.  marshal (ints, tuples and dicts only)
 rather than pickle: it reads back no objects of any other kind.  Paths are os.path's, not
 pathlib's: its import was a twentieth of riichi-score's start.
@@ -14,15 +17,17 @@ pathlib's: its import was a twentieth of riichi-score's start.
 
 from __future__ import annotations
 
-import hashlib
 import marshal
 import os
+import struct
 import sys
+import zlib
 
 from server.rules import decompose
 
 RULES = os.path.dirname(os.path.realpath(decompose.__file__))
 PREFIX, SUFFIX = "readings-", ".marshal"
+_HEAD = struct.Struct("<QI")  # the payload's length and CRC-32
 
 
 def cache_folder() -> str:
@@ -33,11 +38,12 @@ def cache_folder() -> str:
 
 def cache_key() -> str:
     """What the table is made from: the rules modules' source, Python and marshal versions."""
-    digest = hashlib.sha256(f"{sys.version}\0{marshal.version}\0".encode())
+    made = [f"{sys.version}\0{marshal.version}\0".encode()]
     for name in sorted(n for n in os.listdir(RULES) if n.endswith(".py")):
         with open(os.path.join(RULES, name), "rb") as source:
-            digest.update(name.encode() + b"\0" + source.read() + b"\0")
-    return digest.hexdigest()[:32]
+            made.append(name.encode() + b"\0" + source.read() + b"\0")
+    whole = b"".join(made)
+    return f"{zlib.crc32(whole):08x}{zlib.adler32(whole):08x}"
 
 
 def prefill_readings(folder: str | os.PathLike[str] | None = None) -> str:
@@ -59,10 +65,14 @@ def _read(path: str) -> decompose.PrefilledTables | None:
             data = file.read()
     except OSError:
         return None
-    if len(data) < 32 or hashlib.sha256(data[32:]).digest() != data[:32]:
-        return None  # torn or altered: built again
+    if len(data) < _HEAD.size:
+        return None
+    size, crc = _HEAD.unpack_from(data)
+    payload = memoryview(data)[_HEAD.size:]
+    if size != len(payload) or zlib.crc32(payload) != crc:
+        return None  # torn or damaged: built again
     try:
-        return marshal.loads(data[32:])
+        return marshal.loads(payload)
     except (EOFError, ValueError, TypeError):
         return None
 
@@ -79,7 +89,7 @@ def _write(path: str, payload: bytes) -> bool:
         return False
     try:
         with os.fdopen(handle, "wb") as out:
-            out.write(hashlib.sha256(payload).digest() + payload)
+            out.write(_HEAD.pack(len(payload), zlib.crc32(payload)) + payload)
         os.replace(temporary, path)
     except OSError:
         _remove(temporary)

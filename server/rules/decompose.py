@@ -6,7 +6,9 @@ read by looking up four small tables and joining them.  `standard_readings` give
 set codes (for the game's analysis and `readings`); `standard_shapes`, for scoring,
 gives each reading as one packed int (a Shape), from tables keyed by the suits' packed
 counts that `prefill` can fill beforehand with every suit there is.  Scoring's hot path
-reads the SINGLE_* tables, which hold the one Shape of each suit that reads one way.
+reads the SINGLE_* tables, which hold the one Shape of each suit that reads one way; the
+suit tables hold only the suits that read several ways (or, searched before a prefill,
+none), so that no Shape is kept twice (a third less for riichi-score's cache file to load).
 """
 
 from __future__ import annotations
@@ -65,6 +67,8 @@ def shape_fields(shape: Shape) -> tuple[int, int, int, int, int, int, int]:
             shape >> N_PUNGS_AT & 7, shape >> TWINS_AT & 3, shape >> PUNG_FU_AT & 255)
 
 
+# The suits that read several ways, keyed by the suit's counts shifted down (and, before
+# prefill(), the searched suits that read no way, as ()); the honours, every reading.
 _suit_shapes: tuple[dict[int, tuple[Shape, ...]], ...] = ({}, {}, {})
 _honour_shapes: dict[int, tuple[Shape, ...]] = {}
 # The one Shape of each suit (and of the honours) that reads exactly one way, keyed by the
@@ -81,8 +85,8 @@ _PREFILLED: list[bool] = []  # once prefill() has run, a suit missing from _suit
 
 
 def prefill() -> None:
-    """Fill _suit_shapes with every suit that reads as sets and at most one pair: about
-    22,000 counts per suit, made in some 0.2 s by putting sets together rather than by
+    """Fill the tables with every suit that reads as sets and at most one pair: about
+    22,000 counts per suit (20,175 of them in SINGLE_*), made in some 0.2 s by putting sets together rather than by
     taking hands apart.  After it, a new hand never waits on a search.  A server calls it
     before it listens; without it, each suit is searched on first sight and memoised."""
     if _PREFILLED:
@@ -107,13 +111,15 @@ def prefill() -> None:
     man, pin, sou = _suit_shapes
     for counts, readings in found.items():
         key = pack_counts(counts)
-        shapes = man[key] = tuple(_shape(reading) for reading in sorted(readings))
-        pin[key] = tuple(_moved(shape, 9) for shape in shapes)
-        sou[key] = tuple(_moved(shape, 18) for shape in shapes)
+        shapes = tuple(_shape(reading) for reading in sorted(readings))
         if len(shapes) == 1:
             SINGLE_MAN[key] = shapes[0]
-            SINGLE_PIN[key << PIN_SHIFT] = pin[key][0]
-            SINGLE_SOU[key << SOU_SHIFT] = sou[key][0]
+            SINGLE_PIN[key << PIN_SHIFT] = _moved(shapes[0], 9)
+            SINGLE_SOU[key << SOU_SHIFT] = _moved(shapes[0], 18)
+        else:
+            man[key] = shapes
+            pin[key] = tuple(_moved(shape, 9) for shape in shapes)
+            sou[key] = tuple(_moved(shape, 18) for shape in shapes)
     for pair in (NO_PAIR, *range(27, 34)):
         for pungs in product((0, 3), repeat=7):
             counts = [0] * 34
@@ -160,20 +166,16 @@ def standard_shapes(packed: int) -> list[Shape]:
     pair, as Shapes.  Each suit's shapes are looked up by its counts, so a hand costs four
     lookups and a join.  (Scoring reads a hand whose parts each read one way from the
     SINGLE_* tables first, and comes here for the others.)"""
-    man = _suit_shapes[0].get(packed & SUIT_MASK)
-    if man is None:
-        man = _shapes_of(0, packed & SUIT_MASK)
-    pin = _suit_shapes[1].get((packed >> PIN_SHIFT) & SUIT_MASK)
-    if pin is None:
-        pin = _shapes_of(1, (packed >> PIN_SHIFT) & SUIT_MASK)
-    sou = _suit_shapes[2].get((packed >> SOU_SHIFT) & SUIT_MASK)
-    if sou is None:
-        sou = _shapes_of(2, (packed >> SOU_SHIFT) & SUIT_MASK)
-    if not (man and pin and sou):
+    man = suit_shapes(0, packed & SUIT_MASK)
+    if not man:
         return []
-    honours = _honour_shapes.get(packed >> HONOUR_SHIFT)
-    if honours is None:
-        honours = _honour_shapes_of(packed >> HONOUR_SHIFT)
+    pin = suit_shapes(1, (packed >> PIN_SHIFT) & SUIT_MASK)
+    if not pin:
+        return []
+    sou = suit_shapes(2, (packed >> SOU_SHIFT) & SUIT_MASK)
+    if not sou:
+        return []
+    honours = honour_shapes(packed >> HONOUR_SHIFT)
     if not honours:
         return []
     out = []
@@ -184,14 +186,34 @@ def standard_shapes(packed: int) -> list[Shape]:
     return out
 
 
+def suit_shapes(suit: int, key: int) -> tuple[Shape, ...]:
+    """The Shapes of one suit's readings (suit 0, 1, 2: man, pin, sou; key: its nine counts
+    packed and shifted down), in the search's order; () if it reads no way."""
+    shapes = _suit_shapes[suit].get(key)
+    if shapes is None:
+        single = _SINGLE[suit].get(key << SUIT_SHIFT[suit])
+        shapes = _shapes_of(suit, key) if single is None else (single,)
+    return shapes
+
+
+def honour_shapes(key: int) -> tuple[Shape, ...]:
+    """The Shape of the honours' one reading (key: their seven counts packed and shifted
+    down), as a tuple of one; () if they read no way."""
+    shapes = _honour_shapes.get(key)
+    return _honour_shapes_of(key) if shapes is None else shapes
+
+
 def _shapes_of(suit: int, key: int) -> tuple[Shape, ...]:
-    """A suit not in the table: none of its readings after prefill(), else its searched readings."""
+    """A suit in neither table: no reading after prefill(), else its searched readings
+    (kept in SINGLE_* if it reads one way, else in _suit_shapes)."""
     if _PREFILLED:
         return ()
     counts = unpack(key)[:9]
-    shapes = _suit_shapes[suit][key] = tuple(_shape(reading) for reading in _suit_readings(9 * suit, bytes(counts)))
+    shapes = tuple(_shape(reading) for reading in _suit_readings(9 * suit, bytes(counts)))
     if len(shapes) == 1:
         _SINGLE[suit][key << SUIT_SHIFT[suit]] = shapes[0]
+    else:
+        _suit_shapes[suit][key] = shapes
     return shapes
 
 

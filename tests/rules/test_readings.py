@@ -5,7 +5,7 @@ import itertools
 from server.rules import decompose
 from server.rules.decompose import readings
 from server.rules.fu import pung_fu
-from server.rules.packed import SUIT_SHIFT, pack, pack_counts, unpack
+from server.rules.packed import SUIT_SHIFT, pack, pack_counts
 from server.rules.tiles import counts_of, parse_tiles
 from tests.rules.random_hands import random_hands
 
@@ -60,19 +60,22 @@ def test_the_prefilled_table_holds_every_suit_that_reads_as_sets_and_a_pair_as_t
     every suit of a hand (at most 14 tiles, no kind more than four times): the same
     readings in the same order, and no entry where the search finds no reading."""
     decompose.prefill()
-    man, pin, sou = decompose._suit_shapes
-    checked = 0
+    checked = readable = 0
     for counts in itertools.product(range(5), repeat=9):
         total = sum(counts)
         if total > 14 or total % 3 == 1:
             continue  # no hand has such a suit, or it cannot read as sets
-        assert man.get(pack_counts(counts), ()) == _searched(0, counts), counts
+        key = pack_counts(counts)
+        searched = _searched(0, counts)
+        assert decompose.suit_shapes(0, key) == searched, counts
+        if searched:  # the same counts in pin and sou: the same readings moved
+            readable += 1
+            for suit in (1, 2):
+                assert decompose.suit_shapes(suit, key) == _searched(9 * suit, counts), (suit, counts)
+        else:
+            assert decompose.suit_shapes(1, key) == decompose.suit_shapes(2, key) == (), counts
         checked += 1
-    assert checked == 273_005
-    for base, table in ((9, pin), (18, sou)):
-        assert sum(1 for shapes in table.values() if shapes) == 21_743  # the empty ones: memoised searches
-        for key, shapes in table.items():
-            assert shapes == _searched(base, tuple(unpack(key)[:9])), (base, key)
+    assert checked == 273_005 and readable == 21_743
 
 
 def test_the_prefilled_honours_table_holds_every_honour_reading() -> None:
@@ -80,7 +83,7 @@ def test_the_prefilled_honours_table_holds_every_honour_reading() -> None:
     for counts in itertools.product(range(5), repeat=7):
         reading = decompose._read_honours([0] * 27 + list(counts))
         expected = () if reading is None else (decompose._shape(reading),)
-        assert decompose._honour_shapes.get(pack_counts(counts), ()) == expected, counts
+        assert decompose.honour_shapes(pack_counts(counts)) == expected, counts
 
 
 def test_the_single_reading_tables_hold_exactly_the_suits_that_read_one_way() -> None:
@@ -88,12 +91,19 @@ def test_the_single_reading_tables_hold_exactly_the_suits_that_read_one_way() ->
     and SINGLE_HONOURS, by the honours' counts shifted down, must hold the one shape of
     every part that reads one way, and nothing else."""
     decompose.prefill()
-    singles = (decompose.SINGLE_MAN, decompose.SINGLE_PIN, decompose.SINGLE_SOU)
-    for suit, (table, single) in enumerate(zip(decompose._suit_shapes, singles)):
-        expected = {key << SUIT_SHIFT[suit]: shapes[0] for key, shapes in table.items() if len(shapes) == 1}
-        assert single == expected
-        assert len(single) == 21_743 - sum(1 for shapes in table.values() if len(shapes) > 1)
-    expected = {key: shapes[0] for key, shapes in decompose._honour_shapes.items() if shapes}
+    found: tuple[dict[int, int], ...] = ({}, {}, {})
+    for counts in itertools.product(range(5), repeat=9):
+        total = sum(counts)
+        if total <= 14 and total % 3 != 1 and len(_searched(0, counts)) == 1:
+            for suit, single in enumerate(found):  # the same counts read one way in every suit
+                single[pack_counts(counts) << SUIT_SHIFT[suit]] = _searched(9 * suit, counts)[0]
+    assert (decompose.SINGLE_MAN, decompose.SINGLE_PIN, decompose.SINGLE_SOU) == found
+    assert len(found[0]) == 20_175
+    expected = {}
+    for counts in itertools.product(range(5), repeat=7):
+        reading = decompose._read_honours([0] * 27 + list(counts))
+        if reading is not None:
+            expected[pack_counts(counts)] = decompose._shape(reading)
     assert decompose.SINGLE_HONOURS == expected and len(expected) == 8 * 2**7 - 7 * 2**6
 
 
