@@ -32,6 +32,10 @@ if [ ! -f "$stamp" ]; then
   touch "$stamp"
 fi
 
+# Bytecode for the project's own modules, once: where PYTHONDONTWRITEBYTECODE is set (as on
+# CI), Python would otherwise compile every module at every start of every command.
+quietly .venv/bin/python -m compileall -q server protocol client_cli
+
 # The web client (web/, TypeScript and @msgpack/msgpack from web/package-lock.json) is built
 # into server/webclient/, which riichi-server serves: only when its sources changed.
 if [ -f web/package.json ] && ! node web/build.mjs --fresh >/dev/null 2>&1; then
@@ -44,12 +48,21 @@ if [ -f web/package.json ] && ! node web/build.mjs --fresh >/dev/null 2>&1; then
   fi
 fi
 
-# The browser tests (tests/web/) drive Debian's headless Chromium through chromedriver.
+# What the tests start for themselves, from Debian's packages: headless Chromium and its
+# driver for the browser tests (tests/web/), and a PostgreSQL server for the PostgreSQL store
+# (tests/store/, tests/services.py).
+packages=()
 if ! command -v chromium >/dev/null 2>&1 || ! command -v chromedriver >/dev/null 2>&1; then
+  packages+=(chromium chromium-driver)
+fi
+if ! compgen -G '/usr/lib/postgresql/*/bin/initdb' >/dev/null; then
+  packages+=(postgresql)
+fi
+if [ ${#packages[@]} -gt 0 ]; then
   if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
     quietly apt-get update -q
-    quietly env DEBIAN_FRONTEND=noninteractive apt-get install -y -q chromium chromium-driver
+    quietly env DEBIAN_FRONTEND=noninteractive apt-get install -y -q "${packages[@]}"
   else
-    echo "scripts/setup.sh: the browser tests need Chromium: as root, apt-get install chromium chromium-driver" >&2
+    echo "scripts/setup.sh: the tests need ${packages[*]}: as root, apt-get install ${packages[*]}" >&2
   fi
 fi

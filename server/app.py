@@ -22,7 +22,6 @@ import sys
 import time
 import unicodedata
 from collections.abc import Callable
-from pathlib import Path
 from urllib.parse import urlsplit
 from http import HTTPStatus
 from typing import Any
@@ -41,7 +40,8 @@ from server.pace import AddressShare
 from server.rules.decompose import prefill as prefill_readings
 from server.rules.shanten import prefill as prefill_shanten
 from server.session import Session
-from server.store import SqliteFile, SqliteStore, token_hash
+from server.store import token_hash
+from server.store.opening import StoreProblem, open_store, where
 from server.table.actor import Table
 from server.table.io import Disconnect, from_client
 from server.table.seats import TableState
@@ -494,7 +494,7 @@ async def serve_until_stopped(args: argparse.Namespace) -> None:
     prefill_shanten()  # 0.2 s of memo, before any table waits on it
     prefill_readings()  # 0.2 s: every suit's readings as sets, for scoring
     tune_gc()  # after the tables above, so that the collector leaves them be
-    store = SqliteStore(SqliteFile(args.db))
+    store = await open_store(args.db)
     Table.history_size = args.history
     Table.share = AddressShare(args.address_share) if args.address_share else None
     lobby = Lobby(store, idle_seconds=args.idle, abandon_seconds=args.abandon,
@@ -515,7 +515,7 @@ async def serve_until_stopped(args: argparse.Namespace) -> None:
                      write_limit=args.outbox_bytes, close_timeout=2, open_timeout=args.hello_timeout or 10,
                      process_request=app.process_request, create_connection=app.connection_class()) as server:
         port = server.sockets[0].getsockname()[1] if server.sockets else args.port
-        log.info("listening", host=args.host, port=port, db=args.db, restored_tables=restored,
+        log.info("listening", host=args.host, port=port, db=where(args.db), restored_tables=restored,
                  web=page_url(args.host, port) if web.built else "not built (run scripts/setup.sh)")
         # logged once listening: a server that cannot start says so in one line and nothing else
         log.info("open_files_limit", soft=soft, hard=hard, raised_from=before if before != soft else None)
@@ -531,13 +531,14 @@ async def serve_until_stopped(args: argparse.Namespace) -> None:
         await asyncio.sleep(0.2)  # let the outboxes flush the byes
         server.close()
         await server.wait_closed()
-    store.close()
+    await store.aclose()
     log.info("stopped")
 
 
 def parser() -> argparse.ArgumentParser:
     db = argparse.ArgumentParser(add_help=False)
-    db.add_argument("--db", default="riichi.sqlite3", help="the SQLite file (default riichi.sqlite3)")
+    db.add_argument("--db", default="riichi.sqlite3",
+                    help="the SQLite file (default riichi.sqlite3), or a PostgreSQL URL: postgresql://USER@HOST/DB")
     p = argparse.ArgumentParser(prog="riichi-server", parents=[db],
                                 description="A riichi mahjong game server (msgpack over websockets).")
     p.add_argument("--host", default="127.0.0.1",
@@ -589,11 +590,11 @@ def main(argv: list[str] | None = None) -> int:
         return fail(f"--address-share {args.address_share:g} is not a share: give 0 (no limit) to 1")
     if not 0 <= args.port <= 65535:
         return fail(f"port {args.port} is out of range (0-65535)")
-    if not Path(args.db).resolve().parent.is_dir():
-        return fail(f"{args.db}: the folder {Path(args.db).resolve().parent} does not exist")
     configure_logging(args.log_json)
     try:
         asyncio.run(serve_until_stopped(args))
+    except StoreProblem as problem:
+        return fail(str(problem))
     except sqlite3.Error as problem:
         return fail(f"{args.db}: {problem}")
     except OSError as problem:  # the port is taken, the address is not this machine's, ...

@@ -10,19 +10,24 @@ the server itself fails.
 from __future__ import annotations
 
 import argparse
+import asyncio
 import json
 import sqlite3
 import sys
 import time
 import unicodedata
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 from urllib.parse import quote
 
 from server.cli.pipes import quiet_when_the_reader_leaves
+from server.game.record import GameRecord
 from server.store import GameRow, SqliteFile
+from server.store.opening import StoreProblem, where
+from server.store.opening import open_store as open_any_store
+from server.store.postgres import is_postgres_url
 
 EXPORT_FORMATS = ("record", "tenhou6", "mjai")
 # The columns of `games` that these commands read (server/store/sqlite.py's schema).
@@ -38,7 +43,8 @@ def add_commands(parser: argparse.ArgumentParser) -> None:
     """The `games` and `export` subcommands, on riichi-server's parser (`args.command`)."""
     commands = parser.add_subparsers(dest="command")
     db = argparse.ArgumentParser(add_help=False)
-    db.add_argument("--db", default=argparse.SUPPRESS, help="the SQLite file (default riichi.sqlite3)")
+    db.add_argument("--db", default=argparse.SUPPRESS,
+                    help="the SQLite file (default riichi.sqlite3), or the server's PostgreSQL URL")
     games = commands.add_parser("games", parents=[db], help="list finished games")
     games.add_argument("--json", action="store_true", help="one JSON array of the games, for programs")
     export = commands.add_parser("export", parents=[db], help="write a stored game to standard output")
@@ -49,18 +55,45 @@ def add_commands(parser: argparse.ArgumentParser) -> None:
 @quiet_when_the_reader_leaves
 def run(args: argparse.Namespace) -> int:
     """Run `games` or `export` from riichi-server's parsed arguments; the exit status."""
+    if is_postgres_url(args.db):
+        return asyncio.run(_run_postgres(args))
     try:
         store = open_store(args.db)
         try:
             if args.command == "games":
-                return list_games(store, args.db, as_json=args.json)
-            return export_game(store, args.game, args.format)
+                return list_games(store.games(finished=True), args.db, as_json=args.json)
+            return export_game(_record(store.record, args.game), args.game, args.format)
         finally:
             store.close()
     except DatabaseProblem as problem:
         return fail(str(problem))
     except sqlite3.Error as problem:  # e.g. a damaged file, found only when read
         return fail(f"{args.db}: cannot read it: {problem}")
+
+
+async def _run_postgres(args: argparse.Namespace) -> int:
+    """`games` or `export` on a PostgreSQL store (read only, but for migrating its schema)."""
+    try:
+        store = await open_any_store(args.db)
+    except StoreProblem as problem:
+        return fail(str(problem))
+    try:
+        if args.command == "games":
+            return list_games(await store.games(finished=True), where(args.db), as_json=args.json)
+        try:
+            record = await store.record(args.game)
+        except KeyError:
+            record = None
+        return export_game(record, args.game, args.format)
+    finally:
+        await store.aclose()
+
+
+def _record(read: Callable[[int], GameRecord], game_id: int) -> GameRecord | None:
+    try:
+        return read(game_id)
+    except KeyError:
+        return None
 
 
 def fail(message: str) -> int:
@@ -102,8 +135,7 @@ def _games_columns(file: Path) -> set[str] | None:
 
 # ---- games ------------------------------------------------------------------
 
-def list_games(store: SqliteFile, path: str, as_json: bool = False) -> int:
-    games = store.games(finished=True)
+def list_games(games: list[GameRow], path: str, as_json: bool = False) -> int:
     if as_json:
         print(json.dumps([game_as_dict(g) for g in games]))
     elif not games:
@@ -155,10 +187,9 @@ def _iso(stamp: float | None) -> str | None:
 
 # ---- export -----------------------------------------------------------------
 
-def export_game(store: SqliteFile, game_id: int, fmt: str) -> int:
-    try:
-        record = store.record(game_id)
-    except KeyError:
+def export_game(record: GameRecord | None, game_id: int, fmt: str) -> int:
+    """Write the game's record (None: there is no such game) in the format."""
+    if record is None:
         return fail(f"no game {game_id} (see: riichi-server games)")
     if fmt == "record":
         print(record.to_json())

@@ -93,6 +93,7 @@ class SqliteStore:
         return self.file.start_game(table_id, record)
 
     async def record(self, game_id: int) -> GameRecord:
+        self.flush()  # what was appended is part of the record
         return self.file.record(game_id)
 
     async def healthy(self) -> bool:
@@ -101,3 +102,6 @@ class SqliteStore:
     def close(self) -> None:
         self.flush()
         self.file.close()
+
+    async def aclose(self) -> None:
+        self.close()

@@ -86,4 +86,8 @@ class Store(Protocol):
     async def healthy(self) -> bool:
         """It answers."""
 
-    def close(self) -> None: ...
+    def close(self) -> None:
+        """Close at once (a store across a network ends its connections)."""
+
+    async def aclose(self) -> None:
+        """Close once what was appended is stored: what a server that stops awaits."""

@@ -9,50 +9,19 @@ rules, seed, names and the ordered decisions.
 
 from __future__ import annotations
 
-import json
 import sqlite3
 import time
 from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
-from server.game.actions import Action, action_from_data, action_to_data
+from server.game.actions import Action
 from server.game.record import GameRecord
-from server.rules.config import rules_from_data, rules_to_data
-from server.store.rows import GameRow, PastSeat, SeatRow, TableRow
-
-_SCHEMA = """
-CREATE TABLE IF NOT EXISTS tables (
-    id TEXT PRIMARY KEY, invite_code TEXT NOT NULL, watch_code TEXT NOT NULL,
-    rules TEXT NOT NULL, clock TEXT NOT NULL, state TEXT NOT NULL,
-    created REAL NOT NULL, updated REAL NOT NULL);
-CREATE TABLE IF NOT EXISTS seats (
-    table_id TEXT NOT NULL, seat INTEGER NOT NULL, name TEXT NOT NULL, kind TEXT NOT NULL,
-    strategy TEXT, token_hash TEXT, host INTEGER NOT NULL DEFAULT 0,
-    PRIMARY KEY (table_id, seat));
-CREATE INDEX IF NOT EXISTS seats_token ON seats (token_hash);
-CREATE TABLE IF NOT EXISTS watchers (
-    table_id TEXT NOT NULL, token_hash TEXT NOT NULL, PRIMARY KEY (table_id, token_hash));
-CREATE INDEX IF NOT EXISTS watchers_token ON watchers (token_hash);
-CREATE TABLE IF NOT EXISTS games (
-    id INTEGER PRIMARY KEY AUTOINCREMENT, table_id TEXT NOT NULL, seed TEXT NOT NULL,
-    rules TEXT NOT NULL, names TEXT NOT NULL, started REAL NOT NULL, finished REAL,
-    final TEXT);
-CREATE TABLE IF NOT EXISTS decisions (
-    game_id INTEGER NOT NULL, idx INTEGER NOT NULL, seat INTEGER NOT NULL, action TEXT NOT NULL,
-    PRIMARY KEY (game_id, idx));
-"""
-# Columns added after the first schema: (table, column, declaration), added to older files on open.
-_COLUMNS = [
-    # table broadcasts sent so far: with the replayed game's events, where seq goes on after a restart
-    ("tables", "broadcasts", "INTEGER NOT NULL DEFAULT 0"),
-    # a seat left on purpose during a game: after a restart it is still played for at once
-    ("seats", "left", "INTEGER NOT NULL DEFAULT 0"),
-    # why a table closed (idle, could not be rebuilt after a restart, ...): told to a player whose token comes back
-    ("tables", "reason", "TEXT"),
-    # the seq of a finished game's `result` broadcast: sent again, so numbered, to a player who comes back after it
-    ("games", "result_seq", "INTEGER"),
-]
+from server.store.columns import (
+    DecisionBatch, decision_rows, game_row, json_text, past_seat, record_of, rules_text, seat_row, table_row,
+)
+from server.store.rows import GameRow, PastSeat, TableRow
+from server.store.schema import migrate_sqlite
 
 
 class SqliteFile:
@@ -66,10 +35,7 @@ class SqliteFile:
         # WAL with NORMAL survives a killed process (what "nothing acknowledged is lost" needs);
         # only an OS crash or power cut could lose the last commits.
         self.db.execute("PRAGMA synchronous=NORMAL")
-        self.db.executescript(_SCHEMA)
-        for table, column, declaration in _COLUMNS:
-            if column not in {row[1] for row in self.db.execute(f"PRAGMA table_info({table})")}:
-                self.db.execute(f"ALTER TABLE {table} ADD COLUMN {column} {declaration}")
+        migrate_sqlite(self.db, self.path)  # the schema's versions: server/store/schema.py
 
     def close(self) -> None:
         self.db.close()
@@ -90,7 +56,7 @@ class SqliteFile:
             "INSERT INTO tables (id, invite_code, watch_code, rules, clock, state, created, updated)"
             " VALUES (?,?,?,?,?,?,?,?) ON CONFLICT(id) DO UPDATE SET state=excluded.state,"
             " updated=excluded.updated, rules=excluded.rules, clock=excluded.clock",
-            (table_id, invite, watch, json.dumps(rules_to_data(rules)), json.dumps(clock), state, now, now))
+            (table_id, invite, watch, rules_text(rules), json_text(clock), state, now, now))
 
     def set_table_state(self, table_id: str, state: str, reason: str | None = None) -> None:
         """`reason`: why a table closed, in words a player who comes back is told."""
@@ -149,48 +115,42 @@ class SqliteFile:
             " WHERE s.token_hash=? ORDER BY t.updated DESC LIMIT 1", (token_hash,)).fetchone()
         if row is None or row[3] in ("waiting", "playing"):
             return None
-        table_id, invite, seat, state, reason = row
         game = self.db.execute("SELECT id, final, names, result_seq FROM games WHERE table_id=? ORDER BY id DESC"
-                               " LIMIT 1", (table_id,)).fetchone()
-        if game is None:
-            return PastSeat(table_id, invite, seat, state, reason, None, None, None, None)
-        gid, final, names, result_seq = game
-        return PastSeat(table_id, invite, seat, state, reason, gid, json.loads(final) if final else None,
-                        json.loads(names), result_seq)
+                               " LIMIT 1", (row[0],)).fetchone()
+        return past_seat(row, game)
 
     def open_tables(self) -> list[TableRow]:
         """Tables waiting for their game or in play: the ones a restart rebuilds."""
         rows = self.db.execute("SELECT id, invite_code, watch_code, rules, clock, state, broadcasts FROM tables"
                                " WHERE state IN ('waiting', 'playing')").fetchall()
         out = []
-        for tid, invite, watch, rules, clock, state, broadcasts in rows:
-            seats = [SeatRow(s, n, k, st, th, bool(h), bool(left)) for s, n, k, st, th, h, left in self.db.execute(
+        for row in rows:
+            tid = row[0]
+            seats = [seat_row(*seat) for seat in self.db.execute(
                 "SELECT seat, name, kind, strategy, token_hash, host, left FROM seats WHERE table_id=? ORDER BY seat",
                 (tid,))]
             game = self.db.execute("SELECT id FROM games WHERE table_id=? AND finished IS NULL ORDER BY id DESC"
                                    " LIMIT 1", (tid,)).fetchone()
             watchers = [h for (h,) in self.db.execute("SELECT token_hash FROM watchers WHERE table_id=?", (tid,))]
-            out.append(TableRow(tid, invite, watch, json.loads(rules), json.loads(clock), state, seats,
-                                game[0] if game else None, tuple(watchers), broadcasts))
+            out.append(table_row(row, seats, game[0] if game else None, watchers))
         return out
 
     # ---- games and decisions ----------------------------------------------
 
     def start_game(self, table_id: str, record: GameRecord) -> int:
         cur = self.db.execute("INSERT INTO games (table_id, seed, rules, names, started) VALUES (?,?,?,?,?)",
-                              (table_id, record.seed.hex(), json.dumps(rules_to_data(record.rules)),
-                               json.dumps(record.names), time.time()))
+                              (table_id, record.seed.hex(), rules_text(record.rules), json_text(record.names),
+                               time.time()))
         return int(cur.lastrowid)
 
     def add_decisions(self, game_id: int, first_index: int, decisions: Iterable[tuple[int, Action]]) -> None:
         """Write and commit decisions first_index, first_index+1, ... in one transaction."""
         self.add_decisions_batch([(game_id, first_index, decisions)])
 
-    def add_decisions_batch(self, batches: Iterable[tuple[int, int, Iterable[tuple[int, Action]]]]) -> None:
+    def add_decisions_batch(self, batches: Iterable[DecisionBatch]) -> None:
         """add_decisions for several games at once, (game_id, first_index, decisions) each, in one
         transaction: the group commit writes all the decisions of one event-loop turn so."""
-        rows = [(game_id, first_index + i, seat, json.dumps(action_to_data(action)))
-                for game_id, first_index, decisions in batches for i, (seat, action) in enumerate(decisions)]
+        rows = decision_rows(batches)
         if not rows:
             return
         with self.db:
@@ -200,25 +160,19 @@ class SqliteFile:
     def finish_game(self, game_id: int, final: dict[str, Any] | None, result_seq: int | None = None) -> None:
         """`result_seq`: the seq of the `result` broadcast that told the table (none if abandoned)."""
         self.db.execute("UPDATE games SET finished=?, final=?, result_seq=? WHERE id=?",
-                        (time.time(), json.dumps(final), result_seq, game_id))
+                        (time.time(), json_text(final), result_seq, game_id))
 
     def record(self, game_id: int) -> GameRecord:
         row = self.db.execute("SELECT seed, rules, names FROM games WHERE id=?", (game_id,)).fetchone()
         if row is None:
             raise KeyError(f"no game {game_id}")
-        seed, rules, names = row
-        decisions = [(seat, action_from_data(json.loads(a))) for seat, a in self.db.execute(
-            "SELECT seat, action FROM decisions WHERE game_id=? ORDER BY idx", (game_id,))]
-        return GameRecord(rules_from_data(json.loads(rules)), bytes.fromhex(seed), None, json.loads(names), decisions)
+        return record_of(*row, self.db.execute("SELECT seat, action FROM decisions WHERE game_id=? ORDER BY idx",
+                                               (game_id,)))
 
     def games(self, finished: bool | None = True) -> list[GameRow]:
         where = {True: "WHERE finished IS NOT NULL", False: "WHERE finished IS NULL", None: ""}[finished]
-        out = []
-        for gid, tid, names, rules, started, fin, final in self.db.execute(
-                f"SELECT id, table_id, names, rules, started, finished, final FROM games {where} ORDER BY id"):
-            out.append(GameRow(gid, tid, json.loads(names), json.loads(rules).get("preset", "?"), started, fin,
-                               json.loads(final) if final else None))
-        return out
+        return [game_row(row) for row in self.db.execute(
+            f"SELECT id, table_id, names, rules, started, finished, final FROM games {where} ORDER BY id")]
 
     def unfinished_games(self) -> list[tuple[int, GameRecord]]:
         """Every game not finished, as (id, record): replay() rebuilds each."""

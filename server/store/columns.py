@@ -1,0 +1,69 @@
+"""How the store's rows are written as columns and read back, the same for every database:
+JSON text for rules, clocks, names, finals and actions, a seed as hex.  SQLite and
+PostgreSQL hold the same text, so a record means the same in either."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+from server.game.actions import Action, action_from_data, action_to_data
+from server.game.record import GameRecord
+from server.rules.config import Rules, rules_from_data, rules_to_data
+from server.store.rows import GameRow, PastSeat, SeatRow, TableRow
+
+OPEN_STATES = ("waiting", "playing")  # a table in one of these is rebuilt by a restart
+
+DecisionBatch = tuple[int, int, Iterable[tuple[int, Action]]]  # (game id, first index, (seat, action)s)
+
+
+def rules_text(rules: Rules) -> str:
+    return json.dumps(rules_to_data(rules))
+
+
+def json_text(value: Any) -> str:
+    return json.dumps(value)
+
+
+def decision_rows(batches: Iterable[DecisionBatch]) -> list[tuple[int, int, int, str]]:
+    """(game id, index, seat, action) rows of decisions given as batches."""
+    return [(game_id, first_index + i, seat, json.dumps(action_to_data(action)))
+            for game_id, first_index, decisions in batches for i, (seat, action) in enumerate(decisions)]
+
+
+def record_of(seed: str, rules: str, names: str, decisions: Iterable[tuple[int, str]]) -> GameRecord:
+    """A game's record from its row's columns and its decisions' (seat, action) in order."""
+    return GameRecord(rules_from_data(json.loads(rules)), bytes.fromhex(seed), None, json.loads(names),
+                      [(seat, action_from_data(json.loads(action))) for seat, action in decisions])
+
+
+def seat_row(seat: int, name: str, kind: str, strategy: str | None, token: str | None, host: int,
+             left: int) -> SeatRow:
+    return SeatRow(seat, name, kind, strategy, token, bool(host), bool(left))
+
+
+def table_row(columns: Sequence[Any], seats: list[SeatRow], game_id: int | None,
+              watchers: Iterable[str]) -> TableRow:
+    """A table from (id, invite_code, watch_code, rules, clock, state, broadcasts)."""
+    table_id, invite, watch, rules, clock, state, broadcasts = columns
+    return TableRow(table_id, invite, watch, json.loads(rules), json.loads(clock), state, seats, game_id,
+                    tuple(watchers), broadcasts)
+
+
+def past_seat(table: Sequence[Any], game: Sequence[Any] | None) -> PastSeat:
+    """A past seat from (table id, invite, seat, state, reason) and its table's last game's
+    (id, final, names, result_seq), if one started."""
+    table_id, invite, seat, state, reason = table
+    if game is None:
+        return PastSeat(table_id, invite, seat, state, reason, None, None, None, None)
+    game_id, final, names, result_seq = game
+    return PastSeat(table_id, invite, seat, state, reason, game_id, json.loads(final) if final else None,
+                    json.loads(names), result_seq)
+
+
+def game_row(columns: Sequence[Any]) -> GameRow:
+    """A game from (id, table_id, names, rules, started, finished, final)."""
+    game_id, table_id, names, rules, started, finished, final = columns
+    return GameRow(game_id, table_id, json.loads(names), json.loads(rules).get("preset", "?"), started, finished,
+                   json.loads(final) if final else None)

@@ -1,0 +1,231 @@
+"""The store in PostgreSQL (`--db postgresql://...`), through asyncpg: the event loop never
+waits on the database but in an `await`.
+
+The same tables, columns and text as the SQLite file (server/store/schema.py,
+server/store/columns.py).  Group commit: `append_decisions` returns once its decisions are
+committed, and the decisions that tables append while a commit is under way go together
+in the next one, so a busy server commits many tables' decisions at once.  The table's
+actor awaits it before it sends what the decisions caused, which keeps the store's promise
+(server/store/protocol.py) with no `flush`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from server.game.actions import Action
+from server.game.record import GameRecord
+from server.rules.config import Rules
+from server.store.columns import (
+    DecisionBatch, decision_rows, game_row, json_text, past_seat, record_of, rules_text, seat_row, table_row,
+)
+from server.store.rows import GameRow, PastSeat, SeatRow, TableRow
+from server.store.schema import migrate_postgres
+
+URL_SCHEMES = ("postgresql://", "postgres://")
+
+
+def is_postgres_url(db: str) -> bool:
+    return db.startswith(URL_SCHEMES)
+
+
+def shown(url: str) -> str:
+    """The URL without its password, for messages and logs."""
+    scheme, _, rest = url.partition("://")
+    credentials, at, host = rest.rpartition("@")
+    if not at:
+        return url
+    user = credentials.partition(":")[0]
+    return f"{scheme}://{user}{':***' if ':' in credentials else ''}@{host}"
+
+
+class PostgresStore:
+    def __init__(self, pool: Any, url: str):
+        self.pool, self.url = pool, url
+        self._gathered: list[tuple[DecisionBatch, asyncio.Future[None]]] = []
+        self._committer: asyncio.Task[None] | None = None
+
+    @classmethod
+    async def open(cls, url: str, max_connections: int = 8) -> PostgresStore:
+        """Connect, and migrate the schema to this version (server/store/schema.py)."""
+        import asyncpg  # only for a PostgreSQL store: the embedded default never imports it
+
+        pool = await asyncpg.create_pool(url, min_size=1, max_size=max_connections, command_timeout=30)
+        try:
+            async with pool.acquire() as connection:
+                await migrate_postgres(connection, shown(url))
+        except BaseException:
+            await pool.close()
+            raise
+        return cls(pool, url)
+
+    # ---- decisions: the group commit -------------------------------------------------
+
+    async def append_decisions(self, game_id: int, first_index: int, decisions: Sequence[tuple[int, Action]]) -> None:
+        if not decisions:
+            return
+        committed = asyncio.get_running_loop().create_future()
+        self._gathered.append(((game_id, first_index, decisions), committed))
+        if self._committer is None:
+            self._committer = asyncio.create_task(self._commit_gathered())
+        await committed
+
+    async def _commit_gathered(self) -> None:
+        try:
+            while self._gathered:
+                gathered, self._gathered = self._gathered, []
+                try:
+                    async with self.pool.acquire() as connection, connection.transaction():
+                        await connection.executemany("INSERT INTO decisions VALUES ($1, $2, $3, $4)",
+                                                     decision_rows(batch for batch, _ in gathered))
+                except Exception as problem:  # noqa: BLE001 - each waiting table is told
+                    for _, committed in gathered:
+                        if not committed.done():
+                            committed.set_exception(problem)
+                else:
+                    for _, committed in gathered:
+                        if not committed.done():
+                            committed.set_result(None)
+        finally:
+            self._committer = None
+
+    def flush(self) -> None:
+        """Nothing: `append_decisions` returns once its decisions are committed."""
+
+    async def _settled(self) -> None:
+        """Wait for a commit under way (a game's end or a table's state follows its decisions)."""
+        committer = self._committer
+        if committer is not None:
+            await asyncio.shield(committer)
+
+    async def finish_game(self, game_id: int, final: Mapping[str, Any], result_seq: int | None) -> None:
+        await self._settled()
+        await self.pool.execute("UPDATE games SET finished=$1, final=$2, result_seq=$3 WHERE id=$4",
+                                time.time(), json_text(dict(final) if final is not None else None), result_seq,
+                                game_id)
+
+    async def set_table_state(self, table_id: str, state: str, reason: str | None = None) -> None:
+        await self._settled()
+        async with self.pool.acquire() as connection, connection.transaction():
+            await connection.execute("UPDATE tables SET state=$1, updated=$2, reason=$3 WHERE id=$4",
+                                     str(state), time.time(), reason, table_id)
+            if str(state) not in ("waiting", "playing"):
+                await connection.execute("DELETE FROM watchers WHERE table_id=$1", table_id)
+
+    # ---- tables and seats ------------------------------------------------------------
+
+    async def save_table(self, table_id: str, invite: str, watch: str, rules: Rules,
+                         clock: Mapping[str, float] | None) -> None:
+        now = time.time()
+        await self.pool.execute(
+            "INSERT INTO tables (id, invite_code, watch_code, rules, clock, state, created, updated)"
+            " VALUES ($1, $2, $3, $4, $5, 'waiting', $6, $6) ON CONFLICT (id) DO UPDATE SET state=excluded.state,"
+            " updated=excluded.updated, rules=excluded.rules, clock=excluded.clock",
+            table_id, invite, watch, rules_text(rules), json_text(dict(clock) if clock else None), now)
+
+    async def set_table_broadcasts(self, table_id: str, count: int) -> None:
+        await self.pool.execute("UPDATE tables SET broadcasts=$1 WHERE id=$2", count, table_id)
+
+    async def open_tables(self) -> list[TableRow]:
+        out = []
+        async with self.pool.acquire() as connection:
+            for row in await connection.fetch(
+                    "SELECT id, invite_code, watch_code, rules, clock, state, broadcasts FROM tables"
+                    " WHERE state IN ('waiting', 'playing') ORDER BY created"):
+                table_id = row[0]
+                seats = [seat_row(*seat) for seat in await connection.fetch(
+                    'SELECT seat, name, kind, strategy, token_hash, host, "left" FROM seats WHERE table_id=$1'
+                    " ORDER BY seat", table_id)]
+                game_id = await connection.fetchval(
+                    "SELECT id FROM games WHERE table_id=$1 AND finished IS NULL ORDER BY id DESC LIMIT 1", table_id)
+                watchers = [w for (w,) in await connection.fetch(
+                    "SELECT token_hash FROM watchers WHERE table_id=$1", table_id)]
+                out.append(table_row(tuple(row), seats, game_id, watchers))
+        return out
+
+    async def save_seat(self, table_id: str, seat: SeatRow) -> None:
+        # as SQLite's INSERT OR REPLACE: a seat taken afresh has not left
+        await self.pool.execute(
+            'INSERT INTO seats (table_id, seat, name, kind, strategy, token_hash, host, "left")'
+            " VALUES ($1, $2, $3, $4, $5, $6, $7, 0) ON CONFLICT (table_id, seat) DO UPDATE SET name=excluded.name,"
+            ' kind=excluded.kind, strategy=excluded.strategy, token_hash=excluded.token_hash, host=excluded.host,'
+            ' "left"=0', table_id, seat.seat, seat.name, seat.kind, seat.strategy, seat.token_hash, int(seat.host))
+
+    async def remove_seat(self, table_id: str, seat: int) -> None:
+        await self.pool.execute("DELETE FROM seats WHERE table_id=$1 AND seat=$2", table_id, seat)
+
+    async def set_seat_left(self, table_id: str, seat: int, left: bool) -> None:
+        await self.pool.execute('UPDATE seats SET "left"=$1 WHERE table_id=$2 AND seat=$3', int(left), table_id, seat)
+
+    async def set_seat_host(self, table_id: str, seat: int) -> None:
+        await self.pool.execute("UPDATE seats SET host=1 WHERE table_id=$1 AND seat=$2", table_id, seat)
+
+    async def save_watcher(self, table_id: str, token_hash: str) -> None:
+        await self.pool.execute("INSERT INTO watchers VALUES ($1, $2) ON CONFLICT DO NOTHING", table_id, token_hash)
+
+    async def remove_watcher(self, table_id: str, token_hash: str) -> None:
+        await self.pool.execute("DELETE FROM watchers WHERE table_id=$1 AND token_hash=$2", table_id, token_hash)
+
+    async def seat_of_token(self, token_hash: str) -> tuple[str, int] | None:
+        row = await self.pool.fetchrow(
+            "SELECT s.table_id, s.seat FROM seats s JOIN tables t ON t.id = s.table_id"
+            " WHERE s.token_hash=$1 AND t.state IN ('waiting', 'playing') ORDER BY t.updated DESC LIMIT 1", token_hash)
+        return (row[0], row[1]) if row else None
+
+    async def watch_of_token(self, token_hash: str) -> str | None:
+        return await self.pool.fetchval(
+            "SELECT w.table_id FROM watchers w JOIN tables t ON t.id = w.table_id"
+            " WHERE w.token_hash=$1 AND t.state IN ('waiting', 'playing') ORDER BY t.updated DESC LIMIT 1", token_hash)
+
+    async def past_seat_of_token(self, token_hash: str) -> PastSeat | None:
+        async with self.pool.acquire() as connection:
+            row = await connection.fetchrow(
+                "SELECT t.id, t.invite_code, s.seat, t.state, t.reason FROM seats s JOIN tables t ON t.id = s.table_id"
+                " WHERE s.token_hash=$1 ORDER BY t.updated DESC LIMIT 1", token_hash)
+            if row is None or row[3] in ("waiting", "playing"):
+                return None
+            game = await connection.fetchrow(
+                "SELECT id, final, names, result_seq FROM games WHERE table_id=$1 ORDER BY id DESC LIMIT 1", row[0])
+        return past_seat(tuple(row), None if game is None else tuple(game))
+
+    # ---- games -------------------------------------------------------------------------
+
+    async def start_game(self, table_id: str, record: GameRecord) -> int:
+        return int(await self.pool.fetchval(
+            "INSERT INTO games (table_id, seed, rules, names, started) VALUES ($1, $2, $3, $4, $5) RETURNING id",
+            table_id, record.seed.hex(), rules_text(record.rules), json_text(record.names), time.time()))
+
+    async def record(self, game_id: int) -> GameRecord:
+        async with self.pool.acquire() as connection:
+            row = await connection.fetchrow("SELECT seed, rules, names FROM games WHERE id=$1", game_id)
+            if row is None:
+                raise KeyError(f"no game {game_id}")
+            decisions = await connection.fetch("SELECT seat, action FROM decisions WHERE game_id=$1 ORDER BY idx",
+                                               game_id)
+        return record_of(*row, [tuple(d) for d in decisions])
+
+    async def games(self, finished: bool | None = True) -> list[GameRow]:
+        where = {True: "WHERE finished IS NOT NULL", False: "WHERE finished IS NULL", None: ""}[finished]
+        rows = await self.pool.fetch(f"SELECT id, table_id, names, rules, started, finished, final FROM games {where}"
+                                     " ORDER BY id")
+        return [game_row(tuple(row)) for row in rows]
+
+    # ---- the store itself --------------------------------------------------------------
+
+    async def healthy(self) -> bool:
+        try:
+            await asyncio.wait_for(self.pool.fetchval("SELECT 1"), 2)
+            return True
+        except Exception:  # noqa: BLE001 - any failure is "does not answer"
+            return False
+
+    def close(self) -> None:
+        """Closing waits on the network: use `aclose`; this only ends the connections."""
+        self.pool.terminate()
+
+    async def aclose(self) -> None:
+        await self._settled()
+        await self.pool.close()

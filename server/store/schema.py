@@ -1,0 +1,135 @@
+"""The store's schema and its versions, for SQLite and PostgreSQL alike.
+
+The schema is a list of numbered steps; a database records the number of steps applied
+(SQLite: `PRAGMA user_version`; PostgreSQL: the one row of `schema_version`), and opening it
+applies the missing ones in one transaction.  Step N means the same change in both dialects,
+so a record has the same meaning whichever database holds it.  A database that has applied
+more steps than this code knows was written by a newer riichi-server: it is refused in one
+line rather than misread.
+
+Steps 1-5 are the schema as it grew before it had versions (an SQLite file of that time has
+user_version 0): each is written so that applying it to such a file again changes nothing
+(CREATE ... IF NOT EXISTS, a column added only where it is missing).
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+
+class SchemaTooNew(Exception):
+    """The database was written by a newer riichi-server (args[0]: a one-line message)."""
+
+
+@dataclass(frozen=True)
+class AddColumn:
+    table: str
+    column: str
+    declaration: str
+
+
+Step = tuple[str, ...] | AddColumn  # statements run in order, or a column added where missing
+
+# The steps, written once for both dialects: {real} a time in seconds since the epoch,
+# {id} a game's own number, {big} a reference to it, {left} the column LEFT (a keyword in
+# PostgreSQL, quoted there).
+STEPS: Sequence[Step] = (
+    # 1: tables, seats, spectators, games and every accepted decision
+    ("""CREATE TABLE IF NOT EXISTS tables (
+        id TEXT PRIMARY KEY, invite_code TEXT NOT NULL, watch_code TEXT NOT NULL,
+        rules TEXT NOT NULL, clock TEXT NOT NULL, state TEXT NOT NULL,
+        created {real} NOT NULL, updated {real} NOT NULL)""",
+     """CREATE TABLE IF NOT EXISTS seats (
+        table_id TEXT NOT NULL, seat INTEGER NOT NULL, name TEXT NOT NULL, kind TEXT NOT NULL,
+        strategy TEXT, token_hash TEXT, host INTEGER NOT NULL DEFAULT 0,
+        PRIMARY KEY (table_id, seat))""",
+     "CREATE INDEX IF NOT EXISTS seats_token ON seats (token_hash)",
+     """CREATE TABLE IF NOT EXISTS watchers (
+        table_id TEXT NOT NULL, token_hash TEXT NOT NULL, PRIMARY KEY (table_id, token_hash))""",
+     "CREATE INDEX IF NOT EXISTS watchers_token ON watchers (token_hash)",
+     """CREATE TABLE IF NOT EXISTS games (
+        id {id}, table_id TEXT NOT NULL, seed TEXT NOT NULL,
+        rules TEXT NOT NULL, names TEXT NOT NULL, started {real} NOT NULL, finished {real},
+        final TEXT)""",
+     """CREATE TABLE IF NOT EXISTS decisions (
+        game_id {big} NOT NULL, idx INTEGER NOT NULL, seat INTEGER NOT NULL, action TEXT NOT NULL,
+        PRIMARY KEY (game_id, idx))"""),
+    # 2: table broadcasts sent so far: with the replayed game's events, where seq goes on after a restart
+    AddColumn("tables", "broadcasts", "INTEGER NOT NULL DEFAULT 0"),
+    # 3: a seat left on purpose during a game: after a restart it is still played for at once
+    AddColumn("seats", "{left}", "INTEGER NOT NULL DEFAULT 0"),
+    # 4: why a table closed (idle, could not be rebuilt, ...): told to a player whose token comes back
+    AddColumn("tables", "reason", "TEXT"),
+    # 5: the seq of a finished game's `result` broadcast, sent again to a player who comes back after it
+    AddColumn("games", "result_seq", "INTEGER"),
+)
+
+
+def _in(dialect: dict[str, str]) -> tuple[Step, ...]:
+    def render(text: str) -> str:
+        return text.format(**dialect)
+
+    return tuple(AddColumn(step.table, render(step.column), render(step.declaration)) if isinstance(step, AddColumn)
+                 else tuple(render(statement) for statement in step) for step in STEPS)
+
+
+SQLITE = _in({"real": "REAL", "id": "INTEGER PRIMARY KEY AUTOINCREMENT", "big": "INTEGER", "left": "left"})
+POSTGRES = _in({"real": "DOUBLE PRECISION", "id": "BIGSERIAL PRIMARY KEY", "big": "BIGINT", "left": '"left"'})
+
+VERSION = len(STEPS)
+
+
+def too_new(where: str, found: int) -> SchemaTooNew:
+    return SchemaTooNew(f"{where}: written by a newer riichi-server (schema version {found}; this one knows up to"
+                        f" {VERSION}): upgrade riichi-server to use it")
+
+
+def migrate_sqlite(db: sqlite3.Connection, where: str) -> int:
+    """Bring an SQLite file (opened with isolation_level=None) to VERSION; returns the
+    version it had.  One transaction: a file is never left half migrated."""
+    found = db.execute("PRAGMA user_version").fetchone()[0]
+    if found > VERSION:
+        raise too_new(where, found)
+    if found == VERSION:
+        return found
+    db.execute("BEGIN IMMEDIATE")
+    try:
+        for step in SQLITE[found:]:
+            if isinstance(step, AddColumn):
+                columns = {row[1] for row in db.execute(f"PRAGMA table_info({step.table})")}
+                if step.column not in columns:
+                    db.execute(f"ALTER TABLE {step.table} ADD COLUMN {step.column} {step.declaration}")
+            else:
+                for statement in step:
+                    db.execute(statement)
+        db.execute(f"PRAGMA user_version = {VERSION}")
+        db.execute("COMMIT")
+    except BaseException:
+        db.execute("ROLLBACK")
+        raise
+    return found
+
+
+async def migrate_postgres(connection: Any, where: str) -> int:
+    """Bring a PostgreSQL database to VERSION (an asyncpg connection); returns the version it
+    had.  One transaction under an advisory lock, so that nodes starting together migrate once."""
+    async with connection.transaction():
+        await connection.execute("SELECT pg_advisory_xact_lock(72737)")
+        await connection.execute("CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)")
+        found = await connection.fetchval("SELECT version FROM schema_version")
+        if found is None:
+            await connection.execute("INSERT INTO schema_version VALUES (0)")
+            found = 0
+        if found > VERSION:
+            raise too_new(where, found)
+        for step in POSTGRES[found:]:
+            if isinstance(step, AddColumn):
+                await connection.execute(f"ALTER TABLE {step.table} ADD COLUMN IF NOT EXISTS {step.column} {step.declaration}")
+            else:
+                for statement in step:
+                    await connection.execute(statement)
+        await connection.execute("UPDATE schema_version SET version = $1", VERSION)
+    return found

@@ -1,0 +1,89 @@
+"""Real database servers for the tests, started on loopback in a temporary folder and stopped
+after: PostgreSQL from the machine's own binaries (Debian's `postgresql`, which
+scripts/setup.sh installs).  A missing binary is a failure that says how to install it,
+never a skip.
+
+PostgreSQL will not run as root; as root (CI), its folder is given to the `postgres` user
+that Debian's package creates and its programs run as that user.
+"""
+
+from __future__ import annotations
+
+import glob
+import os
+import pwd
+import shutil
+import socket
+import subprocess
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+
+INSTALL = "run scripts/setup.sh (as root it installs Debian's postgresql), or apt-get install postgresql"
+
+
+class MissingService(Exception):
+    """A server the tests need is not installed (args[0] says how to get it)."""
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def postgres_bin(program: str) -> str:
+    """A PostgreSQL server program: Debian keeps them in /usr/lib/postgresql/VERSION/bin."""
+    found = sorted(glob.glob(f"/usr/lib/postgresql/*/bin/{program}"), key=lambda p: int(Path(p).parts[4]))
+    path = found[-1] if found else shutil.which(program)
+    if path is None:
+        raise MissingService(f"PostgreSQL's {program} is not installed: {INSTALL}")
+    return path
+
+
+@dataclass
+class Postgres:
+    folder: Path
+    port: int
+    as_user: list[str]
+
+    @property
+    def url(self) -> str:
+        return f"postgresql://postgres@127.0.0.1:{self.port}/postgres"
+
+    def database_url(self, name: str) -> str:
+        return f"postgresql://postgres@127.0.0.1:{self.port}/{name}"
+
+    def stop(self) -> None:
+        subprocess.run([*self.as_user, postgres_bin("pg_ctl"), "-D", str(self.folder / "data"), "-m", "immediate",
+                        "stop"], capture_output=True, timeout=60)
+        shutil.rmtree(self.folder, ignore_errors=True)
+
+
+def start_postgres() -> Postgres:
+    """A new PostgreSQL server on a free loopback port (user postgres, no password)."""
+    initdb, pg_ctl = postgres_bin("initdb"), postgres_bin("pg_ctl")
+    folder = Path(tempfile.mkdtemp(prefix="riichi-pg-"))
+    as_user: list[str] = []
+    if os.geteuid() == 0:
+        try:
+            user = pwd.getpwnam("postgres")
+        except KeyError:
+            raise MissingService(f"there is no postgres user to run PostgreSQL as: {INSTALL}") from None
+        os.chown(folder, user.pw_uid, user.pw_gid)
+        as_user = ["runuser", "-u", "postgres", "--"]
+    data, log = folder / "data", folder / "server.log"
+    done = subprocess.run([*as_user, initdb, "-D", str(data), "-U", "postgres", "--auth=trust", "-E", "UTF8",
+                           "--no-sync"], capture_output=True, text=True, timeout=120)
+    if done.returncode:
+        shutil.rmtree(folder, ignore_errors=True)
+        raise RuntimeError(f"initdb failed: {done.stderr.strip()}")
+    port = free_port()
+    options = f"-p {port} -k {folder} -c listen_addresses=127.0.0.1 -c max_connections=200"
+    done = subprocess.run([*as_user, pg_ctl, "-D", str(data), "-l", str(log), "-w", "-t", "60", "-o", options,
+                           "start"], capture_output=True, text=True, timeout=90)
+    if done.returncode:
+        text = log.read_text() if log.exists() else ""
+        shutil.rmtree(folder, ignore_errors=True)
+        raise RuntimeError(f"PostgreSQL did not start: {done.stderr.strip()} {text[-2000:]}")
+    return Postgres(folder, port, as_user)

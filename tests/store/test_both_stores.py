@@ -1,0 +1,136 @@
+"""Both stores, the embedded SQLite one and PostgreSQL's, through the one `Store` interface:
+what one keeps and gives back, the other does too (issue 16: "Tables, seats, games and every
+decision, with the same meaning as the SQLite store")."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+from collections.abc import AsyncIterator
+
+import pytest
+import pytest_asyncio
+
+from server.game.engine import Game
+from server.game.record import GameRecord
+from server.players import PLAYERS
+from server.rules.config import preset
+from server.store import SqliteFile, SqliteStore, token_hash
+from server.store.postgres import PostgresStore
+from server.store.protocol import Store
+from server.store.rows import SeatRow
+from tests.store.conftest import new_database
+
+
+pytestmark = pytest.mark.asyncio
+
+
+@pytest_asyncio.fixture(params=["sqlite", "postgres"])
+async def store(request, tmp_path) -> AsyncIterator[Store]:
+    if request.param == "sqlite":
+        opened: Store = SqliteStore(SqliteFile(tmp_path / "riichi.sqlite3"))
+    else:
+        opened = await PostgresStore.open(await new_database(request.getfixturevalue("postgres")))
+    yield opened
+    await opened.aclose()
+
+
+def _played(decisions: int, seed: bytes = b"s" * 32) -> Game:
+    game = Game(preset("tenhou"), seed=seed, names=["a", "b", "c", "d"])
+    rng = random.Random(0)
+    while not game.over and len(game.decisions) < decisions:
+        seat = game.waiting_for()[0]
+        game.apply(seat, PLAYERS["shanten"](game, seat, game.legal_actions(seat), rng))
+    return game
+
+
+def _seat(seat: int, name: str, token: str | None = None, host: bool = False) -> SeatRow:
+    return SeatRow(seat, name, "human" if token else "bot", None if token else "shanten",
+                   token_hash(token) if token else None, host)
+
+
+async def test_the_decisions_appended_replay_to_the_same_game_and_the_table_is_rebuilt_from_its_rows(store):
+    game = _played(150)
+    await store.save_table("t1", "INV1", "WAT1", game.rules, {"per_decision": 5.0, "bank": 20.0})
+    for seat, name in enumerate("abcd"):
+        await store.save_seat("t1", _seat(seat, name, token=f"tok-{name}" if seat < 2 else None, host=seat == 0))
+    await store.set_table_state("t1", "playing")
+    game_id = await store.start_game("t1", GameRecord.of(Game(game.rules, seed=game.seed, names=game.names)))
+    for first in range(0, len(game.decisions), 7):
+        await store.append_decisions(game_id, first, game.decisions[first:first + 7])
+    await store.set_table_broadcasts("t1", 12)
+    [row] = await store.open_tables()
+    assert (row.id, row.invite_code, row.watch_code, row.state, row.game_id, row.broadcasts) == (
+        "t1", "INV1", "WAT1", "playing", game_id, 12)
+    assert row.clock == {"per_decision": 5.0, "bank": 20.0} and row.rules["preset"] == "tenhou"
+    assert [(s.seat, s.name, s.kind, s.host) for s in row.seats] == [
+        (0, "a", "human", True), (1, "b", "human", False), (2, "c", "bot", False), (3, "d", "bot", False)]
+    replayed = (await store.record(game_id)).replay()
+    assert replayed.decisions == game.decisions and replayed.public.scores == game.public.scores
+    await store.finish_game(game_id, {"scores": [1, 2, 3, 4]}, 99)
+    await store.set_table_state("t1", "finished")
+    assert await store.open_tables() == []
+    with pytest.raises(KeyError):
+        await store.record(game_id + 1000)
+
+
+async def test_a_token_finds_its_seat_while_the_table_is_open_and_its_past_seat_after(store):
+    await store.save_table("t1", "INV1", "WAT1", preset("ema2016"), None)
+    await store.save_seat("t1", _seat(2, "bob", token="secret"))
+    await store.save_watcher("t1", token_hash("watching"))
+    assert await store.seat_of_token(token_hash("secret")) == ("t1", 2)
+    assert await store.watch_of_token(token_hash("watching")) == "t1"
+    assert await store.past_seat_of_token(token_hash("secret")) is None
+    game_id = await store.start_game("t1", GameRecord(preset("ema2016"), b"x" * 32, None, ["a", "bob", "c", "d"]))
+    await store.finish_game(game_id, {"scores": [25000] * 4}, 7)
+    await store.set_table_state("t1", "finished")
+    assert await store.seat_of_token(token_hash("secret")) is None
+    assert await store.watch_of_token(token_hash("watching")) is None  # a closed table's watchers go
+    past = await store.past_seat_of_token(token_hash("secret"))
+    assert (past.table_id, past.invite_code, past.seat, past.state, past.game_id, past.final, past.names,
+            past.result_seq) == ("t1", "INV1", 2, "finished", game_id, {"scores": [25000] * 4},
+                                 ["a", "bob", "c", "d"], 7)
+
+
+async def test_a_seat_left_on_purpose_stays_left_until_it_is_taken_again(store):
+    await store.save_table("t1", "INV1", "WAT1", preset("ema2016"), None)
+    await store.save_seat("t1", _seat(1, "ann", token="t-ann"))
+    await store.save_seat("t1", _seat(3, "cy", token="t-cy"))
+    await store.set_seat_left("t1", 1, True)
+    await store.set_seat_host("t1", 3)
+    [row] = await store.open_tables()
+    assert [(s.seat, s.left, s.host) for s in row.seats] == [(1, True, False), (3, False, True)]
+    await store.save_seat("t1", _seat(1, "ann", token="t-ann"))  # taken again
+    await store.remove_seat("t1", 3)
+    await store.remove_watcher("t1", token_hash("nobody"))
+    [row] = await store.open_tables()
+    assert [(s.seat, s.left) for s in row.seats] == [(1, False)]
+
+
+async def test_a_closed_tables_reason_is_given_with_its_past_seat(store):
+    await store.save_table("t1", "INV1", "WAT1", preset("ema2016"), None)
+    await store.save_seat("t1", _seat(0, "ann", token="t-ann"))
+    await store.set_table_state("t1", "closed", "the table expired")
+    past = await store.past_seat_of_token(token_hash("t-ann"))
+    assert (past.state, past.reason, past.game_id) == ("closed", "the table expired", None)
+
+
+async def test_decisions_appended_by_many_tables_at_once_are_all_kept_in_order(store):
+    games = [_played(60, seed=bytes([i]) * 32) for i in range(20)]
+    ids = []
+    for i, game in enumerate(games):
+        await store.save_table(f"t{i}", f"I{i}", f"W{i}", game.rules, None)
+        ids.append(await store.start_game(f"t{i}", GameRecord.of(Game(game.rules, seed=game.seed,
+                                                                      names=game.names))))
+
+    async def play(game_id: int, game: Game) -> None:  # one table's actor: one append at a time
+        for first in range(0, len(game.decisions), 3):
+            await store.append_decisions(game_id, first, game.decisions[first:first + 3])
+
+    await asyncio.gather(*(play(game_id, game) for game_id, game in zip(ids, games)))
+    for game_id, game in zip(ids, games):
+        assert (await store.record(game_id)).decisions == game.decisions
+
+
+async def test_the_store_answers_that_it_is_healthy(store):
+    assert await store.healthy()

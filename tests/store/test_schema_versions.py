@@ -1,0 +1,101 @@
+"""The schema's versions (server/store/schema.py), migrated by the project on start for SQLite
+and PostgreSQL alike (issue 16: "today SQLite has an ad hoc column list")."""
+
+from __future__ import annotations
+
+import asyncio
+import sqlite3
+import subprocess
+import sys
+
+import pytest
+
+from server.store import SqliteFile
+from server.store.postgres import PostgresStore
+from server.store.schema import VERSION, SchemaTooNew
+from tests.store.conftest import new_database
+
+# The schema as the first version wrote it, with no version number (user_version 0).
+FIRST_SCHEMA = """
+CREATE TABLE tables (id TEXT PRIMARY KEY, invite_code TEXT NOT NULL, watch_code TEXT NOT NULL,
+    rules TEXT NOT NULL, clock TEXT NOT NULL, state TEXT NOT NULL, created REAL NOT NULL, updated REAL NOT NULL);
+CREATE TABLE seats (table_id TEXT NOT NULL, seat INTEGER NOT NULL, name TEXT NOT NULL, kind TEXT NOT NULL,
+    strategy TEXT, token_hash TEXT, host INTEGER NOT NULL DEFAULT 0, PRIMARY KEY (table_id, seat));
+CREATE TABLE watchers (table_id TEXT NOT NULL, token_hash TEXT NOT NULL, PRIMARY KEY (table_id, token_hash));
+CREATE TABLE games (id INTEGER PRIMARY KEY AUTOINCREMENT, table_id TEXT NOT NULL, seed TEXT NOT NULL,
+    rules TEXT NOT NULL, names TEXT NOT NULL, started REAL NOT NULL, finished REAL, final TEXT);
+CREATE TABLE decisions (game_id INTEGER NOT NULL, idx INTEGER NOT NULL, seat INTEGER NOT NULL,
+    action TEXT NOT NULL, PRIMARY KEY (game_id, idx));
+INSERT INTO tables VALUES ('t', 'I', 'W', '{"preset": "tenhou"}', 'null', 'playing', 0, 0);
+INSERT INTO seats (table_id, seat, name, kind) VALUES ('t', 0, 'ann', 'human');
+"""
+
+
+def _columns(path, table: str) -> set[str]:
+    with sqlite3.connect(path) as db:
+        return {row[1] for row in db.execute(f"PRAGMA table_info({table})")}
+
+
+def _version(path) -> int:
+    with sqlite3.connect(path) as db:
+        return db.execute("PRAGMA user_version").fetchone()[0]
+
+
+def test_a_new_sqlite_file_is_made_at_the_latest_version(tmp_path):
+    SqliteFile(tmp_path / "new.sqlite3").close()
+    assert _version(tmp_path / "new.sqlite3") == VERSION
+    assert {"broadcasts", "reason"} <= _columns(tmp_path / "new.sqlite3", "tables")
+
+
+def test_a_file_from_before_schema_versions_is_migrated_and_keeps_its_rows(tmp_path):
+    path = tmp_path / "old.sqlite3"
+    with sqlite3.connect(path) as db:
+        db.executescript(FIRST_SCHEMA)
+        db.execute("ALTER TABLE tables ADD COLUMN broadcasts INTEGER NOT NULL DEFAULT 0")  # as a later one did
+    assert _version(path) == 0
+    store = SqliteFile(path)
+    [row] = store.open_tables()
+    store.close()
+    assert (row.id, row.broadcasts, [(s.name, s.left) for s in row.seats]) == ("t", 0, [("ann", False)])
+    assert _version(path) == VERSION and "left" in _columns(path, "seats") and "result_seq" in _columns(path, "games")
+    SqliteFile(path).close()  # opening again changes nothing
+    assert _version(path) == VERSION
+
+
+def test_a_file_of_a_newer_version_is_refused_in_one_line_and_left_as_it_was(tmp_path):
+    path = tmp_path / "newer.sqlite3"
+    SqliteFile(path).close()
+    with sqlite3.connect(path) as db:
+        db.execute(f"PRAGMA user_version = {VERSION + 1}")
+    with pytest.raises(SchemaTooNew, match="newer riichi-server"):
+        SqliteFile(path)
+    done = subprocess.run([sys.executable, "-m", "server.app", "--db", str(path), "--port", "0"],
+                          capture_output=True, text=True, timeout=60)
+    assert done.returncode == 1
+    assert done.stderr.strip().splitlines() == [
+        f"riichi-server: {path}: written by a newer riichi-server (schema version {VERSION + 1}; this one knows up to"
+        f" {VERSION}): upgrade riichi-server to use it"]
+    assert _version(path) == VERSION + 1
+
+
+@pytest.mark.asyncio
+async def test_a_new_postgresql_database_is_migrated_once_by_nodes_starting_together(postgres):
+    url = await new_database(postgres)
+    stores = await asyncio.gather(*(PostgresStore.open(url) for _ in range(4)))
+    try:
+        assert await stores[0].pool.fetchval("SELECT version FROM schema_version") == VERSION
+        assert await stores[0].pool.fetchval("SELECT count(*) FROM schema_version") == 1
+        assert await stores[1].open_tables() == []
+    finally:
+        for store in stores:
+            await store.aclose()
+
+
+@pytest.mark.asyncio
+async def test_a_postgresql_database_of_a_newer_version_is_refused(postgres):
+    url = await new_database(postgres)
+    store = await PostgresStore.open(url)
+    await store.pool.execute("UPDATE schema_version SET version = $1", VERSION + 1)
+    await store.aclose()
+    with pytest.raises(SchemaTooNew, match=f"schema version {VERSION + 1}"):
+        await PostgresStore.open(url)
