@@ -49,14 +49,17 @@ if [ -f web/package.json ] && ! node web/build.mjs --fresh >/dev/null 2>&1; then
 fi
 
 # What the tests start for themselves, from Debian's packages: headless Chromium and its
-# driver for the browser tests (tests/web/), and a PostgreSQL server for the PostgreSQL store
-# (tests/store/, tests/services.py).
+# driver for the browser tests (tests/web/), PostgreSQL and Redis servers for the PostgreSQL
+# store and the cluster (tests/store/, tests/cluster/, tests/services.py).
 packages=()
 if ! command -v chromium >/dev/null 2>&1 || ! command -v chromedriver >/dev/null 2>&1; then
   packages+=(chromium chromium-driver)
 fi
 if ! compgen -G '/usr/lib/postgresql/*/bin/initdb' >/dev/null; then
   packages+=(postgresql)
+fi
+if ! command -v redis-server >/dev/null 2>&1; then
+  packages+=(redis-server)
 fi
 if [ ${#packages[@]} -gt 0 ]; then
   if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then

@@ -5,8 +5,11 @@ from __future__ import annotations
 import os
 import shutil
 import tempfile
+from collections.abc import Iterator
 
 import pytest
+
+from tests.services import Postgres, Redis, start_postgres, start_redis
 
 _CACHE: list[str] = []
 
@@ -22,3 +25,26 @@ def pytest_configure(config: pytest.Config) -> None:
 def pytest_unconfigure(config: pytest.Config) -> None:
     for folder in _CACHE:
         shutil.rmtree(folder, ignore_errors=True)
+
+
+# ---- real servers the tests start for themselves (tests/services.py) ---------------------
+
+@pytest.fixture(scope="session")
+def postgres() -> Iterator[Postgres]:
+    """A PostgreSQL server for the session; a test makes a database of its own on it
+    (tests.services.new_database)."""
+    server = start_postgres()
+    try:
+        yield server
+    finally:
+        server.stop()
+
+
+@pytest.fixture
+def redis_server() -> Iterator[Redis]:
+    """A Redis server of the test's own (a test may pause it)."""
+    server = start_redis()
+    try:
+        yield server
+    finally:
+        server.stop()

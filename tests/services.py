@@ -1,7 +1,7 @@
-"""Real database servers for the tests, started on loopback in a temporary folder and stopped
-after: PostgreSQL from the machine's own binaries (Debian's `postgresql`, which
-scripts/setup.sh installs).  A missing binary is a failure that says how to install it,
-never a skip.
+"""Real servers for the tests, started on loopback in a temporary folder and stopped after:
+PostgreSQL and Redis from the machine's own binaries (Debian's `postgresql` and
+`redis-server`, which scripts/setup.sh installs).  A missing binary is a failure that says
+how to install it, never a skip.
 
 PostgreSQL will not run as root; as root (CI), its folder is given to the `postgres` user
 that Debian's package creates and its programs run as that user.
@@ -10,16 +10,19 @@ that Debian's package creates and its programs run as that user.
 from __future__ import annotations
 
 import glob
+import itertools
 import os
 import pwd
 import shutil
 import socket
 import subprocess
 import tempfile
+import time
 from dataclasses import dataclass
 from pathlib import Path
 
-INSTALL = "run scripts/setup.sh (as root it installs Debian's postgresql), or apt-get install postgresql"
+INSTALL = ("run scripts/setup.sh (as root it installs Debian's postgresql and redis-server), or apt-get install"
+           " postgresql redis-server")
 
 
 class MissingService(Exception):
@@ -60,6 +63,22 @@ class Postgres:
         shutil.rmtree(self.folder, ignore_errors=True)
 
 
+async def new_database(server: Postgres) -> str:
+    """The URL of a new, empty database on the server."""
+    import asyncpg
+
+    name = f"test_{next(_databases)}_{os.getpid()}"
+    admin = await asyncpg.connect(server.url)
+    try:
+        await admin.execute(f"CREATE DATABASE {name}")
+    finally:
+        await admin.close()
+    return server.database_url(name)
+
+
+_databases = itertools.count(1)
+
+
 def start_postgres() -> Postgres:
     """A new PostgreSQL server on a free loopback port (user postgres, no password)."""
     initdb, pg_ctl = postgres_bin("initdb"), postgres_bin("pg_ctl")
@@ -87,3 +106,55 @@ def start_postgres() -> Postgres:
         shutil.rmtree(folder, ignore_errors=True)
         raise RuntimeError(f"PostgreSQL did not start: {done.stderr.strip()} {text[-2000:]}")
     return Postgres(folder, port, as_user)
+
+
+@dataclass
+class Redis:
+    folder: Path
+    port: int
+    process: subprocess.Popen
+
+    @property
+    def url(self) -> str:
+        return f"redis://127.0.0.1:{self.port}/0"
+
+    def pause(self) -> None:
+        """Stop the server answering (SIGSTOP), as a cut connection looks to its clients."""
+        self.process.send_signal(19)
+
+    def resume(self) -> None:
+        self.process.send_signal(18)
+
+    def stop(self) -> None:
+        self.resume()
+        self.process.terminate()
+        try:
+            self.process.wait(10)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+            self.process.wait(10)
+        shutil.rmtree(self.folder, ignore_errors=True)
+
+
+def start_redis() -> Redis:
+    """A new Redis server on a free loopback port, keeping nothing on disk."""
+    program = shutil.which("redis-server") or (os.path.exists("/usr/bin/redis-server") and "/usr/bin/redis-server")
+    if not program:
+        raise MissingService(f"redis-server is not installed: {INSTALL}")
+    folder = Path(tempfile.mkdtemp(prefix="riichi-redis-"))
+    port = free_port()
+    process = subprocess.Popen([program, "--port", str(port), "--bind", "127.0.0.1", "--save", "", "--appendonly",
+                                "no", "--dir", str(folder), "--logfile", str(folder / "server.log")],
+                               stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline and process.poll() is None:
+        try:
+            with socket.create_connection(("127.0.0.1", port), timeout=1) as connection:
+                connection.sendall(b"PING\r\n")
+                if connection.recv(16).startswith(b"+PONG"):
+                    return Redis(folder, port, process)
+        except OSError:
+            time.sleep(0.05)
+    process.kill()
+    shutil.rmtree(folder, ignore_errors=True)
+    raise RuntimeError("redis-server did not start")

@@ -12,8 +12,9 @@ actor awaits it before it sends what the decisions caused, which keeps the store
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import AsyncIterator, Mapping, Sequence
 from typing import Any
 
 from server.game.actions import Action
@@ -26,6 +27,11 @@ from server.store.rows import GameRow, PastSeat, SeatRow, TableRow
 from server.store.schema import migrate_postgres
 
 URL_SCHEMES = ("postgresql://", "postgres://")
+
+
+class Fenced(Exception):
+    """Another node has taken the table (its epoch in the database is higher than this node's
+    lease): this node's write was not made, and it must stop running the table."""
 
 
 def is_postgres_url(db: str) -> bool:
@@ -47,6 +53,7 @@ class PostgresStore:
         self.pool, self.url = pool, url
         self._gathered: list[tuple[DecisionBatch, asyncio.Future[None]]] = []
         self._committer: asyncio.Task[None] | None = None
+        self._epochs: dict[str, int] = {}  # tables written for under a lease: id -> its epoch (take)
 
     @classmethod
     async def open(cls, url: str, max_connections: int = 8) -> PostgresStore:
@@ -61,6 +68,47 @@ class PostgresStore:
             await pool.close()
             raise
         return cls(pool, url)
+
+    # ---- fencing: the tables this node runs under a lease ----------------------------
+
+    async def take(self, table_id: str, epoch: int) -> bool:
+        """Write for the table under this lease epoch from now on: the epoch is stored, unless a
+        higher one is (then False: another node has taken the table since)."""
+        taken = await self.pool.fetchval("UPDATE tables SET epoch=$2 WHERE id=$1 AND epoch < $2 RETURNING id",
+                                         table_id, epoch)
+        if taken is None:
+            return False
+        self._epochs[table_id] = epoch
+        return True
+
+    def let_go(self, table_id: str) -> None:
+        """No more writes for the table under a lease (it finished, or moved to another node)."""
+        self._epochs.pop(table_id, None)
+
+    @contextlib.asynccontextmanager
+    async def _writing(self, table_id: str) -> AsyncIterator[Any]:
+        """A connection in a transaction for writes for a table: if the table is held under a
+        lease, the transaction goes on only while the stored epoch is still this node's."""
+        async with self.pool.acquire() as connection, connection.transaction():
+            epoch = self._epochs.get(table_id)
+            if epoch is not None:
+                found = await connection.fetchval("SELECT epoch FROM tables WHERE id=$1 FOR SHARE", table_id)
+                if found is not None and found != epoch:
+                    raise Fenced(f"table {table_id} is run by epoch {found} now, not {epoch}")
+            yield connection
+
+    async def _write(self, table_id: str, query: str, *args: Any) -> None:
+        async with self._writing(table_id) as connection:
+            await connection.execute(query, *args)
+
+    async def _fenced_games(self, connection: Any, game_ids: list[int]) -> set[int]:
+        """Those of the games whose tables this node holds but another has taken since."""
+        if not self._epochs:
+            return set()
+        rows = await connection.fetch("SELECT g.id, t.id, t.epoch FROM games g JOIN tables t ON t.id = g.table_id"
+                                      " WHERE g.id = ANY($1::bigint[]) FOR SHARE OF t", game_ids)
+        return {game_id for game_id, table_id, epoch in rows
+                if table_id in self._epochs and epoch != self._epochs[table_id]}
 
     # ---- decisions: the group commit -------------------------------------------------
 
@@ -77,17 +125,23 @@ class PostgresStore:
         try:
             while self._gathered:
                 gathered, self._gathered = self._gathered, []
+                fenced: set[int] = set()
                 try:
                     async with self.pool.acquire() as connection, connection.transaction():
-                        await connection.executemany("INSERT INTO decisions VALUES ($1, $2, $3, $4)",
-                                                     decision_rows(batch for batch, _ in gathered))
+                        fenced = await self._fenced_games(connection, sorted({b[0] for b, _ in gathered}))
+                        await connection.executemany("INSERT INTO decisions VALUES ($1, $2, $3, $4)", decision_rows(
+                            batch for batch, _ in gathered if batch[0] not in fenced))
                 except Exception as problem:  # noqa: BLE001 - each waiting table is told
                     for _, committed in gathered:
                         if not committed.done():
                             committed.set_exception(problem)
                 else:
-                    for _, committed in gathered:
-                        if not committed.done():
+                    for (game_id, _, _), committed in gathered:
+                        if committed.done():
+                            continue
+                        if game_id in fenced:
+                            committed.set_exception(Fenced(f"game {game_id}'s table is run by another node now"))
+                        else:
                             committed.set_result(None)
         finally:
             self._committer = None
@@ -103,13 +157,16 @@ class PostgresStore:
 
     async def finish_game(self, game_id: int, final: Mapping[str, Any], result_seq: int | None) -> None:
         await self._settled()
-        await self.pool.execute("UPDATE games SET finished=$1, final=$2, result_seq=$3 WHERE id=$4",
-                                time.time(), json_text(dict(final) if final is not None else None), result_seq,
-                                game_id)
+        async with self.pool.acquire() as connection, connection.transaction():
+            if await self._fenced_games(connection, [game_id]):
+                raise Fenced(f"game {game_id}'s table is run by another node now")
+            await connection.execute("UPDATE games SET finished=$1, final=$2, result_seq=$3 WHERE id=$4",
+                                     time.time(), json_text(dict(final) if final is not None else None), result_seq,
+                                     game_id)
 
     async def set_table_state(self, table_id: str, state: str, reason: str | None = None) -> None:
         await self._settled()
-        async with self.pool.acquire() as connection, connection.transaction():
+        async with self._writing(table_id) as connection:
             await connection.execute("UPDATE tables SET state=$1, updated=$2, reason=$3 WHERE id=$4",
                                      str(state), time.time(), reason, table_id)
             if str(state) not in ("waiting", "playing"):
@@ -127,7 +184,7 @@ class PostgresStore:
             table_id, invite, watch, rules_text(rules), json_text(dict(clock) if clock else None), now)
 
     async def set_table_broadcasts(self, table_id: str, count: int) -> None:
-        await self.pool.execute("UPDATE tables SET broadcasts=$1 WHERE id=$2", count, table_id)
+        await self._write(table_id, "UPDATE tables SET broadcasts=$1 WHERE id=$2", count, table_id)
 
     async def open_tables(self) -> list[TableRow]:
         out = []
@@ -148,26 +205,28 @@ class PostgresStore:
 
     async def save_seat(self, table_id: str, seat: SeatRow) -> None:
         # as SQLite's INSERT OR REPLACE: a seat taken afresh has not left
-        await self.pool.execute(
-            'INSERT INTO seats (table_id, seat, name, kind, strategy, token_hash, host, "left")'
+        await self._write(
+            table_id, 'INSERT INTO seats (table_id, seat, name, kind, strategy, token_hash, host, "left")'
             " VALUES ($1, $2, $3, $4, $5, $6, $7, 0) ON CONFLICT (table_id, seat) DO UPDATE SET name=excluded.name,"
             ' kind=excluded.kind, strategy=excluded.strategy, token_hash=excluded.token_hash, host=excluded.host,'
             ' "left"=0', table_id, seat.seat, seat.name, seat.kind, seat.strategy, seat.token_hash, int(seat.host))
 
     async def remove_seat(self, table_id: str, seat: int) -> None:
-        await self.pool.execute("DELETE FROM seats WHERE table_id=$1 AND seat=$2", table_id, seat)
+        await self._write(table_id, "DELETE FROM seats WHERE table_id=$1 AND seat=$2", table_id, seat)
 
     async def set_seat_left(self, table_id: str, seat: int, left: bool) -> None:
-        await self.pool.execute('UPDATE seats SET "left"=$1 WHERE table_id=$2 AND seat=$3', int(left), table_id, seat)
+        await self._write(table_id, 'UPDATE seats SET "left"=$1 WHERE table_id=$2 AND seat=$3', int(left), table_id,
+                          seat)
 
     async def set_seat_host(self, table_id: str, seat: int) -> None:
-        await self.pool.execute("UPDATE seats SET host=1 WHERE table_id=$1 AND seat=$2", table_id, seat)
+        await self._write(table_id, "UPDATE seats SET host=1 WHERE table_id=$1 AND seat=$2", table_id, seat)
 
     async def save_watcher(self, table_id: str, token_hash: str) -> None:
-        await self.pool.execute("INSERT INTO watchers VALUES ($1, $2) ON CONFLICT DO NOTHING", table_id, token_hash)
+        await self._write(table_id, "INSERT INTO watchers VALUES ($1, $2) ON CONFLICT DO NOTHING", table_id,
+                          token_hash)
 
     async def remove_watcher(self, table_id: str, token_hash: str) -> None:
-        await self.pool.execute("DELETE FROM watchers WHERE table_id=$1 AND token_hash=$2", table_id, token_hash)
+        await self._write(table_id, "DELETE FROM watchers WHERE table_id=$1 AND token_hash=$2", table_id, token_hash)
 
     async def seat_of_token(self, token_hash: str) -> tuple[str, int] | None:
         row = await self.pool.fetchrow(
@@ -194,9 +253,10 @@ class PostgresStore:
     # ---- games -------------------------------------------------------------------------
 
     async def start_game(self, table_id: str, record: GameRecord) -> int:
-        return int(await self.pool.fetchval(
-            "INSERT INTO games (table_id, seed, rules, names, started) VALUES ($1, $2, $3, $4, $5) RETURNING id",
-            table_id, record.seed.hex(), rules_text(record.rules), json_text(record.names), time.time()))
+        async with self._writing(table_id) as connection:
+            return int(await connection.fetchval(
+                "INSERT INTO games (table_id, seed, rules, names, started) VALUES ($1, $2, $3, $4, $5) RETURNING id",
+                table_id, record.seed.hex(), rules_text(record.rules), json_text(record.names), time.time()))
 
     async def record(self, game_id: int) -> GameRecord:
         async with self.pool.acquire() as connection:

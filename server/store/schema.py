@@ -65,6 +65,9 @@ STEPS: Sequence[Step] = (
     AddColumn("tables", "reason", "TEXT"),
     # 5: the seq of a finished game's `result` broadcast, sent again to a player who comes back after it
     AddColumn("games", "result_seq", "INTEGER"),
+    # 6: the lease epoch of the node that runs the table (several nodes, server/cluster/leases.py):
+    # a write for the table with a lower epoch is fenced off
+    AddColumn("tables", "epoch", "BIGINT NOT NULL DEFAULT 0"),
 )
 
 

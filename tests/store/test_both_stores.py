@@ -19,7 +19,7 @@ from server.store import SqliteFile, SqliteStore, token_hash
 from server.store.postgres import PostgresStore
 from server.store.protocol import Store
 from server.store.rows import SeatRow
-from tests.store.conftest import new_database
+from tests.services import new_database
 
 
 pytestmark = pytest.mark.asyncio

@@ -18,7 +18,7 @@ import pytest
 
 from server.store.postgres import PostgresStore
 from tests.server.test_end_to_end import Server
-from tests.store.conftest import new_database
+from tests.services import new_database
 
 BOT = Path(sys.executable).parent / "riichi-bot"
 SERVER = Path(sys.executable).parent / "riichi-server"

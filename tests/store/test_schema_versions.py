@@ -13,7 +13,7 @@ import pytest
 from server.store import SqliteFile
 from server.store.postgres import PostgresStore
 from server.store.schema import VERSION, SchemaTooNew
-from tests.store.conftest import new_database
+from tests.services import new_database
 
 # The schema as the first version wrote it, with no version number (user_version 0).
 FIRST_SCHEMA = """
