@@ -54,9 +54,9 @@ def test_a_player_in_the_browser_plays_whole_hands_against_three_bots_by_clickin
 
         # riichi (in a closed hand): the riichi discard lies turned in our pond, and we are marked
         player.play(lambda s, p: bool(p.riichi))
-        player.until(lambda s: True)
-        pond = browser.find_element(By.CSS_SELECTOR, ".seat.pos-bottom .pond")
-        assert len(pond.find_elements(By.CSS_SELECTOR, ".tile.sideways.riichi-tile")) == 1
+        turned = ".seat.pos-bottom .pond .tile.sideways.riichi-tile"
+        player.until(lambda s: browser.find_elements(By.CSS_SELECTOR, turned), 10, "the riichi discard in our pond")
+        assert len(browser.find_elements(By.CSS_SELECTOR, turned)) == 1
         assert browser.find_elements(By.CSS_SELECTOR, ".seat.pos-bottom .badge.riichi")
 
         # that hand's end: a win or a draw, shown in the result dialog with everyone's change

@@ -15,6 +15,9 @@ import { prepareTileBacks, tileElement, WINDS } from "./tiles";
 type Screen = "lobby" | "join" | "waiting" | "table";
 const CODE = /^\/(join|watch)\/([A-Za-z0-9_-]{1,64})\/?$/;
 const LOG_LINES = 5;
+const TITLE = "riichi mahjong";
+const YOUR_TURN_TITLE = "Your turn · riichi mahjong";
+const ANSWER_WAIT_MS = 60; // an answer's event drawn by then, or the table without the offer
 
 function codeFrom(text: string): string {
   const trimmed = text.trim();
@@ -52,6 +55,7 @@ class App {
   keepTimer: number | null = null;
   drawPending = false;
   measurePending = false; // our answer's event is drawn next: time it
+  answerTimer: number | null = null; // drawing the answered offer if its event is late
 
   constructor() {
     this.board = new Board(byId("board-root"));
@@ -63,6 +67,7 @@ class App {
     this.wireForms();
     document.addEventListener("keydown", (event) => this.key(event));
     window.addEventListener("pagehide", () => this.keepGame(true));
+    document.addEventListener("visibilitychange", () => this.retitle());
     window.setInterval(() => this.tick(), 250);
   }
 
@@ -386,7 +391,7 @@ class App {
     const order = this.state?.view ? handOrder(this.state.view) : [];
     const drawn = this.state?.view?.you?.drawn;
     if (this.choices.canDiscard && drawn !== null && drawn !== undefined) this.selected = order.indexOf(drawn);
-    document.title = "Your turn · riichi mahjong";
+    this.retitle();
     this.scheduleRedraw();
   }
 
@@ -502,6 +507,8 @@ class App {
 
   redraw(): void {
     this.drawPending = false;
+    if (this.answerTimer !== null) window.clearTimeout(this.answerTimer);
+    this.answerTimer = null;
     const view = this.state?.view;
     byId("watching").hidden = !(this.watching && this.screen === "table");
     if (!view) return;
@@ -550,10 +557,18 @@ class App {
     if (this.offer) this.dialogs.turn(`Your turn${this.clockText() ? `, ${this.clockText()}` : ""}: close this to play`);
   }
 
+  /** The tab's title says it is our turn while the tab is in the background (where the table
+   * cannot be seen).  Not in front: each new title costs the browser some milliseconds of its
+   * own work (its tab strip and address bar), twice a decision, just as our answer goes out. */
+  retitle(): void {
+    const title = this.offer !== null && document.hidden ? YOUR_TURN_TITLE : TITLE;
+    if (document.title !== title) document.title = title;
+  }
+
   clearOffer(): void {
     if (this.offer === null) return;
-    document.title = "riichi mahjong";
     this.offer = null;
+    this.retitle();
     this.offerDeadline = null;
     this.choices = new Choices();
     this.riichiMode = false;
@@ -578,7 +593,10 @@ class App {
     if (!this.send(message)) return;
     this.answered = this.offer;
     this.clearOffer();
-    this.redraw();
+    // Not drawn now: the event this answer causes comes back within a millisecond or two and
+    // is drawn with it.  Drawing here (or at the next frame, which comes first) kept the page
+    // busy for 5-15 ms before it could read that event, and drew the table twice.
+    this.answerTimer = window.setTimeout(() => { this.answerTimer = null; this.scheduleRedraw(); }, ANSWER_WAIT_MS);
   }
 
   /** A tile of the hand was clicked or tapped: a mouse discards it, a touch first chooses it. */
