@@ -118,6 +118,7 @@ def test_a_friend_joins_by_the_link_a_third_watches_and_both_players_come_back_a
 
         # the game goes on: alice's next discard reaches bob's page and the watcher's
         alice.step(after_host)
+        alice.until(lambda s: set(before_host["hand"]) - set(picture(host)["hand"]), 10, "alice's discard made")
         gone = set(before_host["hand"]) - set(picture(host)["hand"])
         assert len(gone) == 1
         bob.until(lambda s: gone <= set(picture(friend)["ponds"]["0"]), 15, "alice's discard on bob's page")

@@ -9,7 +9,7 @@ import { Action, Choices, choices, label, RIICHI } from "./offers";
 import { resultBody, ResultDialogs, standingsBody } from "./results";
 import * as seats from "./seats";
 import { Dump, SeatState, View } from "./seat_state";
-import { Board, Extras, HAND_KEYS, handOrder, redFives, roundText, toPlay } from "./table";
+import { Board, Extras, HAND_KEYS, handOrder, redFives, roundText, SEAT_TO_BOT_KEY, toPlay } from "./table";
 import { prepareTileBacks, tileElement, WINDS } from "./tiles";
 
 type Screen = "lobby" | "join" | "waiting" | "table";
@@ -62,6 +62,7 @@ class App {
     this.board.onTile = (i, pointer) => this.tileChosen(i, pointer);
     this.board.onAction = (i) => { const b = this.choices.buttons[i]; if (b) this.act(b.action); };
     this.board.onWaits = () => { this.showWaits = !this.showWaits; this.redraw(); };
+    this.board.onSeatToBot = (seat) => this.seatToBot(seat);
     this.dialogs = new ResultDialogs(byId<HTMLDialogElement>("result"));
     this.dialogs.onFinalClosed = () => undefined;
     this.wireForms();
@@ -195,9 +196,11 @@ class App {
     byId("create").addEventListener("submit", (event) => {
       event.preventDefault();
       const clock = (byId<HTMLSelectElement>("clock")).value;
-      const [perDecision, bank] = clock.split(",").map(Number);
+      // a clock is "per_decision,bank" or "per_decision,bank,absence" in seconds
+      const [perDecision, bank, absence] = clock.split(",").map(Number);
       const create: Msg = { type: "create_table", rules: (byId<HTMLSelectElement>("rules")).value,
-        clock: clock === "none" ? { none: true } : { per_decision: perDecision, bank } };
+        clock: clock === "none" ? { none: true } : { per_decision: perDecision, bank,
+          ...(absence === undefined ? {} : { absence }) } };
       const bots = Number((byId<HTMLSelectElement>("bots")).value);
       const strategy = (byId<HTMLSelectElement>("bot-strategy")).value;
       this.watching = false;
@@ -531,9 +534,18 @@ class App {
       if (s && s.kind === "human" && !s.connected) away.add(i);
       if (s && (s.kind === "bot" || s.program)) programs.add(i);
     });
+    const you = this.table?.you;
+    const hosting = !this.watching && typeof you === "number" && seatsInfo[you]?.host === true && !view.final;
     return { choices: this.choices, riichiMode: this.riichiMode, selected: this.selected, myClock: this.clockText(),
       turnClock: this.turnClock(view), away, programs, log: this.log, showWaits: this.showWaits,
-      decision: this.offer ? this.offer.decision : null };
+      decision: this.offer ? this.offer.decision : null, seatToBot: hosting ? [...away].sort() : [] };
+  }
+
+  /** Host only: hand an away player's seat to a bot (`add_bot` with the seat, as riichi-play's
+   * key B); the server refuses it until the player has been away for the clock's `absence`. */
+  seatToBot(seat: number): void {
+    const name = this.state?.view?.names[seat] ?? `seat ${seat}`;
+    if (this.send({ type: "add_bot", seat })) this.notice(`Asked for a bot in ${name}'s seat.`, "info");
   }
 
   clockText(): string {
@@ -661,6 +673,8 @@ class App {
     } else if (key === "w" && view.you) {
       this.showWaits = !this.showWaits;
       this.redraw();
+    } else if (key === SEAT_TO_BOT_KEY && this.state.view && this.extras(this.state.view).seatToBot.length) {
+      this.seatToBot(this.extras(this.state.view).seatToBot[0]);
     } else if (key === "Escape" && this.choices.byKey("x")) {
       this.act(this.choices.byKey("x") as Action);
     } else if (key.length === 1 && this.choices.byKey(key)) {

@@ -25,7 +25,11 @@ export interface Extras {
   log: Child[][];
   showWaits: boolean;
   decision: number | null; // the open offer's decision id
+  seatToBot: number[]; // the seats of away players we (the host) may hand to a bot
 }
+
+/** The host's key for handing an away player's seat to a bot (riichi-play's too). */
+export const SEAT_TO_BOT_KEY = "B";
 
 export function redFives(view: View): boolean {
   return redFivesOf(view.rules, view.overrides);
@@ -81,10 +85,12 @@ export class Board {
   private myMelds: Part;
   private actions: Part;
   private waitsLine: Part;
+  private awayLine: Part;
   private bottom = 0; // the seat drawn at the bottom (ours, or seat 0 for a spectator)
   onTile: (index: number, pointer: string) => void = () => undefined;
   onAction: (index: number) => void = () => undefined;
   onWaits: () => void = () => undefined;
+  onSeatToBot: (seat: number) => void = () => undefined;
   private pointer = "mouse";
 
   constructor(root: HTMLElement) {
@@ -108,8 +114,9 @@ export class Board {
     this.hand = new Part(h("div", { class: "hand", id: "hand", role: "group", "aria-label": "your hand" }));
     this.actions = new Part(h("div", { class: "actions", id: "actions" }));
     this.waitsLine = new Part(h("div", { class: "waits-line", id: "waits" }));
+    this.awayLine = new Part(h("div", { class: "away-line", id: "seat-to-bot" }));
     const me = h("div", { class: "me", id: "me" }, this.hand.el, this.myMelds.el);
-    root.replaceChildren(board, me, this.actions.el, this.waitsLine.el);
+    root.replaceChildren(board, me, this.actions.el, this.waitsLine.el, this.awayLine.el);
     // a touch chooses a tile with a first tap and discards it with a second; a mouse click discards
     root.addEventListener("pointerdown", (event) => { this.pointer = event.pointerType || "mouse"; }, true);
   }
@@ -124,6 +131,7 @@ export class Board {
     this.drawHand(view, x, red);
     this.drawActions(view, x);
     this.drawWaits(view, x);
+    this.drawSeatToBot(view, x);
   }
 
   /** Only the clocks (every tick). */
@@ -265,6 +273,21 @@ export class Board {
       return [h("span", {}, "waits: "), ...you.waits.map((k) => kindElement(k, ["small"])),
         you.furiten ? h("span", { class: "badge furiten" }, "furiten (no ron)") : null];
     });
+  }
+
+  /** The host's offer to hand each away player's seat to a bot (the server allows it once the
+   * clock's `absence` has passed, and says how long otherwise). */
+  private drawSeatToBot(view: View, x: Extras): void {
+    const seats = x.seatToBot;
+    this.awayLine.el.hidden = !seats.length;
+    this.awayLine.draw(JSON.stringify(seats.map((seat) => [seat, view.names[seat]])), () => seats.map((seat, i) => {
+      const el = h("button", { type: "button", class: "act act-seat-to-bot", "data-seat": String(seat),
+        "data-key": i === 0 ? SEAT_TO_BOT_KEY : undefined, "aria-keyshortcuts": i === 0 ? SEAT_TO_BOT_KEY : undefined },
+      "Seat a bot");
+      if (i === 0) el.append(" ", h("kbd", {}, SEAT_TO_BOT_KEY));
+      el.addEventListener("click", () => this.onSeatToBot(seat));
+      return h("span", { class: "away-offer" }, h("span", { class: "name" }, view.names[seat]), " is away: ", el);
+    }));
   }
 }
 
