@@ -21,7 +21,8 @@ import sqlite3
 import sys
 import time
 import unicodedata
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable
+from contextlib import asynccontextmanager
 from urllib.parse import urlsplit
 from http import HTTPStatus
 from typing import Any
@@ -494,45 +495,60 @@ async def serve_until_stopped(args: argparse.Namespace) -> None:
     prefill_shanten()  # 0.2 s of memo, before any table waits on it
     prefill_readings()  # 0.2 s: every suit's readings as sets, for scoring
     tune_gc()  # after the tables above, so that the collector leaves them be
+    stop = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for sig in (signal.SIGTERM, signal.SIGINT):
+        loop.add_signal_handler(sig, stop.set)
+    async with running(args):
+        # logged once listening: a server that cannot start says so in one line and nothing else
+        log.info("open_files_limit", soft=soft, hard=hard, raised_from=before if before != soft else None)
+        await stop.wait()
+    log.info("stopped")
+
+
+@asynccontextmanager
+async def running(args: argparse.Namespace) -> AsyncIterator[App]:
+    """The server listening in the running event loop, with its tables restored, until the
+    block ends; then it stops as a SIGTERM stops it (byes, tables kept, the store closed).
+    The tests run it in their own loop too (tests/harness.py)."""
     store = await open_store(args.db)
+    kept = Table.history_size, Table.share  # the process's settings: put back when it stops
     Table.history_size = args.history
     Table.share = AddressShare(args.address_share) if args.address_share else None
     lobby = Lobby(store, idle_seconds=args.idle, abandon_seconds=args.abandon,
                   tables_per_address=args.tables_per_address)
     app = App(lobby, outbox_bytes=args.outbox_bytes, sndbuf=args.sndbuf, hello_timeout=args.hello_timeout,
               connections_per_address=args.connections_per_address, web=(web := WebClient()))
-    restored = await lobby.restore()
-    stop = asyncio.Event()
-    loop = asyncio.get_running_loop()
-    for sig in (signal.SIGTERM, signal.SIGINT):
-        loop.add_signal_handler(sig, stop.set)
-    # No compression: frames are small msgpack maps, and deflate would cost CPU and ~100 KiB
-    # a connection.  The write limit is the outbox's, so a keepalive ping never waits on a
-    # buffer that the outbox still accepts; a client that never reads is dropped by one or
-    # the other.
-    async with serve(app.handler, args.host, args.port, max_size=2 * MAX_FRAME, compression=None,
-                     ping_interval=args.ping_interval or None, ping_timeout=args.ping_timeout or None,
-                     write_limit=args.outbox_bytes, close_timeout=2, open_timeout=args.hello_timeout or 10,
-                     process_request=app.process_request, create_connection=app.connection_class()) as server:
-        port = server.sockets[0].getsockname()[1] if server.sockets else args.port
-        log.info("listening", host=args.host, port=port, db=where(args.db), restored_tables=restored,
-                 web=page_url(args.host, port) if web.built else "not built (run scripts/setup.sh)")
-        # logged once listening: a server that cannot start says so in one line and nothing else
-        log.info("open_files_limit", soft=soft, hard=hard, raised_from=before if before != soft else None)
-        janitor = asyncio.create_task(lobby.janitor(every=min(10.0, max(0.2, (args.abandon or 40) / 4))))
-        sweeper = asyncio.create_task(app.sweeper())
-        await stop.wait()
-        log.info("stopping")
-        janitor.cancel()
-        sweeper.cancel()
-        await lobby.stop(ended=args.ephemeral)
-        store.flush()
-        app.bye_all(*lobby.stopping_bye())
-        await asyncio.sleep(0.2)  # let the outboxes flush the byes
-        server.close()
-        await server.wait_closed()
-    await store.aclose()
-    log.info("stopped")
+    try:
+        restored = await lobby.restore()
+        # No compression: frames are small msgpack maps, and deflate would cost CPU and ~100 KiB
+        # a connection.  The write limit is the outbox's, so a keepalive ping never waits on a
+        # buffer that the outbox still accepts; a client that never reads is dropped by one or
+        # the other.
+        async with serve(app.handler, args.host, args.port, max_size=2 * MAX_FRAME, compression=None,
+                         ping_interval=args.ping_interval or None, ping_timeout=args.ping_timeout or None,
+                         write_limit=args.outbox_bytes, close_timeout=2, open_timeout=args.hello_timeout or 10,
+                         process_request=app.process_request, create_connection=app.connection_class()) as server:
+            port = server.sockets[0].getsockname()[1] if server.sockets else args.port
+            log.info("listening", host=args.host, port=port, db=where(args.db), restored_tables=restored,
+                     web=page_url(args.host, port) if web.built else "not built (run scripts/setup.sh)")
+            janitor = asyncio.create_task(lobby.janitor(every=min(10.0, max(0.2, (args.abandon or 40) / 4))))
+            sweeper = asyncio.create_task(app.sweeper())
+            try:
+                yield app
+            finally:
+                log.info("stopping")
+                janitor.cancel()
+                sweeper.cancel()
+                await lobby.stop(ended=args.ephemeral)
+                store.flush()
+                app.bye_all(*lobby.stopping_bye())
+                await asyncio.sleep(0.2)  # let the outboxes flush the byes
+                server.close()
+                await server.wait_closed()
+    finally:
+        await store.aclose()
+        Table.history_size, Table.share = kept
 
 
 def parser() -> argparse.ArgumentParser:

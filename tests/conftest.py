@@ -1,14 +1,25 @@
-"""Settings every test shares."""
+"""Settings every test shares, and the one server harness (tests/harness.py) as fixtures.
+
+- `server`: a `riichi-server` process of the test's own, started with the arguments and
+  checks of the closest `@pytest.mark.server(...)` (on the test or its module); with
+  `shared=True` there, the module's one server instead (`shared_server`), for tests that
+  neither stop it nor count what other tests left on it.
+- `in_process_server`: riichi-server in the test's event loop, for protocol tests.
+- `postgres`, `redis_server`: real PostgreSQL and Redis servers (tests/services.py).
+"""
 
 from __future__ import annotations
 
 import os
 import shutil
 import tempfile
-from collections.abc import Iterator
+from collections.abc import AsyncIterator, Iterator
+from dataclasses import dataclass
 
 import pytest
+import pytest_asyncio
 
+from tests.harness import InProcessServer, ServerProcess, serving
 from tests.services import Postgres, Redis, start_postgres, start_redis
 
 _CACHE: list[str] = []
@@ -20,11 +31,54 @@ def pytest_configure(config: pytest.Config) -> None:
     the test modules are imported, since some copy the environment when they are."""
     _CACHE.append(tempfile.mkdtemp(prefix="riichi-tests-cache-"))
     os.environ["XDG_CACHE_HOME"] = _CACHE[0]
+    config.addinivalue_line(
+        "markers", "server(*extra, checked=False, shared=False): the `server` fixture's arguments; checked: the test"
+                   " fails if the server logged an error or exited other than cleanly; shared: the module's one server")
 
 
 def pytest_unconfigure(config: pytest.Config) -> None:
     for folder in _CACHE:
         shutil.rmtree(folder, ignore_errors=True)
+
+
+@dataclass(frozen=True)
+class ServerOptions:
+    extra: tuple[str, ...] = ()
+    checked: bool = False
+    shared: bool = False
+
+
+def server_options(node: pytest.Item | pytest.Module) -> ServerOptions:
+    marker = node.get_closest_marker("server")
+    return ServerOptions() if marker is None else ServerOptions(tuple(marker.args), **marker.kwargs)
+
+
+@pytest.fixture
+def server(request: pytest.FixtureRequest, tmp_path) -> Iterator[ServerProcess]:
+    options = server_options(request.node)
+    if options.shared:
+        yield request.getfixturevalue("shared_server")
+        return
+    yield from serving(tmp_path, *options.extra, check_exit=options.checked, check_log=options.checked)
+
+
+@pytest.fixture(scope="module")
+def shared_server(request: pytest.FixtureRequest, tmp_path_factory) -> Iterator[ServerProcess]:
+    """One server for a module's tests (its module's `server` mark gives the arguments)."""
+    options = server_options(request.node)
+    folder = tmp_path_factory.mktemp("shared-server")
+    yield from serving(folder, *options.extra, check_exit=options.checked, check_log=options.checked)
+
+
+@pytest_asyncio.fixture
+async def in_process_server(request: pytest.FixtureRequest, tmp_path) -> AsyncIterator[InProcessServer]:
+    """riichi-server in the test's event loop; the test fails if it logged an error."""
+    srv = await InProcessServer(tmp_path / "riichi.sqlite3", *server_options(request.node).extra).start_async()
+    try:
+        yield srv
+    finally:
+        await srv.stop_async()
+    assert not srv.errors(), "the server logged errors:\n" + "\n".join(srv.errors()[:20])
 
 
 # ---- real servers the tests start for themselves (tests/services.py) ---------------------

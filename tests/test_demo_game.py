@@ -36,7 +36,7 @@ def test_the_first_command_opens_riichi_play_at_a_table_with_three_bots_and_a_fr
     import re
 
     from client_cli.play.local import free_port, port_free
-    from tests.client_cli.test_play_tmux import Tmux, play
+    from tests.client_cli.tmux import Tmux, play
 
     port = free_port()
     tmux = Tmux()

@@ -12,14 +12,10 @@ import pytest
 
 from protocol.client import Client
 from server.store import SqliteFile
-from tests.client_cli.bot_server import bot_server
+
+pytestmark = pytest.mark.server(checked=True)  # the test fails if the server logged an error
 
 RIICHI_BOT = Path(sys.executable).parent / "riichi-bot"
-
-
-@pytest.fixture
-def server(tmp_path):
-    yield from bot_server(tmp_path)
 
 
 def riichi_bot(*args: str, timeout: float = 120) -> subprocess.CompletedProcess:

@@ -15,19 +15,10 @@ import pytest
 from client_cli.bot.sdk import Bot, BotError, Runner, play
 from client_cli.bot.strategies import BuiltinBot, RandomBot
 from server.store import SqliteFile
-from tests.client_cli.bot_server import bot_server
+
+pytestmark = pytest.mark.server(checked=True)  # the test fails if the server logged an error
 
 ROOT = Path(__file__).resolve().parents[2]
-
-
-@pytest.fixture
-def server(tmp_path):
-    yield from bot_server(tmp_path)
-
-
-@pytest.fixture
-def short_history_server(tmp_path):
-    yield from bot_server(tmp_path, "--history", "1")
 
 
 async def _new_table(bots, url, **options):
@@ -113,11 +104,12 @@ async def test_a_bot_whose_connection_drops_resumes_with_its_token_and_finishes_
     assert not result.invalid  # its view stayed right: every answer after a resume was legal
 
 
+@pytest.mark.server("--history", "1", checked=True)
 @pytest.mark.asyncio
-async def test_a_bot_resumes_from_a_snapshot_when_the_history_no_longer_reaches_back(short_history_server):
+async def test_a_bot_resumes_from_a_snapshot_when_the_history_no_longer_reaches_back(server):
     # With a clock, the table plays for the seat while it is away (half a second a decision), so it
     # misses more than the one broadcast the server keeps: a snapshot, and play goes on.
-    bot, runner, result = await _play_dropping(short_history_server.url, {"per_decision": 0.5, "bank": 0, "between_hands": 0},
+    bot, runner, result = await _play_dropping(server.url, {"per_decision": 0.5, "bank": 0, "between_hands": 0},
                                                backoff=2.0)
     assert result.final is not None and result.reconnects >= 3 and not result.invalid
     assert "history" in result.catchups  # at least once the seat came back through a snapshot

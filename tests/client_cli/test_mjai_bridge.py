@@ -8,7 +8,6 @@ from __future__ import annotations
 import asyncio
 import random
 import sys
-import textwrap
 import time
 
 import pytest
@@ -18,44 +17,9 @@ from server.game.actions import action_from_data, action_to_data
 from server.game.engine import Game
 from server.game.export_mjai import events_to_mjai, mjai_for_seat
 from server.rules.config import EMA2016, TENHOU
-from tests.client_cli.test_mjai_support import EXAMPLE_BOT, check_no_leak, greedy_player
+from tests.client_cli.mjai_support import EXAMPLE_BOT, bad_bot, check_no_leak, greedy_player
 
 pytestmark = pytest.mark.asyncio
-
-# A bot that plays as the example bot but misbehaves on every third answer that is not
-# `none` (slow: of its first 30; exit: it leaves before its ninth): MODE is garbage,
-# illegal, slow, exit or silent (reads everything, answers nothing).
-BAD_BOT = textwrap.dedent('''
-    import json, sys, time
-    from client_cli.mjai.example_bot import ExampleBot
-    from protocol.mjai_tiles import HONOURS
-    mode, batch, slow = sys.argv[1], "--batch" in sys.argv, float(sys.argv[2])
-    bot, n = ExampleBot(), 0
-    for line in sys.stdin:
-        data = json.loads(line)
-        for event in (data if batch else [data]):
-            answer = bot.react(event)
-        if mode == "silent":
-            continue
-        if answer["type"] != "none":
-            n += 1
-            if mode == "exit" and n == 9:
-                sys.exit(3)
-            if n % 3 == 0:
-                if mode == "garbage":
-                    answer = "this is no json {" if n % 2 else ["an", "array"]
-                elif mode == "illegal":
-                    held = {k[:2] for k in bot.hand}
-                    missing = next(t for t in [f"{i}{s}" for s in "mps" for i in range(1, 10)] + list(HONOURS)
-                                   if t not in held)
-                    answer = ({"type": "dahai", "actor": bot.seat, "pai": missing, "tsumogiri": False} if n % 2
-                              else {"type": "pon", "actor": bot.seat, "consumed": [missing, missing]})
-                elif mode == "slow" and n <= 30:
-                    time.sleep(slow)
-        sys.stdout.write((answer if isinstance(answer, str) else json.dumps(answer)) + "\\n")
-        sys.stdout.flush()
-''')
-
 
 async def bridge_game(rules, number: int, bridges: dict[int, MjaiBridge]):
     """A whole engine game: the bridged seats answer through their bots, the others are
@@ -122,17 +86,11 @@ async def test_the_wrong_form_is_a_dead_bot_and_the_game_goes_on():
         assert "the bot is gone" in bridge.problems[0]
 
 
-def _bad(tmp_path, mode: str, batch: bool, slow: float = 0.0) -> str:
-    script = tmp_path / "bad_bot.py"
-    script.write_text(BAD_BOT)
-    return f"{sys.executable} {script} {mode} {slow}" + (" --batch" if batch else "")
-
-
 @pytest.mark.parametrize("batch", [False, True], ids=["line", "batch"])
 @pytest.mark.parametrize("mode", ["garbage", "illegal", "slow", "exit", "silent"])
 async def test_a_bad_bot_is_played_for_and_the_game_finishes(tmp_path, mode, batch):
     timeout = 0.3 if mode in ("slow", "silent") else 5.0
-    bridge = MjaiBridge(_bad(tmp_path, mode, batch, slow=0.8), batch=batch, timeout=timeout,
+    bridge = MjaiBridge(bad_bot(tmp_path, mode, batch, slow=0.8), batch=batch, timeout=timeout,
                         first_timeout=1 if mode == "silent" else 5, give_up_after=4)
     game, events = await asyncio.wait_for(bridge_game(TENHOU, 4, {1: bridge}), 120)
     assert game.final is not None

@@ -24,7 +24,7 @@ from server.game.actions import action_from_data, action_to_data
 from server.game.engine import Game
 from server.game.export_mjai import events_to_mjai, mjai_for_seat
 from server.rules.config import EMA2016, TENHOU
-from tests.client_cli.test_mjai_support import (
+from tests.client_cli.mjai_support import (
     PLAYERS,
     answer_for,
     check_no_leak,

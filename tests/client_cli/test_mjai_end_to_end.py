@@ -16,16 +16,12 @@ from client_cli.bot.sdk import play
 from client_cli.mjai.bridge import MjaiBot
 from server.game.export_mjai import events_to_mjai, mjai_for_seat
 from server.store import SqliteFile
-from tests.client_cli.bot_server import bot_server
-from tests.client_cli.test_mjai_bridge import _bad
-from tests.client_cli.test_mjai_support import EXAMPLE_BOT, check_no_leak
+from tests.client_cli.mjai_support import EXAMPLE_BOT, bad_bot, check_no_leak
+
+# one server for the module (a test that stops it has its own); the tests fail if it logged an error
+pytestmark = pytest.mark.server(checked=True, shared=True)
 
 RIICHI_BOT = Path(sys.executable).parent / "riichi-bot"
-
-
-@pytest.fixture
-def server(tmp_path):
-    yield from bot_server(tmp_path)
 
 
 async def new_table(bots, url, **options):
@@ -83,10 +79,10 @@ async def test_example_bots_in_both_forms_play_a_whole_game_through_the_server(s
 async def test_bad_bots_are_played_for_and_the_table_with_a_clock_finishes(server, tmp_path):
     """Garbage, illegal answers, answers later than the bridge waits, a bot that exits:
     each is logged and played for within the server's clock, and the game ends."""
-    bots = [MjaiBot(_bad(tmp_path, "garbage", False), name="garbage", timeout=5),
-            MjaiBot(_bad(tmp_path, "illegal", True), name="illegal", batch=True, timeout=5),
-            MjaiBot(_bad(tmp_path, "slow", False, slow=0.8), name="slow", timeout=0.3, first_timeout=5),
-            MjaiBot(_bad(tmp_path, "exit", True), name="exit", batch=True, timeout=5)]
+    bots = [MjaiBot(bad_bot(tmp_path, "garbage", False), name="garbage", timeout=5),
+            MjaiBot(bad_bot(tmp_path, "illegal", True), name="illegal", batch=True, timeout=5),
+            MjaiBot(bad_bot(tmp_path, "slow", False, slow=0.8), name="slow", timeout=0.3, first_timeout=5),
+            MjaiBot(bad_bot(tmp_path, "exit", True), name="exit", batch=True, timeout=5)]
     results = await new_table(bots, server.url, rules="ema2016", clock={"per_decision": 5, "bank": 20, "between_hands": 0})
     assert all(r.final is not None and r.final == results[0].final for r in results)
     garbage, illegal, slow, exited = (b.stats for b in bots)
@@ -144,20 +140,16 @@ class DroppingMjai(MjaiBot):
                 self.runner.client.ws.transport.abort()
 
 
-@pytest.fixture
-def short_history_server(tmp_path):
-    yield from bot_server(tmp_path, "--history", "1")
-
-
+@pytest.mark.server("--history", "1", checked=True)
 @pytest.mark.asyncio
-async def test_after_a_resume_from_a_snapshot_the_bot_sits_out_the_hand_and_plays_on(short_history_server):
+async def test_after_a_resume_from_a_snapshot_the_bot_sits_out_the_hand_and_plays_on(server):
     """The table plays for the seat while it is away and keeps one broadcast, so the seat
     comes back through a snapshot: the bridge notices the events it missed, plays for the
     bot to the end of that hand, and gives it the next hand from its start."""
     from client_cli.bot.sdk import Runner
 
     bot = DroppingMjai(EXAMPLE_BOT, at=(3, 20, 21, 50), timeout=0.4, first_timeout=0.4)
-    runner = Runner(bot, short_history_server.url, server_bots=3, clock={"per_decision": 0.5, "bank": 0, "between_hands": 0},
+    runner = Runner(bot, server.url, server_bots=3, clock={"per_decision": 0.5, "bank": 0, "between_hands": 0},
                     timeout=30, backoff=2.0)
     bot.runner = runner
     try:

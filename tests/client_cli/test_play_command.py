@@ -17,7 +17,9 @@ import pytest_asyncio
 from client_cli.play.local import free_port
 from client_cli.play.sessions import SessionFile
 from protocol.client import Client
-from tests.client_cli.test_play_pilot import server  # noqa: F401  (the fixture)
+from tests.client_cli.screens import StandIn, until
+
+pytestmark = pytest.mark.server(shared=True)  # one server for the module (a test that stops it has its own)
 
 RUN = [sys.executable, "-m", "client_cli.play.app"]
 NEEDS_A_TERMINAL = "riichi-play: it needs a terminal (run it in one, or under tmux)"
@@ -158,9 +160,7 @@ async def test_resume_of_a_lost_seat_says_why_and_forgets_it(seat_lost_server, t
 @pytest.mark.asyncio
 async def test_a_seat_lost_on_reconnecting_is_shown_and_forgotten(tmp_path):
     from client_cli.play.game_app import PlayApp
-    from tests.client_cli.test_play_keys import StandIn
-    from tests.client_cli.test_play_results import until
-
+        
     state = SessionFile(tmp_path / "sessions.json")
     conn = StandIn()
     state.save(conn.url, "token", "alice", "t1")

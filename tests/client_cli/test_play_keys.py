@@ -16,25 +16,7 @@ from client_cli.play.game_app import PlayApp
 from client_cli.play.widgets import HAND_KEYS, HandView
 from server.game.actions import Chi, Discard, Tsumo
 from server.game.views import seat_view
-from tests.client_cli.test_play_render import a_game_with
-
-
-class StandIn:
-    """What PlayApp uses of a Connection: a queue of server messages and a list of what it sent."""
-
-    def __init__(self) -> None:
-        self.url, self.name, self.resume, self.ended = "ws://test", "alice", "token", False
-        self.dropped: str | None = None
-        self.reader = object()  # already open
-        self.queue: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
-        self.sent: list[dict[str, Any]] = []
-
-    async def send(self, message: dict[str, Any]) -> bool:
-        self.sent.append(message)
-        return True
-
-    async def recv(self) -> dict[str, Any]:
-        return await self.queue.get()
+from tests.client_cli.screens import StandIn, a_game_with
 
 
 def feed(conn: StandIn, game, seat: int) -> None:

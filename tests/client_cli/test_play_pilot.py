@@ -13,32 +13,14 @@ import pytest
 from client_cli.play.app import first_answer
 from client_cli.play.game_app import PlayApp
 from client_cli.play.connection import Connection, ConnectError
-from client_cli.play.local import LocalServer, free_port
+from client_cli.play.local import free_port
 from client_cli.play.panes import TablePane, create_messages
 from client_cli.play.results import ResultScreen
 from client_cli.play.widgets import HAND_KEYS, HandView
 from protocol.client import Client
+from tests.client_cli.screens import SIZE, text_of, until
 
-SIZE = (120, 40)
-
-
-@pytest.fixture
-def server():
-    srv = LocalServer(free_port(), ephemeral=False).start()  # one test stops and starts it again
-    yield srv
-    srv.remove()  # its temporary folder too
-
-
-async def until(pilot, condition, timeout: float = 20.0, what: str = "") -> None:
-    deadline = time.monotonic() + timeout
-    while not condition():
-        if time.monotonic() > deadline:
-            raise AssertionError(f"timed out waiting for {what or condition}")
-        await pilot.pause(0.02)
-
-
-def text_of(app: PlayApp, selector: str) -> str:
-    return str(app.query_one(selector).render())
+pytestmark = pytest.mark.server(shared=True)  # one server for the module (a test that stops it has its own)
 
 
 async def play_one_turn(pilot, app: PlayApp, log: dict) -> None:
@@ -296,6 +278,7 @@ async def test_the_mouse_chooses_a_tile_and_presses_the_offered_buttons(server):
         assert clicks >= 3
 
 
+@pytest.mark.server(shared=False)  # it restarts the server
 @pytest.mark.asyncio
 async def test_the_client_waits_out_a_server_restart_and_resumes_its_seat(server):
     conn = Connection(server.url, "alice", backoff=(0.2,))

@@ -4,43 +4,24 @@ actions as keyed buttons, and the table pane under Textual's pilot."""
 
 from __future__ import annotations
 
-import hashlib
-import random
-
 import pytest
 from rich.text import Text
-from textual.app import App, ComposeResult
 
 from client_cli.play import render
 from client_cli.play.offers import choices
-from client_cli.play.panes import TablePane
 from client_cli.play.tiles import kind_text, tile_plain, tile_text, unicode_kind
 from client_cli.play.widgets import HandView
 from server.game.actions import action_to_data
 from server.game.engine import Game
 from server.game.views import public_view, seat_view
-from server.players import PLAYERS
 from server.rules.config import TENHOU
+from tests.client_cli.screens import TableOnly, a_game_with
 
 
 def styles_at(text: Text, needle: str, start: int = 0) -> str:
     """The styles of the spans that cover the first `needle` in `text` at or after `start`."""
     index = text.plain.index(needle, start)
     return " ".join(str(span.style) for span in text.spans if span.start <= index < span.end)
-
-
-def a_game_with(condition, rules=TENHOU) -> Game:
-    """The first position of a shanten-played game where `condition(game)` holds."""
-    for index in range(40):
-        seed = hashlib.sha256(f"play-render:{index}".encode()).digest()
-        game = Game(rules, seed=seed, names=["alice", "bob", "carol", "dave"])
-        rng = random.Random(index)
-        while not game.over:
-            if condition(game):
-                return game
-            seat = game.waiting_for()[0]
-            game.apply(seat, PLAYERS["shanten"](game, seat, game.legal_actions(seat), rng))
-    raise AssertionError("no game came to that position")
 
 
 def test_tiles_read_as_text_coloured_by_suit_or_as_unicode_tiles():
@@ -115,18 +96,6 @@ def test_the_offered_calls_become_buttons_with_keys_and_discards_go_by_face():
     assert made.allowed(hand) == set(hand)  # one offer per face covers every tile of that face
     for tile in hand:
         assert made.discard_for(tile) == {"type": "discard", "tile": tile}
-
-
-class TableOnly(App):
-    def __init__(self, view, offered):
-        super().__init__()
-        self.view, self.offered = view, offered
-
-    def compose(self) -> ComposeResult:
-        yield TablePane(id="table")
-
-    def on_mount(self) -> None:
-        self.query_one(TablePane).show(self.view, choices(self.offered, True), False, "9s left")
 
 
 @pytest.mark.asyncio

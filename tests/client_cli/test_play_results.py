@@ -10,31 +10,13 @@ from rich.text import Text
 from client_cli.play.game_app import PlayApp
 from client_cli.play.results import FinalScreen, ResultScreen
 from server.game.views import public_view, seat_view
-from tests.client_cli.test_play_keys import StandIn
-from tests.client_cli.test_play_render import a_game_with
-
-SIZE = (120, 40)
-
-
-def table_message(seat, names, clock=None) -> dict:
-    return {"type": "table", "seq": 1, "table": "t", "state": "playing", "rules": "tenhou", "clock": clock,
-            "you": seat, "game": 1,
-            "seats": [{"name": n, "kind": "human", "ready": True, "host": False, "connected": True} for n in names]}
+from tests.client_cli.screens import SIZE, StandIn, a_game_with, table_message, until
 
 
 def draw_result(tenpai: int, scores: list[int]) -> dict:
     deltas = [3000 if s == tenpai else -1000 for s in range(4)]
     return {"type": "exhaustive_draw", "tenpai": [tenpai], "hands": {}, "nagashi": [],
             "deltas": deltas, "scores": [a + d for a, d in zip(scores, deltas)]}
-
-
-async def until(pilot, condition, what: str) -> None:
-    for _ in range(300):
-        if condition():
-            await pilot.pause()
-            return
-        await pilot.pause(0.01)
-    raise AssertionError(f"timed out waiting for {what}")
 
 
 def body(app: PlayApp) -> str:

@@ -14,7 +14,7 @@ from client_cli.play.game_app import PlayApp
 from client_cli.play.local import LocalServer, free_port
 from client_cli.play.panes import create_messages
 from client_cli.play.sessions import SavedSeat, SessionFile
-from tests.client_cli.test_play_pilot import SIZE, text_of, until
+from tests.client_cli.screens import SIZE, text_of, until
 
 URL = "ws://127.0.0.1:8765"
 

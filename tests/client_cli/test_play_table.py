@@ -19,9 +19,7 @@ from server.game.actions import Chi, Discard, Pass, action_to_data
 from server.game.engine import Game
 from server.game.views import seat_view
 from server.rules.config import TENHOU
-from tests.client_cli.test_play_keys import StandIn
-from tests.client_cli.test_play_render import TableOnly, a_game_with
-from tests.client_cli.test_play_results import table_message, until
+from tests.client_cli.screens import StandIn, TableOnly, a_game_with, table_message, until
 
 PLACES = ("me", "right", "across", "left")  # where a seat sits, by its offset from ours
 
@@ -129,7 +127,6 @@ async def test_a_seat_header_never_wraps_onto_the_pond(size):
         assert "<- on bank" in header and "RIICHI" in header and "-12300" in header, lines
         first = [tile_plain(t, True) for t in view["seats"][turn]["discards"][:2]]
         assert pond.strip("│ ").split()[:2] == first, lines  # the pond right under it
-
 
 
 @pytest.mark.asyncio

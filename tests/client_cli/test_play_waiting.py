@@ -6,10 +6,7 @@ from __future__ import annotations
 import pytest
 
 from client_cli.play.game_app import PlayApp
-from tests.client_cli.test_play_keys import StandIn
-from tests.client_cli.test_play_results import until
-
-SIZE = (120, 40)
+from tests.client_cli.screens import SIZE, StandIn, until
 
 
 def waiting(you, seats, host_codes: bool = False) -> dict:

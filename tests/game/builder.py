@@ -307,3 +307,22 @@ __all__ = [
     "call_offers", "describe", "yaku_names", "conserved",
     "Discard", "Pass", "Ron", "Tsumo", "Pon", "Chi", "Daiminkan", "Ankan", "Kakan",
 ]
+
+
+def two_player_four_kongs(rules) -> Game:
+    """Seat 0 declares three concealed kongs and seat 1 the fourth, each discarding after
+    (with nobody calling): four kongs by more than one player."""
+    wall = build_wall(hands={0: "1111m2222m3333m9p", 1: "444p19s99m123456z"}, draws=["5z", "4p"],
+                      replacements=["9s", "8s", "7z", "6z"], dora="7z", red_fives=rules.red_fives)
+    game = make_game(rules, wall)
+    for kind in range(3):
+        game.apply(0, Ankan(kind))
+    discard(game, 0, "9p")
+    if game.public.phase in (Phase.CALLS, Phase.CHANKAN):
+        pass_all(game)
+    advance_until(game, lambda g: g.public.phase is Phase.TURN and g.public.turn == 1)
+    game.apply(1, Ankan(12))
+    discard(game, 1, "6z")
+    if game.public.phase in (Phase.CALLS, Phase.CHANKAN):
+        pass_all(game)
+    return game

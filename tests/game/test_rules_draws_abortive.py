@@ -9,7 +9,8 @@ from server.game.actions import NineTerminals
 from server.game.state import Phase
 from server.rules.config import EMA2016, TENHOU
 from tests.game.builder import (NOTEN_HAND, TENPAI_HANDS, Pon, Ron, advance_until, build_wall, conserved,
-                                deal_positions, discard, find, make_game, names, pass_all, run_out, tsumogiri)
+                                deal_positions, discard, find, make_game, names, pass_all, run_out, tsumogiri,
+                                two_player_four_kongs)
 
 PRESETS = pytest.mark.parametrize("rules", [EMA2016, TENHOU], ids=["ema2016", "tenhou"])
 
@@ -233,16 +234,11 @@ def _triple_ron(rules):
     return game
 
 
-def _four_kongs(rules):
-    from tests.game.test_rules_kongs import _two_player_four_kongs
-    return _two_player_four_kongs(rules)
-
-
 @pytest.mark.parametrize("build, reason, shown", [
     (_nine_terminals, "nine_terminals", {"seat", "hand"}),
     (_four_winds, "four_winds", set()),
     (_four_riichi_game, "four_riichi", set()),
-    (_four_kongs, "four_kongs", set()),
+    (two_player_four_kongs, "four_kongs", set()),
     (_triple_ron, "triple_ron", {"seats"}),
 ], ids=["nine_terminals", "four_winds", "four_riichi", "four_kongs", "triple_ron"])
 def test_abortive_draw_does_not_reveal_who_is_tenpai(build, reason, shown):

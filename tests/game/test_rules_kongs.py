@@ -11,7 +11,7 @@ from server.game.views import private_view
 from server.rules.config import EMA2016, TENHOU
 from tests.game.builder import (Ankan, Daiminkan, Discard, Kakan, Pass, Pon, Ron, Tsumo, advance_until, build_wall,
                                 call_offers, discard, find, game_for, make_game, names, pass_all, step, tile_id,
-                                tsumogiri, yaku_names)
+                                tsumogiri, two_player_four_kongs, yaku_names)
 
 PRESETS = pytest.mark.parametrize("rules", [EMA2016, TENHOU], ids=["ema2016", "tenhou"])
 NEUTRAL = dict(dora="7z", ura=["7z"])
@@ -350,31 +350,16 @@ def test_no_kong_on_the_last_tile(rules):
 
 # ---- four kongs ---------------------------------------------------------------------------
 
-def _two_player_four_kongs(rules):
-    wall = build_wall(hands={0: "1111m2222m3333m9p", 1: "444p19s99m123456z"}, draws=["5z", "4p"],
-                      replacements=["9s", "8s", "7z", "6z"], dora="7z", red_fives=rules.red_fives)
-    game = make_game(rules, wall)
-    for kind in range(3):
-        game.apply(0, Ankan(kind))
-    discard(game, 0, "9p")
-    _pass_window(game)
-    _to(game, 1)
-    game.apply(1, Ankan(12))
-    discard(game, 1, "6z")
-    _pass_window(game)
-    return game
-
-
 def test_tenhou_four_kongs_by_more_than_one_player_is_an_abortive_draw():
     """docs/RULINGS.md abortive draws (tenhou): "four kongs by more than one player"."""
-    game = _two_player_four_kongs(TENHOU)
+    game = two_player_four_kongs(TENHOU)
     assert game.results and game.results[0]["type"] == "abortive_draw"
     assert game.results[0]["reason"] == "four_kongs"
 
 
 def test_ema_four_kongs_by_more_than_one_player_is_not_an_abortive_draw():
     """docs/RULINGS.md abortive draws (ema2016): "none"."""
-    game = _two_player_four_kongs(EMA2016)
+    game = two_player_four_kongs(EMA2016)
     assert game.results == []
     assert game.public.phase is Phase.TURN and game.public.turn == 2
 

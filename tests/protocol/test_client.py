@@ -1,5 +1,5 @@
 """protocol/client.py `ResumingClient`, the one resuming client of riichi-play and the bot
-SDK, against a real `riichi-server` process.
+SDK, against riichi-server running in the test's event loop (tests/harness.py).
 
 PROTOCOL.md "Reconnecting": "Send `hello` with `resume` set to the token from your first
 `welcome` ..., and `since` set to the `seq` of the last `table`, `event` or `result` you
@@ -12,16 +12,6 @@ import asyncio
 import pytest
 
 from protocol.client import GaveUp, NoticeKind, ResumingClient, SeatInUse, SessionEnded, Unreachable
-from tests.server.netplay import LoggedServer
-
-
-@pytest.fixture
-def server(tmp_path):
-    srv = LoggedServer(tmp_path / "riichi.sqlite3").start()
-    yield srv
-    if srv.proc.poll() is None:
-        srv.stop()
-    assert not srv.errors(), "the server logged errors:\n" + "\n".join(srv.errors()[:20])
 
 
 async def until(client: ResumingClient, kind: str) -> dict:
@@ -41,9 +31,9 @@ async def seated_with_bots(url: str, **options) -> tuple[ResumingClient, dict]:
 
 
 @pytest.mark.asyncio
-async def test_a_dropped_connection_is_resumed_with_the_token_and_since_and_the_missed_broadcasts_come(server):
+async def test_a_dropped_connection_is_resumed_with_the_token_and_since_and_the_missed_broadcasts_come(in_process_server):
     notices = []
-    client, offer = await seated_with_bots(server.url, backoff=(0.05,), on_notice=notices.append)
+    client, offer = await seated_with_bots(in_process_server.url, backoff=(0.05,), on_notice=notices.append)
     token, since = client.token, client.since
     assert since is not None and since >= offer["seq"]
     await client.drop()
@@ -60,9 +50,9 @@ async def test_a_dropped_connection_is_resumed_with_the_token_and_since_and_the_
 
 
 @pytest.mark.asyncio
-async def test_a_bye_that_ends_the_session_is_not_followed_by_a_reconnect(server):
-    client, _ = await seated_with_bots(server.url, backoff=(0.05,))
-    other = ResumingClient(server.url, "alice")
+async def test_a_bye_that_ends_the_session_is_not_followed_by_a_reconnect(in_process_server):
+    client, _ = await seated_with_bots(in_process_server.url, backoff=(0.05,))
+    other = ResumingClient(in_process_server.url, "alice")
     other.token, other.takeover = client.token, True
     await other.connect()
     bye = await until(client, "bye")
@@ -74,10 +64,10 @@ async def test_a_bye_that_ends_the_session_is_not_followed_by_a_reconnect(server
 
 
 @pytest.mark.asyncio
-async def test_a_resume_refused_because_another_client_holds_the_seat_raises_seat_in_use(server):
-    client, _ = await seated_with_bots(server.url, backoff=(1.0,))
+async def test_a_resume_refused_because_another_client_holds_the_seat_raises_seat_in_use(in_process_server):
+    client, _ = await seated_with_bots(in_process_server.url, backoff=(1.0,))
     await client.drop()
-    other = ResumingClient(server.url, "alice")  # another client resumes the seat while we are away
+    other = ResumingClient(in_process_server.url, "alice")  # another client resumes the seat while we are away
     other.token = client.token
     assert (await other.connect())["resumed"] is True
     with pytest.raises(SeatInUse):
@@ -86,11 +76,11 @@ async def test_a_resume_refused_because_another_client_holds_the_seat_raises_sea
 
 
 @pytest.mark.asyncio
-async def test_a_server_that_stays_away_is_said_to_seem_gone_once_and_then_given_up_on(server):
+async def test_a_server_that_stays_away_is_said_to_seem_gone_once_and_then_given_up_on(in_process_server):
     notices = []
-    client, _ = await seated_with_bots(server.url, backoff=(0.1,), gone_after=0.3, retries=6,
+    client, _ = await seated_with_bots(in_process_server.url, backoff=(0.1,), gone_after=0.3, retries=6,
                                        on_notice=notices.append)
-    assert await server.stop_async() == 0
+    assert await in_process_server.stop_async() == 0
     assert (await until(client, "bye"))["code"] == "server_restarting" and not client.ended
     with pytest.raises(GaveUp) as gave_up:
         while True:  # (the server's second bye, to every connection, may come first)
@@ -100,12 +90,12 @@ async def test_a_server_that_stays_away_is_said_to_seem_gone_once_and_then_given
     assert kinds[0] is NoticeKind.LOST and kinds.count(NoticeKind.GONE) == 1
     assert kinds.count(NoticeKind.RETRY_FAILED) == 6  # the loss and six failed attempts: 7 failures > retries
     gone = next(n for n in notices if n.kind is NoticeKind.GONE)
-    assert server.url in gone.text and "still trying" in gone.text
+    assert in_process_server.url in gone.text and "still trying" in gone.text
 
 
 @pytest.mark.asyncio
-async def test_a_token_that_resumes_nothing_gets_a_new_session_and_forgets_its_since(server):
-    client = ResumingClient(server.url, "alice")
+async def test_a_token_that_resumes_nothing_gets_a_new_session_and_forgets_its_since(in_process_server):
+    client = ResumingClient(in_process_server.url, "alice")
     client.token, client.since = "a-token-that-holds-nothing", 42
     welcome = await client.connect()
     assert welcome["resumed"] is False and client.dropped == "a-token-that-holds-nothing"

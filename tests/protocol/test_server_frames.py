@@ -1,6 +1,6 @@
 """The server sends only what protocol/messages.py defines: every frame that players and
-spectators receive from a real `riichi-server` process, through whole games with built-in
-bots and a run of deliberate mistakes, is checked against SERVER_MESSAGES (the type known,
+spectators receive from riichi-server (run in the test's event loop: tests/harness.py),
+through whole games with built-in bots and a run of deliberate mistakes, is checked against SERVER_MESSAGES (the type known,
 the required fields there, no field it does not define, each field of its kind, down to the
 events, the hands' results and the views inside them; error codes among ErrorCode, bye
 codes among ByeCode).
@@ -20,7 +20,6 @@ from websockets.exceptions import ConnectionClosed
 
 from protocol.client import Client
 from protocol.messages import EVENTS, MAX_FRAME, SERVER_MESSAGES, VERSION, ErrorCode, ProtocolError, check_server
-from tests.server.netplay import LoggedServer
 
 RECV_SECONDS = 30.0
 HISTORY = 16  # the server's --history: a seat away for longer than this resumes from a snapshot
@@ -127,16 +126,6 @@ async def watch_out(client: Checked) -> None:
     while (message := await client.recv())["type"] != "bye":
         result = message if message["type"] == "result" else result
     assert result is not None and message["code"] == "game_over", message
-
-
-@pytest.fixture
-def server(tmp_path):
-    srv = LoggedServer(tmp_path / "riichi.sqlite3", "--history", str(HISTORY),
-                       "--tables-per-address", str(TABLES_PER_ADDRESS)).start()
-    yield srv
-    if srv.proc.poll() is None:
-        srv.stop()
-    assert not srv.errors(), "the server logged errors:\n" + "\n".join(srv.errors()[:20])
 
 
 async def bad_frames_and_messages(url: str) -> None:
@@ -292,14 +281,15 @@ async def game_played_for(url: str) -> None:
         await client.close()
 
 
+@pytest.mark.server("--history", str(HISTORY), "--tables-per-address", str(TABLES_PER_ADDRESS))
 @pytest.mark.asyncio
-async def test_every_frame_the_server_sends_in_whole_games_and_mistakes_is_one_the_protocol_defines(server):
+async def test_every_frame_the_server_sends_in_whole_games_and_mistakes_is_one_the_protocol_defines(in_process_server):
     seen = Checked.seen = Seen()
-    await bad_frames_and_messages(server.url)
-    await too_many_tables(server.url)
-    await asyncio.wait_for(asyncio.gather(game_with_mistakes(server.url), game_played_for(server.url)), 240)
-    idle = await connect(server.url, "idle")
-    stopping = asyncio.create_task(server.stop_async())  # a bye to a connection at no table: no seq
+    await bad_frames_and_messages(in_process_server.url)
+    await too_many_tables(in_process_server.url)
+    await asyncio.wait_for(asyncio.gather(game_with_mistakes(in_process_server.url), game_played_for(in_process_server.url)), 240)
+    idle = await connect(in_process_server.url, "idle")
+    stopping = asyncio.create_task(in_process_server.stop_async())  # a bye to a connection at no table: no seq
     assert (await idle.until("bye"))["code"] == "server_restarting"
     await idle.drain()
     assert await stopping == 0

@@ -16,12 +16,8 @@
 from __future__ import annotations
 
 import asyncio
-import json
 import random
-import signal
-import subprocess
 import time
-import urllib.request
 from collections import defaultdict
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -34,72 +30,15 @@ from protocol.messages import CLIENT_MESSAGES, PRIVATE_EVENT_FIELDS, VERSION, Pr
 from server.game.analysis import counts34, hand_waits
 from server.game.wall import DORA_INDICATORS, REPLACEMENTS, URA_INDICATORS, deal, shuffled_wall
 from server.rules.shanten import shanten
-from tests.server.test_end_to_end import START_SECONDS, Server
+from tests.harness import serving
 
 RECV_TIMEOUT = 30.0
 
 
-class LoggedServer(Server):
-    """The end-to-end tests' server process, with its log going to a file: a pipe nobody
-    reads fills after 64 KiB and would stall the server in a long run."""
-
-    def start(self) -> LoggedServer:
-        self.log_path = Path(self.db).with_suffix(".log")
-        self.log_file = open(self.log_path, "ab")  # noqa: SIM115 (open while the process runs)
-        self.proc = subprocess.Popen(self.command, stdout=subprocess.DEVNULL, stderr=self.log_file)
-        deadline = time.monotonic() + START_SECONDS
-        while time.monotonic() < deadline and self.proc.poll() is None:
-            if self.healthy():
-                return self
-            time.sleep(0.05)
-        self.proc.kill()  # not left running after the test
-        self.proc.wait(10)
-        self.log_file.close()
-        raise RuntimeError("the server did not start")
-
-    def healthy(self, timeout: float = 1.0) -> bool:
-        try:
-            with urllib.request.urlopen(f"http://127.0.0.1:{self.port}/healthz", timeout=timeout) as r:
-                return r.status == 200 and r.read() == b"ok\n"
-        except OSError:
-            return False
-
-    async def healthy_async(self, timeout: float = 2.0) -> bool:
-        return await asyncio.to_thread(self.healthy, timeout)
-
-    def errors(self) -> list[str]:
-        """Log lines at level error or above (an exception the server caught, for one)."""
-        out = []
-        for line in self.log_path.read_text(errors="replace").splitlines():
-            try:
-                entry = json.loads(line)
-            except ValueError:
-                out.append(line)  # not JSON: a traceback printed outside structlog
-                continue
-            if entry.get("level") in ("error", "critical", "exception"):
-                out.append(line)
-        return out
-
-    def stop(self, sig=signal.SIGTERM) -> int:
-        code = super().stop(sig)
-        self.log_file.close()
-        return code
-
-    async def stop_async(self, sig=signal.SIGTERM) -> int:
-        code = await super().stop_async(sig)
-        self.log_file.close()
-        return code
-
-
 def logged_server(tmp_path: Path):
-    """A fixture body: a server with a log file; fails the test if it logged an error."""
-    srv = LoggedServer(tmp_path / "riichi.sqlite3").start()
-    yield srv
-    if srv.proc.poll() is None:
-        srv.stop()
-    assert srv.proc.returncode in (0, -signal.SIGTERM), f"the server exited with {srv.proc.returncode}"
-    errors = srv.errors()
-    assert not errors, "the server logged errors:\n" + "\n".join(errors[:20])
+    """A fixture body: a server that fails the test if it logged an error or exited other than
+    cleanly (tests/conftest.py's `server` with `checked=True`; tests/web asks for it here)."""
+    yield from serving(tmp_path, check_exit=True, check_log=True)
 
 
 def decode_frame(frame: Any) -> dict[str, Any]:

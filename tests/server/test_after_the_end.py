@@ -15,11 +15,10 @@ from client_cli.play import render
 from client_cli.play.sessions import SessionFile
 from protocol.client import Client
 from server.store import SqliteFile
-from tests.server.test_end_to_end import create_with_bots, host_guest_and_two_bots, recv, server, serving  # noqa: F401
-from tests.server.test_resume import play_counting
+from tests.clients import create_with_bots, host_guest_and_two_bots, play_counting, recv
 
 
-async def played_without_the_guest(server, leave: bool = True) -> tuple[Client, dict, dict]:  # noqa: F811
+async def played_without_the_guest(server, leave: bool = True) -> tuple[Client, dict, dict]:
     """Host, guest and two bots; once the game is on the guest sends `leave` (or just
     drops its connection: then a fast clock plays for its seat), and the host plays the
     game to its end: (the guest's client, the table, the host's result)."""
@@ -44,7 +43,7 @@ def assert_the_result_again(message: dict, result: dict) -> None:
 
 @pytest.mark.asyncio
 async def test_a_player_who_left_its_game_joins_with_its_invite_code_after_the_end_and_gets_the_result(
-        server):  # noqa: F811
+        server):
     guest, table, result = await played_without_the_guest(server)
     await guest.send({"type": "join", "code": table["invite"]})
     assert_the_result_again(await recv(guest, "result"), result)
@@ -57,7 +56,7 @@ async def test_a_player_who_left_its_game_joins_with_its_invite_code_after_the_e
 
 
 @pytest.mark.asyncio
-async def test_a_player_away_when_its_game_ended_resumes_and_gets_the_result_across_a_restart_too(server):  # noqa: F811
+async def test_a_player_away_when_its_game_ended_resumes_and_gets_the_result_across_a_restart_too(server):
     guest, _table, result = await played_without_the_guest(server, leave=False)
     token = guest.resume_token
     for restart in (False, True):
@@ -74,7 +73,7 @@ async def test_a_player_away_when_its_game_ended_resumes_and_gets_the_result_acr
 
 @pytest.mark.asyncio
 async def test_riichi_play_resume_after_the_game_ended_prints_the_final_standings(
-        server, tmp_path, monkeypatch, capsys):  # noqa: F811
+        server, tmp_path, monkeypatch, capsys):
     from client_cli.play.app import parser, run
 
     guest, _table, result = await played_without_the_guest(server)
@@ -90,14 +89,10 @@ async def test_riichi_play_resume_after_the_game_ended_prints_the_final_standing
     assert SessionFile(state).seats(server.url) == []  # nothing more to resume
 
 
-@pytest.fixture
-def abandoning_server(tmp_path):
-    yield from serving(tmp_path, "--abandon", "1")
-
-
+@pytest.mark.server("--abandon", "1")
 @pytest.mark.asyncio
-async def test_a_player_of_an_abandoned_game_is_told_it_was_abandoned(abandoning_server):
-    srv = abandoning_server
+async def test_a_player_of_an_abandoned_game_is_told_it_was_abandoned(server):
+    srv = server
     host, _ = await create_with_bots(srv, "tenhou")
     await recv(host, "offer")
     token = host.resume_token
@@ -115,12 +110,12 @@ async def test_a_player_of_an_abandoned_game_is_told_it_was_abandoned(abandoning
 
 
 @pytest.mark.asyncio
-async def test_an_sdk_bot_away_when_its_game_ended_comes_back_to_the_result(server):  # noqa: F811
+async def test_an_sdk_bot_away_when_its_game_ended_comes_back_to_the_result(server):
     """The SDK's bot loses its connection, cannot come back until its game is over (played
     for by the clock meanwhile), and then gets the result rather than a lost table."""
     from client_cli.bot.sdk import Runner
     from client_cli.bot.strategies import BuiltinBot
-    from tests.server.test_end_to_end import free_port
+    from tests.harness import free_port
 
     class Noting(BuiltinBot):
         seen = asyncio.Event()

@@ -6,12 +6,8 @@ import json
 import os
 import random
 import signal
-import socket
-import subprocess
-import sys
 import time
 import urllib.request
-from pathlib import Path
 
 import msgpack
 import pytest
@@ -20,113 +16,8 @@ from websockets.exceptions import ConnectionClosed
 from protocol.client import Client
 from protocol.messages import VERSION
 from server.store import SqliteFile
-
-SERVER = Path(sys.executable).parent / "riichi-server"
-# How long a server process may take to answer /healthz: on two cores shared by several
-# test runs, 10 s was seen and exceeded.
-START_SECONDS = 30
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-class Server:
-    """A riichi-server process on a free port (`extra`: more of its arguments)."""
-
-    def __init__(self, db: Path, *extra: str):
-        self.db, self.port, self.proc = db, free_port(), None
-        self.extra = list(extra)
-
-    @property
-    def command(self) -> list[str]:
-        return [str(SERVER), "--port", str(self.port), "--db", str(self.db), "--log-json", *self.extra]
-
-    def start(self) -> "Server":
-        self.proc = subprocess.Popen(self.command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-        deadline = time.monotonic() + START_SECONDS
-        while time.monotonic() < deadline and self.proc.poll() is None:
-            try:
-                with urllib.request.urlopen(f"http://127.0.0.1:{self.port}/healthz", timeout=1) as r:
-                    assert r.read() == b"ok\n"
-                    return self
-            except OSError:
-                time.sleep(0.05)
-        self.proc.kill()  # not left running after the test: it would load the machine for the others
-        self.proc.wait(10)
-        raise RuntimeError("the server did not start")
-
-    @property
-    def url(self) -> str:
-        return f"ws://127.0.0.1:{self.port}"
-
-    def stop(self, sig=signal.SIGTERM) -> int:
-        self.proc.send_signal(sig)
-        return self.proc.wait(10)
-
-    async def stop_async(self, sig=signal.SIGTERM) -> int:
-        """Stop without blocking the event loop, so clients can answer the closing handshake."""
-        self.proc.send_signal(sig)
-        return await asyncio.to_thread(self.proc.wait, 10)
-
-
-@pytest.fixture
-def server(tmp_path):
-    yield from serving(tmp_path)
-
-
-def serving(tmp_path, *extra: str):
-    """For a fixture: a started Server with these arguments, stopped afterwards if it still runs."""
-    srv = Server(tmp_path / "riichi.sqlite3", *extra).start()
-    yield srv
-    if srv.proc.poll() is None:
-        srv.stop()
-
-
-async def recv(client, kind, timeout=10.0):
-    while True:
-        message = await asyncio.wait_for(client.recv(), timeout)
-        if message["type"] == kind:
-            return message
-
-
-async def until_quiet(client, seconds=0.5) -> list[dict]:
-    """What arrives until nothing has for `seconds`."""
-    seen = []
-    while True:
-        try:
-            seen.append(await asyncio.wait_for(client.recv(), seconds))
-        except TimeoutError:
-            return seen
-
-
-async def host_guest_and_two_bots(server, clock: dict) -> tuple[Client, Client, dict]:
-    """A tenhou table with the host in seat 0, a guest in seat 1 and two bots, started:
-    (host, guest, the host's first `table` message)."""
-    host = await Client.connect(server.url, "host")
-    await host.send({"type": "create_table", "rules": "tenhou", "clock": clock})
-    table = await recv(host, "table")
-    guest = await Client.connect(server.url, "guest")
-    await guest.send({"type": "join", "code": table["invite"]})
-    await recv(guest, "table")
-    for _ in range(2):
-        await host.send({"type": "add_bot"})
-    await host.send({"type": "ready"})
-    await guest.send({"type": "ready"})
-    return host, guest, table
-
-
-async def create_with_bots(server, rules, name="host"):
-    host = await Client.connect(server.url, name)
-    assert host.welcome["type"] == "welcome" and host.welcome["version"] == VERSION
-    await host.send({"type": "create_table", "rules": rules, "clock": {"none": True}})
-    table = await recv(host, "table")
-    for _ in range(3):
-        await host.send({"type": "add_bot", "strategy": "shanten"})
-    await host.send({"type": "ready"})
-    return host, table
+from tests.clients import create_with_bots, recv
+from tests.harness import serving  # noqa: F401  (tests/web, not this work's to change, imports it from here)
 
 
 async def play(client, rng, stop_after=None, mischief=False):

@@ -24,7 +24,6 @@ import asyncio
 import json
 import random
 import shutil
-import signal
 import subprocess
 import sys
 import time
@@ -35,7 +34,10 @@ from typing import Any
 import pytest
 from websockets.exceptions import ConnectionClosed
 
-from tests.server.netplay import Conn, HandTracker, LoggedServer, choose, logged_server
+from tests.harness import ServerProcess, served
+from tests.server.netplay import Conn, HandTracker, choose
+
+pytestmark = pytest.mark.server(checked=True)  # the test fails if the server logged an error
 
 TABLES = 4
 THINK = (0.002, 0.010)  # seconds a client waits before acting
@@ -44,11 +46,6 @@ FLOOD_P99_BUDGET = 0.050  # seconds (see the module docstring)
 BUSY_FACTOR = 4.0  # on a busy machine: p99 during the flood under this many times the baseline's
 MIN_SAMPLES = 500  # per phase
 ROOT = Path(__file__).resolve().parents[2]
-
-
-@pytest.fixture
-def server(tmp_path):
-    yield from logged_server(tmp_path)
 
 
 def percentile(values: list[float], q: float) -> float:
@@ -204,7 +201,7 @@ SILENT_P99_BUDGET = 0.150
 SILENT_OPENERS = 300  # connections the flooder has being opened at once: past the cap, and past the limit
 
 
-class LimitedServer(LoggedServer):
+class LimitedServer(ServerProcess):
     """A server process started under `prlimit --nofile=SOFT:HARD`."""
 
     def __init__(self, db: Path, soft: int, hard: int, *extra: str):
@@ -216,7 +213,7 @@ class LimitedServer(LoggedServer):
         return ["prlimit", f"--nofile={self.soft}:{self.hard}", *super().command]
 
     def log_lines(self) -> list[str]:
-        return self.log_path.read_text(errors="replace").splitlines()
+        return self.log_text().splitlines()
 
     def events(self, name: str) -> list[dict[str, Any]]:
         out = []
@@ -233,11 +230,7 @@ class LimitedServer(LoggedServer):
 def limited_server(tmp_path: Path, soft: int, hard: int, *extra: str):
     if shutil.which("prlimit") is None:
         pytest.skip("needs prlimit (util-linux) to start the server with a low open-files limit")
-    srv = LimitedServer(tmp_path / "riichi.sqlite3", soft, hard, *extra).start()
-    yield srv
-    if srv.proc.poll() is None:
-        srv.stop()
-    assert srv.proc.returncode in (0, -signal.SIGTERM), f"the server exited with {srv.proc.returncode}"
+    yield from served(LimitedServer(tmp_path / "riichi.sqlite3", soft, hard, *extra), check_exit=True)
 
 
 async def silent_flood(url: str, seconds: float, openers: int = SILENT_OPENERS) -> dict[str, Any]:

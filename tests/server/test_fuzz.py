@@ -32,17 +32,15 @@ from websockets.exceptions import ConnectionClosed
 
 from protocol.messages import CLIENT_MESSAGES, MAX_FRAME, VERSION, ProtocolError, decode, encode
 from server.game.actions import ActionError, action_from_data, action_to_data
-from tests.server.netplay import Conn, HandTracker, Played, Player, Watcher, check_game, choose, logged_server
+from tests.harness import ServerProcess
+from tests.server.netplay import Conn, HandTracker, Played, Player, Watcher, check_game, choose
+
+pytestmark = pytest.mark.server(checked=True)  # the test fails if the server logged an error
 
 DEFAULT_EXAMPLES = 300
 SLOW_EXAMPLES = 5000
 HARD_LIMIT = 2 * MAX_FRAME  # the server's websocket max_size
 SEND_GAP = 0.004  # seconds between the mischief seat's frames: ~250 a second, under the 500/s rate limit
-
-
-@pytest.fixture
-def server(tmp_path):
-    yield from logged_server(tmp_path)
 
 
 class Prober(Conn):
@@ -542,8 +540,7 @@ def test_many_bad_frames_into_tables_in_play(server):
 @pytest.mark.asyncio
 @pytest.mark.parametrize("overrides", [{"start_score": "x"}, {"rounds": "2"}, {"uma": [1]}])
 async def test_mistyped_rule_overrides_are_refused(tmp_path, overrides):
-    from tests.server.netplay import LoggedServer
-    srv = LoggedServer(tmp_path / "riichi.sqlite3").start()
+    srv = ServerProcess(tmp_path / "riichi.sqlite3").start()
     try:
         host = await Conn.open(srv.url, "host")
         await host.send({"type": "create_table", "rules": "tenhou", "overrides": overrides, "clock": {"none": True}})

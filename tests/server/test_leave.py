@@ -6,10 +6,12 @@ sockets against a real `riichi-server`."""
 import pytest
 
 from protocol.client import Client
-from tests.server.test_end_to_end import host_guest_and_two_bots, recv, server, until_quiet  # noqa: F401
+from tests.clients import host_guest_and_two_bots, recv, until_quiet
+
+pytestmark = pytest.mark.server(shared=True)  # one server for the module (a test that stops it has its own)
 
 
-async def host_and_guest(server) -> tuple[Client, Client, dict]:  # noqa: F811
+async def host_and_guest(server) -> tuple[Client, Client, dict]:
     host = await Client.connect(server.url, "host")
     await host.send({"type": "create_table", "rules": "tenhou", "clock": {"none": True}})
     table = await recv(host, "table")
@@ -25,7 +27,7 @@ def last_table(messages: list[dict]) -> dict:
 
 
 @pytest.mark.asyncio
-async def test_a_player_who_leaves_a_waiting_table_is_told_left_and_its_seat_is_free(server):  # noqa: F811
+async def test_a_player_who_leaves_a_waiting_table_is_told_left_and_its_seat_is_free(server):
     host, guest, table = await host_and_guest(server)
     await guest.send({"type": "leave"})
     left = await recv(guest, "left")
@@ -40,7 +42,7 @@ async def test_a_player_who_leaves_a_waiting_table_is_told_left_and_its_seat_is_
 
 
 @pytest.mark.asyncio
-async def test_a_host_who_leaves_a_waiting_table_passes_the_hosting_to_the_next_player(server):  # noqa: F811
+async def test_a_host_who_leaves_a_waiting_table_passes_the_hosting_to_the_next_player(server):
     host, guest, table = await host_and_guest(server)
     await host.send({"type": "leave"})
     left = await recv(host, "left")
@@ -58,7 +60,7 @@ async def test_a_host_who_leaves_a_waiting_table_passes_the_hosting_to_the_next_
 
 
 @pytest.mark.asyncio
-async def test_a_host_who_leaves_a_table_with_no_other_player_closes_it(server):  # noqa: F811
+async def test_a_host_who_leaves_a_table_with_no_other_player_closes_it(server):
     host = await Client.connect(server.url, "host")
     await host.send({"type": "create_table", "clock": {"none": True}})
     table = await recv(host, "table")
@@ -77,7 +79,7 @@ async def test_a_host_who_leaves_a_table_with_no_other_player_closes_it(server):
 
 
 @pytest.mark.asyncio
-async def test_a_player_who_leaves_during_a_game_is_told_its_seat_is_kept(server):  # noqa: F811
+async def test_a_player_who_leaves_during_a_game_is_told_its_seat_is_kept(server):
     host, guest, table = await host_guest_and_two_bots(server, {"none": True})
     await recv(guest, "event")
     await guest.send({"type": "leave"})
@@ -90,7 +92,7 @@ async def test_a_player_who_leaves_during_a_game_is_told_its_seat_is_kept(server
 
 
 @pytest.mark.asyncio
-async def test_a_spectator_who_leaves_is_told_left_with_no_seat(server):  # noqa: F811
+async def test_a_spectator_who_leaves_is_told_left_with_no_seat(server):
     host = await Client.connect(server.url, "host")
     await host.send({"type": "create_table", "clock": {"none": True}})
     table = await recv(host, "table")

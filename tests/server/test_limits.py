@@ -10,12 +10,9 @@ import pytest
 
 from protocol.client import Client
 from server.store import SqliteFile
-from tests.server.test_end_to_end import recv, serving
+from tests.clients import recv
 
-
-@pytest.fixture
-def strict_server(tmp_path):
-    yield from serving(tmp_path, "--abandon", "1", "--tables-per-address", "2")
+pytestmark = pytest.mark.server("--abandon", "1", "--tables-per-address", "2")
 
 
 def status(port: int) -> dict:
@@ -24,18 +21,18 @@ def status(port: int) -> dict:
 
 
 @pytest.mark.asyncio
-async def test_a_game_with_no_player_connected_past_the_limit_ends_and_is_stored_as_abandoned(strict_server):
-    host = await Client.connect(strict_server.url, "host")
+async def test_a_game_with_no_player_connected_past_the_limit_ends_and_is_stored_as_abandoned(server):
+    host = await Client.connect(server.url, "host")
     await host.send({"type": "create_table", "rules": "tenhou", "clock": {"none": True}})
     await recv(host, "table")
     for _ in range(3):
         await host.send({"type": "add_bot"})
     await host.send({"type": "ready"})
     await recv(host, "offer")
-    watcher = await Client.connect(strict_server.url, "watcher")  # a spectator does not keep it alive
+    watcher = await Client.connect(server.url, "watcher")  # a spectator does not keep it alive
     await host.send({"type": "ping"})
     await host.close()
-    store = SqliteFile(strict_server.db)
+    store = SqliteFile(server.db)
     deadline = time.monotonic() + 10
     while not store.games(finished=True) and time.monotonic() < deadline:
         await asyncio.sleep(0.2)
@@ -43,14 +40,14 @@ async def test_a_game_with_no_player_connected_past_the_limit_ends_and_is_stored
     assert game.final["abandoned"] is True and "no player connected" in game.final["reason"]
     assert len(game.final["scores"]) == 4
     assert store.open_tables() == []  # not restored at the next start
-    assert (await asyncio.to_thread(status, strict_server.port))["tables"] == 0
+    assert (await asyncio.to_thread(status, server.port))["tables"] == 0
     store.close()
     await watcher.close()
 
 
 @pytest.mark.asyncio
-async def test_one_address_may_have_only_so_many_open_tables(strict_server):
-    hosts = [await Client.connect(strict_server.url, f"host{i}") for i in range(3)]
+async def test_one_address_may_have_only_so_many_open_tables(server):
+    hosts = [await Client.connect(server.url, f"host{i}") for i in range(3)]
     for host in hosts[:2]:
         await host.send({"type": "create_table"})
         await recv(host, "table")

@@ -23,17 +23,14 @@ from pathlib import Path
 
 import pytest
 
-from tests.server.netplay import Conn, HandTracker, choose, logged_server
+from tests.server.netplay import Conn, HandTracker, choose
+
+pytestmark = pytest.mark.server(checked=True)  # the test fails if the server logged an error
 
 GAMES = 300
 WARMUP = 75
 TABLES = 4  # played at once
 GROWTH_MB = 12.0
-
-
-@pytest.fixture
-def server(tmp_path):
-    yield from logged_server(tmp_path)
 
 
 def rss_mb(pid: int) -> float:

@@ -8,7 +8,9 @@ import signal
 import pytest
 
 from protocol.client import Client
-from tests.server.test_end_to_end import host_guest_and_two_bots, recv, server, until_quiet  # noqa: F401
+from tests.clients import host_guest_and_two_bots, recv, until_quiet
+
+pytestmark = pytest.mark.server(shared=True)  # one server for the module (a test that stops it has its own)
 
 
 async def messages_until(client, predicate, timeout=10.0) -> list[dict]:
@@ -26,7 +28,7 @@ async def new_table(client, **extra) -> dict:
 
 
 @pytest.mark.asyncio
-async def test_a_host_who_creates_a_second_table_seats_bots_and_starts_it_at_once(server):  # noqa: F811
+async def test_a_host_who_creates_a_second_table_seats_bots_and_starts_it_at_once(server):
     host = await Client.connect(server.url, "host")
     first = await new_table(host)
     # the next messages go right behind the create_table, before its answer has come
@@ -48,7 +50,7 @@ async def test_a_host_who_creates_a_second_table_seats_bots_and_starts_it_at_onc
 
 
 @pytest.mark.asyncio
-async def test_a_player_who_joins_a_second_table_frees_the_first_seat_and_plays_at_the_second(server):  # noqa: F811
+async def test_a_player_who_joins_a_second_table_frees_the_first_seat_and_plays_at_the_second(server):
     host_a, host_b = await Client.connect(server.url, "a"), await Client.connect(server.url, "b")
     a, b = await new_table(host_a), await new_table(host_b)
     guest = await Client.connect(server.url, "guest")
@@ -76,7 +78,7 @@ async def test_a_player_who_joins_a_second_table_frees_the_first_seat_and_plays_
 
 
 @pytest.mark.asyncio
-async def test_a_player_who_moves_on_during_a_game_leaves_an_away_seat_that_is_played_for(server):  # noqa: F811
+async def test_a_player_who_moves_on_during_a_game_leaves_an_away_seat_that_is_played_for(server):
     host, guest, _ = await host_guest_and_two_bots(
         server, {"per_decision": 0.05, "bank": 0, "absence": 600, "between_hands": 0})
     await recv(guest, "offer")
@@ -98,7 +100,7 @@ async def test_a_player_who_moves_on_during_a_game_leaves_an_away_seat_that_is_p
 
 
 @pytest.mark.asyncio
-async def test_a_seated_player_cannot_watch_its_own_table_and_gets_each_broadcast_once(server):  # noqa: F811
+async def test_a_seated_player_cannot_watch_its_own_table_and_gets_each_broadcast_once(server):
     host = await Client.connect(server.url, "host")
     a = await new_table(host)
     await host.send({"type": "watch", "code": a["watch"]})
@@ -115,7 +117,7 @@ async def test_a_seated_player_cannot_watch_its_own_table_and_gets_each_broadcas
 
 
 @pytest.mark.asyncio
-async def test_a_spectator_who_joins_another_table_stops_watching_the_first(server):  # noqa: F811
+async def test_a_spectator_who_joins_another_table_stops_watching_the_first(server):
     host_a, host_b = await Client.connect(server.url, "a"), await Client.connect(server.url, "b")
     a, b = await new_table(host_a), await new_table(host_b)
     watcher = await Client.connect(server.url, "watcher")
@@ -174,7 +176,7 @@ async def guest_is_played_for_then_comes_back(host, come_back) -> None:
 
 
 @pytest.mark.asyncio
-async def test_a_player_who_leaves_during_a_game_is_played_for_at_once_until_it_comes_back(server):  # noqa: F811
+async def test_a_player_who_leaves_during_a_game_is_played_for_at_once_until_it_comes_back(server):
     """With no clock, a seat left on purpose used to hold the table up for ever: it is now
     answered at once (as on a timeout), and a `join` with the invite code takes it back."""
     host, guest, table = await host_guest_and_two_bots(server, {"none": True})
@@ -189,8 +191,9 @@ async def test_a_player_who_leaves_during_a_game_is_played_for_at_once_until_it_
     await host.close()
 
 
+@pytest.mark.server(shared=False)  # it restarts the server
 @pytest.mark.asyncio
-async def test_a_seat_left_on_purpose_is_still_played_for_at_once_after_a_restart(server):  # noqa: F811
+async def test_a_seat_left_on_purpose_is_still_played_for_at_once_after_a_restart(server):
     """The store keeps that a seat was left on purpose: after the server is killed and
     started again, the seat is not merely away (which, with no clock, would hold the
     game up until its player came back) but answered at once, as before the restart."""

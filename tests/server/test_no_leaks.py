@@ -30,15 +30,12 @@ import time
 import pytest
 
 from protocol.messages import CLIENT_MESSAGES
-from tests.server.netplay import Leak, check_game, logged_server, play_table
+from tests.server.netplay import Leak, check_game, play_table
+
+pytestmark = pytest.mark.server(checked=True)  # the test fails if the server logged an error
 
 DEFAULT_GAMES = 20
 SLOW_GAMES = 200
-
-
-@pytest.fixture
-def server(tmp_path):
-    yield from logged_server(tmp_path)
 
 
 def table_kind(i: int) -> dict:

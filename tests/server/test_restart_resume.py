@@ -9,8 +9,7 @@ import signal
 import pytest
 
 from protocol.client import Client
-from tests.server.test_end_to_end import create_with_bots, recv, server, until_quiet  # noqa: F401
-from tests.server.test_resume import play_counting, resumed_after_a_restart
+from tests.clients import create_with_bots, play_counting, recv, resumed_after_a_restart, until_quiet
 
 
 def last_seq(messages: list[dict]) -> int:
@@ -18,7 +17,7 @@ def last_seq(messages: list[dict]) -> int:
 
 
 @pytest.mark.asyncio
-async def test_a_spectator_resumes_its_view_after_a_restart(server):  # noqa: F811
+async def test_a_spectator_resumes_its_view_after_a_restart(server):
     host, table = await create_with_bots(server, "tenhou")
     watcher = await Client.connect(server.url, "watcher")
     await watcher.send({"type": "watch", "code": table["watch"]})
@@ -47,7 +46,7 @@ async def test_a_spectator_resumes_its_view_after_a_restart(server):  # noqa: F8
 
 
 @pytest.mark.asyncio
-async def test_after_a_restart_seq_goes_on_from_the_highest_number_sent_and_since_works_again(server):  # noqa: F811
+async def test_after_a_restart_seq_goes_on_from_the_highest_number_sent_and_since_works_again(server):
     back, since, catchup = await resumed_after_a_restart(server, 71)
     assert catchup["seq"] >= since  # never below a number the client has already seen
     snapshot = await recv(back, "snapshot")
@@ -72,7 +71,7 @@ async def test_after_a_restart_seq_goes_on_from_the_highest_number_sent_and_sinc
 
 
 @pytest.mark.asyncio
-async def test_a_stored_table_that_cannot_be_rebuilt_does_not_stop_the_server_or_the_others(server):  # noqa: F811
+async def test_a_stored_table_that_cannot_be_rebuilt_does_not_stop_the_server_or_the_others(server):
     """One table whose stored rules no longer load (say, overrides refused by a newer
     version) is left in the store as it was and logged; the server starts and every other
     table comes back."""
@@ -96,5 +95,5 @@ async def test_a_stored_table_that_cannot_be_rebuilt_does_not_stop_the_server_or
     assert state == "playing"  # kept as stored, for a version that can read it
     await good.close()
     server.stop()
-    log = server.proc.stderr.read().decode()
+    log = server.log_text()
     assert "table_not_restored" in log and bad_table["table"] in log

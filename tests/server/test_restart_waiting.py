@@ -14,16 +14,14 @@ import pytest
 from client_cli.bot.sdk import play
 from client_cli.bot.strategies import BuiltinBot
 from protocol.client import Client
-from tests.client_cli.bot_server import bot_server
-from tests.server.test_end_to_end import recv, server, serving, until_quiet  # noqa: F401
-from tests.server.test_resume import play_counting
+from tests.clients import play_counting, recv, until_quiet
 
 
 def last_seq(messages: list[dict]) -> int:
     return max(m["seq"] for m in messages if m["type"] in ("event", "table", "result"))
 
 
-async def waiting_table(server) -> tuple[Client, Client, dict, list[dict]]:  # noqa: F811
+async def waiting_table(server) -> tuple[Client, Client, dict, list[dict]]:
     """A host, a guest who said ready and one bot at a table that has not started: (host,
     guest, the host's last table message, everything the host received)."""
     host = await Client.connect(server.url, "host")
@@ -43,7 +41,7 @@ async def waiting_table(server) -> tuple[Client, Client, dict, list[dict]]:  # n
 
 @pytest.mark.asyncio
 @pytest.mark.parametrize("sig", [signal.SIGKILL, signal.SIGTERM], ids=["sigkill", "sigterm"])
-async def test_a_waiting_table_comes_back_after_a_restart_and_its_game_starts_and_plays(server, sig):  # noqa: F811
+async def test_a_waiting_table_comes_back_after_a_restart_and_its_game_starts_and_plays(server, sig):
     host, guest, before, seen = await waiting_table(server)
     since = last_seq(seen)
     host_token, guest_token = host.resume_token, guest.resume_token
@@ -86,7 +84,7 @@ async def test_a_waiting_table_comes_back_after_a_restart_and_its_game_starts_an
 
 
 @pytest.mark.asyncio
-async def test_a_waiting_table_that_cannot_be_rebuilt_is_closed_and_its_players_are_told_why(server):  # noqa: F811
+async def test_a_waiting_table_that_cannot_be_rebuilt_is_closed_and_its_players_are_told_why(server):
     host, guest, table, _ = await waiting_table(server)
     host_token, guest_token = host.resume_token, guest.resume_token
     await server.stop_async(signal.SIGKILL)
@@ -110,14 +108,10 @@ async def test_a_waiting_table_that_cannot_be_rebuilt_is_closed_and_its_players_
     assert state == "closed" and "could not rebuild" in reason
 
 
-@pytest.fixture
-def quick_idle_server(tmp_path):
-    yield from serving(tmp_path, "--idle", "1", "--abandon", "1")  # the janitor looks every 0.25 s
-
-
+@pytest.mark.server("--idle", "1", "--abandon", "1")  # the janitor looks every 0.25 s
 @pytest.mark.asyncio
-async def test_a_restored_waiting_table_still_expires_when_idle_and_its_players_are_told(quick_idle_server):
-    srv = quick_idle_server
+async def test_a_restored_waiting_table_still_expires_when_idle_and_its_players_are_told(server):
+    srv = server
     host = await Client.connect(srv.url, "host")
     await host.send({"type": "create_table", "clock": {"none": True}})
     table = await recv(host, "table")
@@ -134,16 +128,12 @@ async def test_a_restored_waiting_table_still_expires_when_idle_and_its_players_
     await back.close()
 
 
-@pytest.fixture
-def logged_server(tmp_path):
-    yield from bot_server(tmp_path)  # fails the test if the server logged an error
-
-
+@pytest.mark.server(checked=True)  # fails the test if the server logged an error
 @pytest.mark.asyncio
-async def test_sdk_bots_at_a_waiting_table_say_ready_again_after_a_restart_and_play(logged_server):
+async def test_sdk_bots_at_a_waiting_table_say_ready_again_after_a_restart_and_play(server):
     """A bot written with the SDK waits out a SIGTERM at a table that has not started, and,
     its ready cleared by the restart, says it again; two more join with the invite code."""
-    srv = logged_server
+    srv = server
     invite = asyncio.get_running_loop().create_future()
 
     def on_table(message):

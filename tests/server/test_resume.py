@@ -3,7 +3,6 @@ the table's bounded history; a snapshot (and a `catchup` saying why) when that c
 
 import asyncio
 import random
-import signal
 
 import pytest
 from websockets.exceptions import ConnectionClosed
@@ -12,8 +11,10 @@ from protocol.client import Client
 from server.store import SqliteFile
 from server.table.actor import Table
 from server.table.io import AddBot, Disconnect, Ready
-from tests.server.conftest import connected, next_message
-from tests.server.test_end_to_end import create_with_bots, recv, server  # noqa: F401  (a fixture)
+from tests.server.sessions import connected, next_message
+from tests.clients import create_with_bots, play_counting, recv, resumed_after_a_restart
+
+pytestmark = pytest.mark.server(shared=True)  # one server for the module (a test that stops it has its own)
 
 
 async def drain(session, until_seq: int, timeout: float = 10.0) -> list[dict]:
@@ -163,26 +164,10 @@ async def test_a_spectator_that_resumes_gets_the_public_events_it_missed(lobby):
 
 # ---- over sockets, with a real server process ---------------------------------
 
-async def play_counting(client, rng, seen: list[dict], stop_after: int | None = None, pending: dict | None = None):
-    """Answer offers at random, keeping every message; at the result, returns it; after
-    stop_after offers, returns the next offer unanswered (give it back as `pending`)."""
-    answered = 0
-    if pending is not None:
-        await client.send({"type": "act", "decision": pending["decision"], "action": rng.choice(pending["actions"])})
-    while True:
-        m = await asyncio.wait_for(client.recv(), 10)
-        seen.append(m)
-        if m["type"] == "offer":
-            if stop_after is not None and answered == stop_after:
-                return m
-            answered += 1
-            await client.send({"type": "act", "decision": m["decision"], "action": rng.choice(m["actions"])})
-        elif m["type"] == "result":
-            return m
 
 
 @pytest.mark.asyncio
-async def test_over_sockets_a_player_resumes_with_since_misses_nothing_and_finishes(server):  # noqa: F811
+async def test_over_sockets_a_player_resumes_with_since_misses_nothing_and_finishes(server):
     host, table = await create_with_bots(server, "tenhou")
     seen: list[dict] = [table]
     await play_counting(host, random.Random(21), seen, stop_after=12)
@@ -204,7 +189,7 @@ async def test_over_sockets_a_player_resumes_with_since_misses_nothing_and_finis
 
 
 @pytest.mark.asyncio
-async def test_over_sockets_a_spectator_resumes_mid_game_and_gets_public_events_only(server):  # noqa: F811
+async def test_over_sockets_a_spectator_resumes_mid_game_and_gets_public_events_only(server):
     host, table = await create_with_bots(server, "ema2016")
     watcher = await Client.connect(server.url, "watcher")
     await watcher.send({"type": "watch", "code": table["watch"]})
@@ -232,25 +217,11 @@ async def test_over_sockets_a_spectator_resumes_mid_game_and_gets_public_events_
     await watcher.close()
 
 
-async def resumed_after_a_restart(server, seed: int) -> tuple[Client, int, dict]:
-    """A host and three bots play ten decisions; the server is killed and started again;
-    the host resumes with `since`: (its new client, since, the `catchup` it got)."""
-    host, _ = await create_with_bots(server, "tenhou")
-    seen: list[dict] = []
-    await play_counting(host, random.Random(seed), seen, stop_after=10)
-    since = max(m["seq"] for m in seen if m["type"] in ("event", "table"))
-    token = host.resume_token
-    await server.stop_async(signal.SIGKILL)
-    server.start()
-    back = await Client.connect(server.url, "host", resume=token, since=since)
-    assert back.welcome["resumed"] is True
-    catchup = await recv(back, "catchup")
-    assert catchup["replay"] is False and catchup["reason"] == "restart"
-    return back, since, catchup
 
 
+@pytest.mark.server(shared=False)  # it restarts the server
 @pytest.mark.asyncio
-async def test_after_a_restart_since_cannot_be_used_and_a_snapshot_says_so(server):  # noqa: F811
+async def test_after_a_restart_since_cannot_be_used_and_a_snapshot_says_so(server):
     back, _, _ = await resumed_after_a_restart(server, 41)
     snapshot = await recv(back, "snapshot")
     assert snapshot["view"]["you"]["seat"] == 0
@@ -260,7 +231,7 @@ async def test_after_a_restart_since_cannot_be_used_and_a_snapshot_says_so(serve
 
 
 @pytest.mark.asyncio
-async def test_resuming_on_a_second_connection_that_takes_over_closes_the_first(server):  # noqa: F811
+async def test_resuming_on_a_second_connection_that_takes_over_closes_the_first(server):
     host, _ = await create_with_bots(server, "tenhou")
     seen: list[dict] = []
     await play_counting(host, random.Random(51), seen, stop_after=2)

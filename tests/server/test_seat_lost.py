@@ -6,11 +6,13 @@ import asyncio
 import pytest
 
 from protocol.client import Client
-from tests.server.test_end_to_end import host_guest_and_two_bots, recv, server  # noqa: F401
+from tests.clients import host_guest_and_two_bots, recv
+
+pytestmark = pytest.mark.server(shared=True)  # one server for the module (a test that stops it has its own)
 
 
 @pytest.mark.asyncio
-async def test_resuming_a_seat_the_host_handed_to_a_bot_says_seat_lost(server):  # noqa: F811
+async def test_resuming_a_seat_the_host_handed_to_a_bot_says_seat_lost(server):
     host, guest, _ = await host_guest_and_two_bots(
         server, {"per_decision": 0.05, "bank": 0, "absence": 0.2, "between_hands": 0})
     await recv(guest, "offer")
@@ -31,7 +33,7 @@ async def test_resuming_a_seat_the_host_handed_to_a_bot_says_seat_lost(server): 
 
 
 @pytest.mark.asyncio
-async def test_resuming_with_a_token_that_holds_nothing_says_seat_lost(server):  # noqa: F811
+async def test_resuming_with_a_token_that_holds_nothing_says_seat_lost(server):
     client = await Client.connect(server.url, "someone", resume="no-such-token-at-all")
     assert client.welcome["resumed"] is False
     assert (await recv(client, "error", timeout=5))["code"] == "seat_lost"

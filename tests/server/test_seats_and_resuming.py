@@ -8,11 +8,14 @@ import asyncio
 import pytest
 
 from protocol.client import Client
-from tests.server.test_end_to_end import Server, recv, server  # noqa: F401  (the fixture)
+from tests.clients import recv
+from tests.harness import ServerProcess
+
+pytestmark = pytest.mark.server(shared=True)  # one server for the module (a test that stops it has its own)
 
 
 @pytest.mark.asyncio
-async def test_join_with_a_watch_code_is_refused_as_a_watch_code(server):  # noqa: F811
+async def test_join_with_a_watch_code_is_refused_as_a_watch_code(server):
     """A `join` given the table's watch code says which code it is (`watch_code`), not just
     that no table has that invite code."""
     host = await Client.connect(server.url, "host")
@@ -28,7 +31,7 @@ async def test_join_with_a_watch_code_is_refused_as_a_watch_code(server):  # noq
     await guest.close()
 
 
-async def seated_host(server, client_id: str | None = None) -> tuple[Client, dict]:  # noqa: F811
+async def seated_host(server, client_id: str | None = None) -> tuple[Client, dict]:
     """A host at a table whose game is in play (three bots, no clock), waiting on its first offer."""
     host = await Client.connect(server.url, "host", client_id=client_id)
     await host.send({"type": "create_table", "clock": {"none": True}})
@@ -52,7 +55,7 @@ async def still_connected(client: Client) -> bool:
 
 
 @pytest.mark.asyncio
-async def test_a_resume_never_silently_takes_a_seat_whose_player_is_connected(server):  # noqa: F811
+async def test_a_resume_never_silently_takes_a_seat_whose_player_is_connected(server):
     """Issue 14: a second client resuming the token of a connected seat used to take it over
     and throw its player off; now it is refused with `seat_in_use`, and the player stays."""
     host, _ = await seated_host(server, client_id="alice-terminal")
@@ -74,7 +77,7 @@ async def test_a_resume_never_silently_takes_a_seat_whose_player_is_connected(se
 
 
 @pytest.mark.asyncio
-async def test_the_same_client_resumes_its_seat_while_its_old_connection_seems_alive(server):  # noqa: F811
+async def test_the_same_client_resumes_its_seat_while_its_old_connection_seems_alive(server):
     """A connection that dropped without the server knowing (half-open TCP) still holds the
     seat on the server; the same client (the same hello `client`) gets back at once."""
     host, _ = await seated_host(server, client_id="alice-terminal")
@@ -91,7 +94,7 @@ async def test_the_same_client_resumes_its_seat_while_its_old_connection_seems_a
 async def test_a_stopping_server_says_in_its_bye_whether_it_comes_back(tmp_path, extra, code):
     """`bye.code` tells a client to wait for the server (its games are kept) or to stop:
     riichi-play --local starts its server with --ephemeral, which ends for good."""
-    srv = Server(tmp_path / "riichi.sqlite3", *extra).start()
+    srv = ServerProcess(tmp_path / "riichi.sqlite3", *extra).start()
     try:
         host, _ = await seated_host(srv)
         waiting = await Client.connect(srv.url, "guest")

@@ -6,7 +6,7 @@ import random
 
 import pytest
 
-from tests.server.test_tables import play_host, seated_table
+from tests.server.sessions import play_host, seated_table
 
 
 def _carries_seed(value) -> bool:

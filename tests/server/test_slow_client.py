@@ -13,18 +13,12 @@ from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed
 
 from protocol.client import Client
-from tests.server.test_end_to_end import recv, serving
+from tests.clients import recv
 
 
-@pytest.fixture
-def small_buffers(tmp_path):
-    # 4 KiB of outbox and a 4 KiB kernel send buffer, so a game's worth of events overflows them
-    yield from serving(tmp_path, "--outbox-bytes", "4096", "--sndbuf", "4096")
-
-
-@pytest.fixture
-def quick_pings(tmp_path):
-    yield from serving(tmp_path, "--ping-interval", "0.3", "--ping-timeout", "0.3")
+# 4 KiB of outbox and a 4 KiB kernel send buffer, so a game's worth of events overflows them
+small_buffers = pytest.mark.server("--outbox-bytes", "4096", "--sndbuf", "4096")
+quick_pings = pytest.mark.server("--ping-interval", "0.3", "--ping-timeout", "0.3")
 
 
 async def never_reading(url: str, port: int):
@@ -56,9 +50,9 @@ async def a_table_with_a_slow_seat(server, bots: str = "builtin"):
     return host, slow, welcome
 
 
+@small_buffers
 @pytest.mark.asyncio
-async def test_a_client_that_never_reads_is_dropped_and_the_other_seats_play_on(small_buffers):
-    server = small_buffers
+async def test_a_client_that_never_reads_is_dropped_and_the_other_seats_play_on(server):
     # random bots seldom win: the game lasts long enough to fill the outbox
     host, slow, _ = await a_table_with_a_slow_seat(server, bots="random")
 
@@ -84,9 +78,9 @@ async def test_a_client_that_never_reads_is_dropped_and_the_other_seats_play_on(
     await host.close()
 
 
+@small_buffers
 @pytest.mark.asyncio
-async def test_a_dropped_client_resumes_and_finishes_the_game(small_buffers):
-    server = small_buffers
+async def test_a_dropped_client_resumes_and_finishes_the_game(server):
     host, slow, welcome = await a_table_with_a_slow_seat(server)
     rng = random.Random(6)
 
@@ -121,9 +115,9 @@ async def test_a_dropped_client_resumes_and_finishes_the_game(small_buffers):
     await host.close()
 
 
+@quick_pings
 @pytest.mark.asyncio
-async def test_keepalive_pings_close_a_connection_that_stops_answering(quick_pings):
-    server = quick_pings
+async def test_keepalive_pings_close_a_connection_that_stops_answering(server):
     alive = await Client.connect(server.url, "alive")
     mute = await Client.connect(server.url, "mute")
     mute.ws.transport.pause_reading()  # it no longer sees pings, so it answers none

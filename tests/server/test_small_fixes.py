@@ -10,11 +10,14 @@ import urllib.request
 import pytest
 
 from protocol.client import Client
-from tests.server.test_end_to_end import SERVER, recv, server  # noqa: F401  (a fixture)
+from tests.clients import recv
+from tests.harness import SERVER
+
+pytestmark = pytest.mark.server(shared=True)  # one server for the module (a test that stops it has its own)
 
 
 @pytest.mark.asyncio
-async def test_join_with_a_seat_outside_0_to_3_answers_bad_seat(server):  # noqa: F811
+async def test_join_with_a_seat_outside_0_to_3_answers_bad_seat(server):
     host = await Client.connect(server.url, "host")
     await host.send({"type": "create_table"})
     table = await recv(host, "table")
@@ -28,7 +31,7 @@ async def test_join_with_a_seat_outside_0_to_3_answers_bad_seat(server):  # noqa
 
 
 @pytest.mark.asyncio
-async def test_status_and_healthz_ignore_a_query_string(server):  # noqa: F811
+async def test_status_and_healthz_ignore_a_query_string(server):
     for path in ("/status?x=1", "/healthz?probe=1"):
         with urllib.request.urlopen(f"http://127.0.0.1:{server.port}{path}", timeout=2) as r:
             assert r.status == 200
@@ -37,7 +40,7 @@ async def test_status_and_healthz_ignore_a_query_string(server):  # noqa: F811
 
 
 @pytest.mark.asyncio
-async def test_control_characters_are_stripped_from_player_names(server):  # noqa: F811
+async def test_control_characters_are_stripped_from_player_names(server):
     host = await Client.connect(server.url, "a\x1b[31mb\nc\u200bd\x00\u2028")
     await host.send({"type": "create_table"})
     table = await recv(host, "table")
@@ -78,7 +81,7 @@ def test_read_only_commands_refuse_a_database_file_that_does_not_exist(tmp_path)
 
 
 @pytest.mark.asyncio
-async def test_a_client_that_says_it_is_a_bot_shows_as_a_program_in_its_seat(server):  # noqa: F811
+async def test_a_client_that_says_it_is_a_bot_shows_as_a_program_in_its_seat(server):
     """hello's `bot`: a seat played by a program over the protocol is `human` to the server
     (it answers its own offers) but everyone sees `program`, also after it resumes."""
     host = await Client.connect(server.url, "host")

@@ -9,33 +9,7 @@ from server.game.analysis import is_red_id
 from server.lobby import Lobby, LobbyError
 from server.store import SqliteStore
 from server.table.io import Act, AddBot, Disconnect, Ready, Stop
-from tests.server.conftest import connected, next_message
-
-
-async def play_host(session, rng: random.Random, stop_after: int | None = None) -> list[dict]:
-    """Answer every offer with a random legal action until the result (or stop_after offers)."""
-    seen, offers = [], 0
-    while True:
-        message = await next_message(session)
-        seen.append(message)
-        if message["type"] == "offer":
-            if stop_after is not None and offers == stop_after:
-                return seen
-            offers += 1
-            action = rng.choice(message["actions"])
-            session.table.put(Act(message["decision"], action), session)
-        elif message["type"] in ("result", "bye"):
-            return seen
-
-
-async def seated_table(lobby: Lobby, rules: str = "tenhou", clock=None):
-    host = connected("host")
-    table = lobby.create_table(host, rules, clock=clock or {"none": True})
-    await next_message(host, "table")
-    for _ in range(3):
-        table.put(AddBot(), host)
-    table.put(Ready(), host)
-    return host, table
+from tests.server.sessions import connected, next_message, play_host, seated_table
 
 
 @pytest.mark.asyncio

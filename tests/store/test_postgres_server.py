@@ -17,7 +17,7 @@ import asyncpg
 import pytest
 
 from server.store.postgres import PostgresStore
-from tests.server.test_end_to_end import Server
+from tests.harness import ServerProcess
 from tests.services import new_database
 
 BOT = Path(sys.executable).parent / "riichi-bot"
@@ -38,7 +38,7 @@ async def _decisions_of_a_game_in_play(url: str) -> int:
 async def test_bots_play_whole_games_across_a_kill_of_the_server_and_each_result_is_its_records_replay(postgres,
                                                                                                       tmp_path):
     url = await new_database(postgres)
-    server = Server(url).start()  # type: ignore[arg-type] - the --db is a URL
+    server = ServerProcess(url, log=tmp_path / "riichi.log").start()
     bots = subprocess.Popen([str(BOT), "--server", server.url, "--new-table", "--no-clock", "--games", str(GAMES),
                              "--rules", "tenhou", "--seed", "5"], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                             text=True)

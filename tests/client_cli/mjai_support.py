@@ -1,11 +1,13 @@
-"""Shared by the mjai bridge tests (no tests here): whole engine games played by simple players, the
-inverse of the answer conversion (our action -> the mjai answer a bot would give), and the
-structural leak check of an mjai stream given to one seat."""
+"""Shared by the mjai bridge tests: whole engine games played by simple players, the inverse
+of the answer conversion (our action -> the mjai answer a bot would give), the structural
+leak check of an mjai stream given to one seat, and a bot that misbehaves."""
 
 from __future__ import annotations
 
 import random
 import sys
+import textwrap
+from pathlib import Path
 from typing import Any
 
 from protocol.mjai_tiles import HIDDEN, mjai_tile, sorted_tiles, tile_kind
@@ -110,3 +112,45 @@ def check_no_leak(stream: list[dict[str, Any]], seat: int, events: list[Event]) 
                 assert m["pai"] == HIDDEN, m
                 masked += 1
     return masked
+
+
+# A bot that plays as the example bot but misbehaves on every third answer that is not
+# `none` (slow: of its first 30; exit: it leaves before its ninth): MODE is garbage,
+# illegal, slow, exit or silent (reads everything, answers nothing).
+BAD_BOT = textwrap.dedent('''
+    import json, sys, time
+    from client_cli.mjai.example_bot import ExampleBot
+    from protocol.mjai_tiles import HONOURS
+    mode, batch, slow = sys.argv[1], "--batch" in sys.argv, float(sys.argv[2])
+    bot, n = ExampleBot(), 0
+    for line in sys.stdin:
+        data = json.loads(line)
+        for event in (data if batch else [data]):
+            answer = bot.react(event)
+        if mode == "silent":
+            continue
+        if answer["type"] != "none":
+            n += 1
+            if mode == "exit" and n == 9:
+                sys.exit(3)
+            if n % 3 == 0:
+                if mode == "garbage":
+                    answer = "this is no json {" if n % 2 else ["an", "array"]
+                elif mode == "illegal":
+                    held = {k[:2] for k in bot.hand}
+                    missing = next(t for t in [f"{i}{s}" for s in "mps" for i in range(1, 10)] + list(HONOURS)
+                                   if t not in held)
+                    answer = ({"type": "dahai", "actor": bot.seat, "pai": missing, "tsumogiri": False} if n % 2
+                              else {"type": "pon", "actor": bot.seat, "consumed": [missing, missing]})
+                elif mode == "slow" and n <= 30:
+                    time.sleep(slow)
+        sys.stdout.write((answer if isinstance(answer, str) else json.dumps(answer)) + "\\n")
+        sys.stdout.flush()
+''')
+
+
+def bad_bot(tmp_path: Path, mode: str, batch: bool, slow: float = 0.0) -> str:
+    """The command of BAD_BOT in `mode`, written into `tmp_path`."""
+    script = tmp_path / "bad_bot.py"
+    script.write_text(BAD_BOT)
+    return f"{sys.executable} {script} {mode} {slow}" + (" --batch" if batch else "")

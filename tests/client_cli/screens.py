@@ -1,0 +1,86 @@
+"""riichi-play under Textual's pilot, for the play tests: a stand-in connection fed the
+server's messages, positions made by the engine, the table pane alone, and waiting for what
+the screen shows."""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import random
+import time
+from typing import Any
+
+from textual.app import App, ComposeResult
+
+from client_cli.play.game_app import PlayApp
+from client_cli.play.offers import choices
+from client_cli.play.panes import TablePane
+from server.game.engine import Game
+from server.players import PLAYERS
+from server.rules.config import TENHOU
+
+SIZE = (120, 40)
+
+
+class StandIn:
+    """What PlayApp uses of a Connection: a queue of server messages and a list of what it sent."""
+
+    def __init__(self) -> None:
+        self.url, self.name, self.resume, self.ended = "ws://test", "alice", "token", False
+        self.dropped: str | None = None
+        self.reader = object()  # already open
+        self.queue: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
+        self.sent: list[dict[str, Any]] = []
+
+    async def send(self, message: dict[str, Any]) -> bool:
+        self.sent.append(message)
+        return True
+
+    async def recv(self) -> dict[str, Any]:
+        return await self.queue.get()
+
+
+def a_game_with(condition, rules=TENHOU) -> Game:
+    """The first position of a shanten-played game where `condition(game)` holds."""
+    for index in range(40):
+        seed = hashlib.sha256(f"play-render:{index}".encode()).digest()
+        game = Game(rules, seed=seed, names=["alice", "bob", "carol", "dave"])
+        rng = random.Random(index)
+        while not game.over:
+            if condition(game):
+                return game
+            seat = game.waiting_for()[0]
+            game.apply(seat, PLAYERS["shanten"](game, seat, game.legal_actions(seat), rng))
+    raise AssertionError("no game came to that position")
+
+
+class TableOnly(App):
+    def __init__(self, view, offered):
+        super().__init__()
+        self.view, self.offered = view, offered
+
+    def compose(self) -> ComposeResult:
+        yield TablePane(id="table")
+
+    def on_mount(self) -> None:
+        self.query_one(TablePane).show(self.view, choices(self.offered, True), False, "9s left")
+
+
+def table_message(seat, names, clock=None) -> dict:
+    return {"type": "table", "seq": 1, "table": "t", "state": "playing", "rules": "tenhou", "clock": clock,
+            "you": seat, "game": 1,
+            "seats": [{"name": n, "kind": "human", "ready": True, "host": False, "connected": True} for n in names]}
+
+
+async def until(pilot, condition, what: str = "", timeout: float = 20.0) -> None:
+    """Let the app run until `condition()` holds, then once more; fails after `timeout` seconds."""
+    deadline = time.monotonic() + timeout
+    while not condition():
+        if time.monotonic() > deadline:
+            raise AssertionError(f"timed out waiting for {what or condition}")
+        await pilot.pause(0.01)
+    await pilot.pause()
+
+
+def text_of(app: PlayApp, selector: str) -> str:
+    return str(app.query_one(selector).render())
