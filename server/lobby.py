@@ -150,7 +150,7 @@ class Lobby:
         with that table's `invite` code): the game's `result` again, with the seat and the
         players' names, then `bye`.  None when the token's last table did not finish a game."""
         past = await self.store.past_seat_of_token(token_hash)
-        if past is None or past.state != "finished" or not past.final or past.final.get("abandoned"):
+        if past is None or past.state != TableState.FINISHED or not past.final or past.final.get("abandoned"):
             return None
         if invite is not None and invite != past.invite_code:
             return None
@@ -163,7 +163,7 @@ class Lobby:
         """Why a resume token holds no seat any more, in one line, when its last table stored
         why it closed (None: nothing is known)."""
         past = await self.store.past_seat_of_token(token_hash)
-        if past is None or past.state != "closed" or not past.reason:
+        if past is None or past.state != TableState.CLOSED or not past.reason:
             return None
         return f"nothing to resume: your table closed ({past.reason}): create a table, or join one with its invite code"
 
@@ -179,17 +179,17 @@ class Lobby:
         for row in await self.store.open_tables():
             problem = self._unrestorable(row)
             if problem is not None:
-                await self.store.set_table_state(row.id, "closed", problem)
+                await self.store.set_table_state(row.id, TableState.CLOSED, problem)
                 log.info("table_not_restored", table=row.id, reason=problem)
                 continue
             try:
-                record = await self.store.record(row.game_id) if row.state == "playing" else None
+                record = await self.store.record(row.game_id) if row.state == TableState.PLAYING else None
                 table = Table.restore(row, record, self.store, self.members)
             except Exception as error:  # noqa: BLE001 - one bad row must not stop the server
                 log.error("table_not_restored", table=row.id, game=row.game_id, error=f"{type(error).__name__}: "
                           f"{error}")
-                if row.state == "waiting":  # nothing is lost but the seats: say so to whoever comes back
-                    await self.store.set_table_state(row.id, "closed", RESTORE_FAILED)
+                if row.state == TableState.WAITING:  # nothing is lost but the seats: say so to whoever comes back
+                    await self.store.set_table_state(row.id, TableState.CLOSED, RESTORE_FAILED)
                 # a game in play is left as stored, not closed: nothing is thrown away, and the log says why
                 continue
             self._open(table).resume()
@@ -201,9 +201,9 @@ class Lobby:
     @staticmethod
     def _unrestorable(row: TableRow) -> str | None:
         """Why a stored open table cannot come back (None: it can)."""
-        if row.state == "playing" and row.game_id is None:
+        if row.state == TableState.PLAYING and row.game_id is None:
             return "its game was not in the store after the server restarted"
-        if row.state == "waiting" and not any(s.kind == "human" for s in row.seats):
+        if row.state == TableState.WAITING and not any(s.kind == "human" for s in row.seats):
             return "nobody was seated at it when the server restarted"
         return None
 

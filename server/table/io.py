@@ -17,6 +17,7 @@ from protocol.messages import ByeCode
 from server.game.actions import Action
 from server.rules.config import Rules
 from server.store.rows import SeatRow
+from server.table.seats import TableState
 
 
 @dataclass(frozen=True, slots=True)
@@ -244,7 +245,7 @@ class RemoveWatcher:
 
 @dataclass(frozen=True, slots=True)
 class SetTableState:
-    state: str  # a TableState
+    state: TableState
     reason: str | None = None
 
 
