@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """Screenshots of the web client, to look at by eye: the lobby, the waiting room, a table
-mid-hand with melds and a riichi on it, a spectator's view of it, and a hand's result, each
+mid-hand with melds and a riichi on it, a spectator's view of it, the table late in a hand
+(the ponds full: the tallest it gets), and a hand's result, each
 at 390x844 (a phone held upright), 1366x768 and 1920x1080.
 
     scripts/web_screens.py [--out /tmp/riichi-screens]
@@ -47,6 +48,14 @@ document.querySelectorAll('body *').forEach((el) => {
 });
 return out.slice(0, 10);
 """
+
+
+LATE = 12  # tiles left in the wall: a hand near its end
+
+
+def tiles_left(browser) -> int:
+    text = browser.execute_script("return (document.querySelector('#center .left') || {}).textContent || ''")
+    return int(text.split()[-1]) if text.split() and text.split()[-1].isdigit() else 99
 
 
 def shoot(browser, out: Path, name: str) -> list[str]:
@@ -98,6 +107,9 @@ def main() -> int:
         player.play(board_ready, timeout=900)
         problems += shoot(host, args.out, "table")
         problems += shoot(watcher, args.out, "watching")
+        # late in a hand the ponds are full: the tallest the table gets
+        player.play(lambda s, _p: s["mode"] == "discard" and tiles_left(host) <= LATE, timeout=900)
+        problems += shoot(host, args.out, "table-late")
         player.play(lambda s, _p: s["dialog"] == "hand" and s["result"] == "win", timeout=900)
         problems += shoot(host, args.out, "result")
     finally:
