@@ -27,13 +27,7 @@ PLAYERS = {"random": simple_players.random_player, "greedy": greedy_player}
 
 
 def play_game(rules, number: int, player: str = "greedy") -> tuple[Game, list[Event]]:
-    rng = random.Random(number)
-    game = Game(rules, seed=f"mjai bridge {number}".encode(), names=[f"P{number}-{s}" for s in range(4)])
-    events = list(game.start_events)
-    while not game.over:
-        seat = game.waiting_for()[0]
-        events += game.apply(seat, PLAYERS[player](game, seat, rng))
-    return game, events
+    return simple_players.whole_game(rules, f"mjai bridge {number}".encode(), number, PLAYERS[player])
 
 
 def answer_for(action: dict[str, Any], seat: int, red: bool, game: Game) -> list[dict[str, Any]]:

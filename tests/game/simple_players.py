@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 
 from server.game import analysis as an
 from server.game.actions import Action, Discard, Pass, Ron, Tsumo
 from server.game.engine import Game
+from server.game.events import Event
 from server.rules.shanten import shanten
 
 
@@ -40,3 +42,16 @@ def greedy_player(game: Game, seat: int, rng: random.Random, call_rate: float = 
 
     best = min(after(o) for o in discards)
     return rng.choice([o for o in discards if after(o) == best])
+
+
+def whole_game(rules, seed: bytes, number: int, player: Callable[[Game, int, random.Random], Action]
+               ) -> tuple[Game, list[Event]]:
+    """A whole game of `player` in every seat (seats named P{number}-{seat}, its random choices
+    from Random(number)), and every event of it."""
+    rng = random.Random(number)
+    game = Game(rules, seed=seed, names=[f"P{number}-{s}" for s in range(4)])
+    events = list(game.start_events)
+    while not game.over:
+        seat = game.waiting_for()[0]
+        events += game.apply(seat, player(game, seat, rng))
+    return game, events

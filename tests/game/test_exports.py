@@ -8,14 +8,12 @@ from __future__ import annotations
 import copy
 import itertools
 import json
-import random
 import re
 from collections import Counter
 from typing import Any
 
 import pytest
 
-from server.game.engine import Game
 from server.game.events import Event
 from server.game.export_mjai import export_mjai, mjai_for_seat, mjai_tile
 from server.game.export_tenhou6 import (
@@ -27,7 +25,7 @@ from server.game.export_tenhou6 import (
     tile_code,
 )
 from server.game.record import GameRecord
-from tests.game.simple_players import greedy_player, random_player
+from tests.game.simple_players import greedy_player, random_player, whole_game
 from server.rules.config import EMA2016, TENHOU
 
 # ---- players and games ------------------------------------------------------------
@@ -43,12 +41,7 @@ GAMES = [("random", EMA2016, 0), ("random", TENHOU, 1), ("greedy", EMA2016, 1), 
 
 class Played:
     def __init__(self, player: str, rules, number: int):
-        rng = random.Random(number)
-        game = Game(rules, seed=f"exports {number}".encode(), names=[f"P{number}-{s}" for s in range(4)])
-        events = list(game.start_events)
-        while not game.over:
-            seat = game.waiting_for()[0]
-            events += game.apply(seat, PLAYERS[player](game, seat, rng))
+        game, events = whole_game(rules, f"exports {number}".encode(), number, PLAYERS[player])
         self.game, self.events, self.rules = game, events, rules
         self.record = GameRecord.of(game)
         self.tenhou = export_tenhou6(self.record)
