@@ -50,11 +50,15 @@ def chromium(folder: Path, size: tuple[int, int] = LAPTOP, touch: bool = False, 
     if frames:
         options.add_experimental_option("perfLoggingPrefs", {"enableNetwork": True, "enablePage": False})
     browser = webdriver.Chrome(options=options, service=Service(driver, log_output=subprocess.DEVNULL))
+    emulate(browser, size, touch)
+    return browser
+
+
+def emulate(browser: webdriver.Chrome, size: tuple[int, int], touch: bool = False) -> None:
+    """The current tab's page is exactly `size` (CSS pixels); `touch`: a phone's touch screen."""
     browser.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
                             {"width": size[0], "height": size[1], "deviceScaleFactor": 1, "mobile": touch})
-    if touch:
-        browser.execute_cdp_cmd("Emulation.setTouchEmulationEnabled", {"enabled": True, "maxTouchPoints": 5})
-    return browser
+    browser.execute_cdp_cmd("Emulation.setTouchEmulationEnabled", {"enabled": touch, "maxTouchPoints": 5 if touch else 1})
 
 
 def received_frames(browser: webdriver.Chrome) -> list[dict[str, Any]]:

@@ -10,11 +10,9 @@ from __future__ import annotations
 import signal
 import time
 
-import pytest
 from selenium.webdriver.common.by import By
 
-from tests.server.test_end_to_end import serving
-from tests.web.browser import WebPlayer, chromium, received_frames
+from tests.web.browser import WebPlayer, received_frames
 from tests.web.test_play_a_hand import create_table
 
 # The table as a page shows it, in one read: every seat's pond (by seat), our hand, the round, and
@@ -28,11 +26,6 @@ return {round: (document.querySelector('#center .round') || {}).textContent || '
         watching: !document.getElementById('watching').hidden,
         backs: document.querySelectorAll('.tile.back').length};
 """
-
-
-@pytest.fixture
-def server(tmp_path):
-    yield from serving(tmp_path)
 
 
 def picture(browser) -> dict:
@@ -55,82 +48,78 @@ def spectator_frames_hold_nothing_concealed(frames: list[dict]) -> None:
             assert m["you"] is None and "invite" not in m, m
 
 
-def test_a_friend_joins_by_the_link_a_third_watches_and_both_players_come_back_after_a_restart(server, tmp_path):
-    host = chromium(tmp_path / "alice")
-    friend = chromium(tmp_path / "bob", touch=False)
-    watcher = chromium(tmp_path / "carol", frames=True)
-    try:
-        create_table(host, server.port, "alice", bots=2)
-        alice = WebPlayer(host)
-        alice.until(lambda s: s["screen"] == "waiting" and host.find_element(By.ID, "invite-link").get_attribute("value"))
-        invite = host.find_element(By.ID, "invite-link").get_attribute("value")
-        watch = host.find_element(By.ID, "watch-link").get_attribute("value")
-        assert invite.startswith(f"http://127.0.0.1:{server.port}/join/")
-        assert watch.startswith(f"http://127.0.0.1:{server.port}/watch/")
+def test_a_friend_joins_by_the_link_a_third_watches_and_both_players_come_back_after_a_restart(server, browsers):
+    host = browsers()
+    friend = browsers(touch=False)
+    watcher = browsers(frames=True)
+    create_table(host, server.port, "alice", bots=2)
+    alice = WebPlayer(host)
+    alice.until(lambda s: s["screen"] == "waiting" and host.find_element(By.ID, "invite-link").get_attribute("value"))
+    invite = host.find_element(By.ID, "invite-link").get_attribute("value")
+    watch = host.find_element(By.ID, "watch-link").get_attribute("value")
+    assert invite.startswith(f"http://127.0.0.1:{server.port}/join/")
+    assert watch.startswith(f"http://127.0.0.1:{server.port}/watch/")
 
-        friend.get(invite)  # the link asks for a name, then takes a seat
-        bob = WebPlayer(friend)
-        bob.until(lambda s: s["screen"] == "join", what="the name prompt")
-        friend.find_element(By.ID, "link-name").send_keys("bob")
-        friend.find_element(By.CSS_SELECTOR, "#link-join button[type=submit]").click()
-        bob.until(lambda s: s["screen"] == "waiting", what="bob's waiting room")
-        watcher.get(watch)
-        carol = WebPlayer(watcher)
-        carol.until(lambda s: s["screen"] == "waiting", what="the watcher's waiting room")
-        assert friend.find_element(By.ID, "links").get_attribute("hidden") is not None  # the host's only
-        alice.until(lambda s: "bob" in host.find_element(By.ID, "seats").text, what="bob seated")
-        host.find_element(By.ID, "ready").click()
-        friend.find_element(By.ID, "ready").click()
-        for page in (alice, bob, carol):
-            page.until(lambda s: s["screen"] == "table", what="the table")
-        assert picture(watcher)["watching"] and not picture(host)["watching"]
+    friend.get(invite)  # the link asks for a name, then takes a seat
+    bob = WebPlayer(friend)
+    bob.until(lambda s: s["screen"] == "join", what="the name prompt")
+    friend.find_element(By.ID, "link-name").send_keys("bob")
+    friend.find_element(By.CSS_SELECTOR, "#link-join button[type=submit]").click()
+    bob.until(lambda s: s["screen"] == "waiting", what="bob's waiting room")
+    watcher.get(watch)
+    carol = WebPlayer(watcher)
+    carol.until(lambda s: s["screen"] == "waiting", what="the watcher's waiting room")
+    assert friend.find_element(By.ID, "links").get_attribute("hidden") is not None  # the host's only
+    alice.until(lambda s: "bob" in host.find_element(By.ID, "seats").text, what="bob seated")
+    host.find_element(By.ID, "ready").click()
+    friend.find_element(By.ID, "ready").click()
+    for page in (alice, bob, carol):
+        page.until(lambda s: s["screen"] == "table", what="the table")
+    assert picture(watcher)["watching"] and not picture(host)["watching"]
 
-        # both play; then a moment the game waits for alice's discard (nothing moves)
-        def both(until_done):
-            deadline = time.monotonic() + 60
-            while time.monotonic() < deadline:
-                for player in (alice, bob):
-                    state = player.read()
-                    if until_done(player, state):
-                        return player, state
-                    player.step(state)
-            raise AssertionError("the players did not get there")
+    # both play; then a moment the game waits for alice's discard (nothing moves)
+    def both(until_done):
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:
+            for player in (alice, bob):
+                state = player.read()
+                if until_done(player, state):
+                    return player, state
+                player.step(state)
+        raise AssertionError("the players did not get there")
 
-        both(lambda p, s: p is alice and s["mode"] == "discard" and alice.played.discards >= 4
-             and bob.played.discards >= 3)
-        before_host, before_friend, seen = picture(host), picture(friend), picture(watcher)
-        assert len(before_host["hand"]) == 14 and len(before_friend["hand"]) == 13
-        concealed = set(before_host["hand"]) | set(before_friend["hand"])
-        assert not concealed & set(seen["all"]) and not seen["hand"]  # the watcher's DOM
-        assert seen["ponds"] == before_host["ponds"] == before_friend["ponds"]
-        frames = received_frames(watcher)
+    both(lambda p, s: p is alice and s["mode"] == "discard" and alice.played.discards >= 4
+         and bob.played.discards >= 3)
+    before_host, before_friend, seen = picture(host), picture(friend), picture(watcher)
+    assert len(before_host["hand"]) == 14 and len(before_friend["hand"]) == 13
+    concealed = set(before_host["hand"]) | set(before_friend["hand"])
+    assert not concealed & set(seen["all"]) and not seen["hand"]  # the watcher's DOM
+    assert seen["ponds"] == before_host["ponds"] == before_friend["ponds"]
+    frames = received_frames(watcher)
 
-        server.proc.send_signal(signal.SIGKILL)
-        server.proc.wait(10)
-        alice.until(lambda s: "reconnect" in s["status"] or "reach" in s["status"], 15, "the page saying it is cut off")
-        server.start()
-        after_host = alice.until(lambda s: s["mode"] == "discard" and "back" in s["status"], 60, "alice back")
-        assert [t["tile"] for t in after_host["hand"]] == before_host["hand"]  # the same hand, her turn again
-        bob.until(lambda s: [t["tile"] for t in s["hand"]] == before_friend["hand"], 30, "bob back")
-        assert picture(host)["ponds"] == before_host["ponds"] == picture(friend)["ponds"]
-        carol.until(lambda s: "back" in s["status"], 30, "the watcher back")
-        assert picture(watcher)["ponds"] == before_host["ponds"]
+    server.proc.send_signal(signal.SIGKILL)
+    server.proc.wait(10)
+    alice.until(lambda s: "reconnect" in s["status"] or "reach" in s["status"], 15, "the page saying it is cut off")
+    server.start()
+    after_host = alice.until(lambda s: s["mode"] == "discard" and "back" in s["status"], 60, "alice back")
+    assert [t["tile"] for t in after_host["hand"]] == before_host["hand"]  # the same hand, her turn again
+    bob.until(lambda s: [t["tile"] for t in s["hand"]] == before_friend["hand"], 30, "bob back")
+    assert picture(host)["ponds"] == before_host["ponds"] == picture(friend)["ponds"]
+    carol.until(lambda s: "back" in s["status"], 30, "the watcher back")
+    assert picture(watcher)["ponds"] == before_host["ponds"]
 
-        # the game goes on: alice's next discard reaches bob's page and the watcher's
-        alice.step(after_host)
-        alice.until(lambda s: set(before_host["hand"]) - set(picture(host)["hand"]), 10, "alice's discard made")
-        gone = set(before_host["hand"]) - set(picture(host)["hand"])
-        assert len(gone) == 1
-        bob.until(lambda s: gone <= set(picture(friend)["ponds"]["0"]), 15, "alice's discard on bob's page")
-        carol.until(lambda s: gone <= set(picture(watcher)["ponds"]["0"]), 15, "alice's discard for the watcher")
-        # and again, once the game waits for alice's next discard: nothing concealed in the watcher's page
-        both(lambda p, s: p is alice and s["mode"] == "discard" and s["decision"] != after_host["decision"])
-        now_concealed = set(picture(host)["hand"]) | set(picture(friend)["hand"])
-        carol.until(lambda s: picture(watcher)["ponds"] == picture(host)["ponds"], 15, "the watcher up to date")
-        assert not now_concealed & set(picture(watcher)["all"])
-        frames += received_frames(watcher)
-        spectator_frames_hold_nothing_concealed(frames)
-        assert any(m["type"] == "catchup" and m.get("reason") == "restart" for m in frames)
-    finally:
-        for browser in (host, friend, watcher):
-            browser.quit()
+    # the game goes on: alice's next discard reaches bob's page and the watcher's
+    alice.step(after_host)
+    alice.until(lambda s: set(before_host["hand"]) - set(picture(host)["hand"]), 10, "alice's discard made")
+    gone = set(before_host["hand"]) - set(picture(host)["hand"])
+    assert len(gone) == 1
+    bob.until(lambda s: gone <= set(picture(friend)["ponds"]["0"]), 15, "alice's discard on bob's page")
+    carol.until(lambda s: gone <= set(picture(watcher)["ponds"]["0"]), 15, "alice's discard for the watcher")
+    # and again, once the game waits for alice's next discard: nothing concealed in the watcher's page
+    both(lambda p, s: p is alice and s["mode"] == "discard" and s["decision"] != after_host["decision"])
+    now_concealed = set(picture(host)["hand"]) | set(picture(friend)["hand"])
+    carol.until(lambda s: picture(watcher)["ponds"] == picture(host)["ponds"], 15, "the watcher up to date")
+    assert not now_concealed & set(picture(watcher)["all"])
+    frames += received_frames(watcher)
+    spectator_frames_hold_nothing_concealed(frames)
+    assert any(m["type"] == "catchup" and m.get("reason") == "restart" for m in frames)

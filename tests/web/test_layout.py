@@ -5,10 +5,8 @@ the table fills the window (no empty band below it: the hand and the buttons at 
 
 from __future__ import annotations
 
-import pytest
 
-from tests.server.test_end_to_end import serving
-from tests.web.browser import DESKTOP, LAPTOP, PHONE, WebPlayer, chromium
+from tests.web.browser import DESKTOP, LAPTOP, PHONE, WebPlayer
 from tests.web.test_play_a_hand import create_table
 
 # The boxes of the table's parts, the tiles sticking out of their part, and the window.
@@ -33,11 +31,6 @@ return {parts, out, screen, width: [document.documentElement.scrollWidth, innerW
 """
 
 
-@pytest.fixture
-def server(tmp_path):
-    yield from serving(tmp_path)
-
-
 def overlapping(parts: dict[str, list[float]]) -> list[tuple[str, str]]:
     names = sorted(parts)
     out = []
@@ -49,24 +42,21 @@ def overlapping(parts: dict[str, list[float]]) -> list[tuple[str, str]]:
     return out
 
 
-def test_the_table_fits_a_phone_a_laptop_and_a_desktop_without_overlaps_or_an_empty_band(server, tmp_path):
-    browser = chromium(tmp_path / "b", LAPTOP)
-    try:
-        create_table(browser, server.port, "alice", strategy="random")
-        player = WebPlayer(browser)
-        player.until(lambda s: s["screen"] == "waiting")
-        player.press("#ready")
-        player.play(lambda s, p: p.discards >= 8 and s["mode"] == "discard")  # ponds with rows in them
-        for width, height in (PHONE, LAPTOP, DESKTOP):
-            browser.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
-                                    {"width": width, "height": height, "deviceScaleFactor": 1, "mobile": width < 700})
-            seen = browser.execute_script(BOXES)  # reading the boxes lays the page out at the new size
-            size = f"{width}x{height}"
-            assert seen["width"][0] <= seen["width"][1], f"{size}: the page scrolls sideways"
-            assert overlapping(seen["parts"]) == [], f"{size}: parts overlap"
-            assert seen["out"] == [], f"{size}: tiles outside their part"
-            left, top, right, bottom = seen["screen"]
-            assert bottom >= seen["height"] - 1, f"{size}: an empty band below the table ({bottom} of {height})"
-            assert seen["parts"]["actions"][3] >= seen["height"] - 90, f"{size}: the buttons are not at the bottom"
-    finally:
-        browser.quit()
+def test_the_table_fits_a_phone_a_laptop_and_a_desktop_without_overlaps_or_an_empty_band(server, browsers):
+    browser = browsers(LAPTOP)
+    create_table(browser, server.port, "alice", strategy="random")
+    player = WebPlayer(browser)
+    player.until(lambda s: s["screen"] == "waiting")
+    player.press("#ready")
+    player.play(lambda s, p: p.discards >= 8 and s["mode"] == "discard")  # ponds with rows in them
+    for width, height in (PHONE, LAPTOP, DESKTOP):
+        browser.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
+                                {"width": width, "height": height, "deviceScaleFactor": 1, "mobile": width < 700})
+        seen = browser.execute_script(BOXES)  # reading the boxes lays the page out at the new size
+        size = f"{width}x{height}"
+        assert seen["width"][0] <= seen["width"][1], f"{size}: the page scrolls sideways"
+        assert overlapping(seen["parts"]) == [], f"{size}: parts overlap"
+        assert seen["out"] == [], f"{size}: tiles outside their part"
+        left, top, right, bottom = seen["screen"]
+        assert bottom >= seen["height"] - 1, f"{size}: an empty band below the table ({bottom} of {height})"
+        assert seen["parts"]["actions"][3] >= seen["height"] - 90, f"{size}: the buttons are not at the bottom"

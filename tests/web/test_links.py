@@ -19,14 +19,8 @@ from protocol.links import join_link, watch_link
 from tests.client_cli.test_play_keys import StandIn
 from tests.client_cli.test_play_results import until
 from tests.client_cli.test_play_waiting import seat, waiting
-from tests.server.test_end_to_end import serving
 
 RIICHI_BOT = Path(sys.executable).parent / "riichi-bot"
-
-
-@pytest.fixture
-def server(tmp_path):
-    yield from serving(tmp_path)
 
 
 def test_the_links_follow_the_servers_address():

@@ -5,17 +5,10 @@ and clicks, as a person would."""
 
 from __future__ import annotations
 
-import pytest
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import Select
 
-from tests.server.test_end_to_end import serving
-from tests.web.browser import WebPlayer, chromium
-
-
-@pytest.fixture
-def server(tmp_path):
-    yield from serving(tmp_path)
+from tests.web.browser import WebPlayer
 
 
 def create_table(browser, port: int, name: str, bots: int = 3, strategy: str = "random", rules: str = "tenhou",
@@ -32,45 +25,42 @@ def create_table(browser, port: int, name: str, bots: int = 3, strategy: str = "
     browser.find_element(By.CSS_SELECTOR, "#create button[type=submit]").click()
 
 
-def test_a_player_in_the_browser_plays_whole_hands_against_three_bots_by_clicking(server, tmp_path):
-    browser = chromium(tmp_path / "alice")
-    try:
-        create_table(browser, server.port, "alice")
-        player = WebPlayer(browser)  # the mouse
-        player.until(lambda s: s["screen"] == "waiting", what="the waiting room")
-        seats = [row.text for row in browser.find_elements(By.CSS_SELECTOR, "#seats tr")]
-        assert len(seats) == 4 and "alice" in seats[0] and all("bot" in row for row in seats[1:])
-        browser.find_element(By.ID, "ready").click()
-        player.until(lambda s: s["screen"] == "table" and s["hand"], what="the table")
-        player.calls = lambda state: not player.played.calls  # the first pon or chi offered, once
+def test_a_player_in_the_browser_plays_whole_hands_against_three_bots_by_clicking(server, browsers):
+    browser = browsers()
+    create_table(browser, server.port, "alice")
+    player = WebPlayer(browser)  # the mouse
+    player.until(lambda s: s["screen"] == "waiting", what="the waiting room")
+    seats = [row.text for row in browser.find_elements(By.CSS_SELECTOR, "#seats tr")]
+    assert len(seats) == 4 and "alice" in seats[0] and all("bot" in row for row in seats[1:])
+    browser.find_element(By.ID, "ready").click()
+    player.until(lambda s: s["screen"] == "table" and s["hand"], what="the table")
+    player.calls = lambda state: not player.played.calls  # the first pon or chi offered, once
 
-        # a call: the meld is drawn with the called tile turned, and says whom it came from
-        player.play(lambda s, p: bool(p.calls))
-        meld = player.until(lambda s: s["melds"] == 1, 10, "our meld")
-        caption = browser.find_element(By.CSS_SELECTOR, "#my-melds .meld .meld-caption").text
-        assert caption.split()[0] in ("pon", "chi") and " from " in caption
-        assert len(browser.find_elements(By.CSS_SELECTOR, "#my-melds .meld .tile.sideways")) == 1
-        assert len(meld["hand"]) in (11, 10)
+    # a call: the meld is drawn with the called tile turned, and says whom it came from
+    player.play(lambda s, p: bool(p.calls))
+    meld = player.until(lambda s: s["melds"] == 1, 10, "our meld")
+    caption = browser.find_element(By.CSS_SELECTOR, "#my-melds .meld .meld-caption").text
+    assert caption.split()[0] in ("pon", "chi") and " from " in caption
+    assert len(browser.find_elements(By.CSS_SELECTOR, "#my-melds .meld .tile.sideways")) == 1
+    assert len(meld["hand"]) in (11, 10)
 
-        # riichi (in a closed hand): the riichi discard lies turned in our pond, and we are marked
-        player.play(lambda s, p: bool(p.riichi))
-        turned = ".seat.pos-bottom .pond .tile.sideways.riichi-tile"
-        player.until(lambda s: browser.find_elements(By.CSS_SELECTOR, turned), 10, "the riichi discard in our pond")
-        assert len(browser.find_elements(By.CSS_SELECTOR, turned)) == 1
-        assert browser.find_elements(By.CSS_SELECTOR, ".seat.pos-bottom .badge.riichi")
+    # riichi (in a closed hand): the riichi discard lies turned in our pond, and we are marked
+    player.play(lambda s, p: bool(p.riichi))
+    turned = ".seat.pos-bottom .pond .tile.sideways.riichi-tile"
+    player.until(lambda s: browser.find_elements(By.CSS_SELECTOR, turned), 10, "the riichi discard in our pond")
+    assert len(browser.find_elements(By.CSS_SELECTOR, turned)) == 1
+    assert browser.find_elements(By.CSS_SELECTOR, ".seat.pos-bottom .badge.riichi")
 
-        # that hand's end: a win or a draw, shown in the result dialog with everyone's change
-        riichi_hand = player.played.riichi_at
-        state = player.play(lambda s, p: s["dialog"] == "hand" and len(p.results) == riichi_hand)
-        assert state["result"] in ("win", "exhaustive_draw", "abortive_draw")
-        deltas = browser.find_elements(By.CSS_SELECTOR, "#result .deltas tr")
-        assert len(deltas) == 4 and "alice" in deltas[0].text
-        if state["result"] == "win":
-            assert browser.find_elements(By.CSS_SELECTOR, "#result .yaku tr")
-            assert "points" in browser.find_element(By.CSS_SELECTOR, "#result .points").text
-        player.step(state)  # Continue
-        player.until(lambda s: not s["dialog"], 10, "the dialog closed")
-        played = player.played
-        assert played.discards > 10 and played.passes >= 0
-    finally:
-        browser.quit()
+    # that hand's end: a win or a draw, shown in the result dialog with everyone's change
+    riichi_hand = player.played.riichi_at
+    state = player.play(lambda s, p: s["dialog"] == "hand" and len(p.results) == riichi_hand)
+    assert state["result"] in ("win", "exhaustive_draw", "abortive_draw")
+    deltas = browser.find_elements(By.CSS_SELECTOR, "#result .deltas tr")
+    assert len(deltas) == 4 and "alice" in deltas[0].text
+    if state["result"] == "win":
+        assert browser.find_elements(By.CSS_SELECTOR, "#result .yaku tr")
+        assert "points" in browser.find_element(By.CSS_SELECTOR, "#result .points").text
+    player.step(state)  # Continue
+    player.until(lambda s: not s["dialog"], 10, "the dialog closed")
+    played = player.played
+    assert played.discards > 10 and played.passes >= 0

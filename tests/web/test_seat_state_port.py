@@ -17,14 +17,13 @@ import pytest
 from client_cli.seat_state import SeatState
 from server.game.analysis import counts34, hand_waits
 from server.rules.tiles import parse_tiles
-from tests.server.netplay import logged_server, play_table
+from tests.server.netplay import play_table
 
 CLI = Path(__file__).resolve().parents[2] / "web" / "build" / "seat_state_cli.mjs"
 
 
-@pytest.fixture
-def server(tmp_path):
-    yield from logged_server(tmp_path)
+# the server fails the test if it logged an error or exited other than cleanly
+pytestmark = pytest.mark.server(checked=True)
 
 
 def ids(kinds: list[int]) -> list[int]:

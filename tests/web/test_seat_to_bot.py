@@ -7,12 +7,10 @@ from __future__ import annotations
 
 import time
 
-import pytest
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import Select
 
-from tests.server.test_end_to_end import serving
-from tests.web.browser import WebPlayer, chromium
+from tests.web.browser import WebPlayer
 
 ABSENCE = 1  # seconds a player must be away before the host may hand the seat to a bot
 
@@ -21,11 +19,6 @@ return Array.from(document.querySelectorAll('#board .seat')).map((s) => ({
   seat: Number(s.dataset.seat), name: (s.querySelector('.name') || {}).textContent || '',
   bot: !!s.querySelector('.badge.bot'), away: !!s.querySelector('.badge.away')}));
 """
-
-
-@pytest.fixture
-def server(tmp_path):
-    yield from serving(tmp_path)
 
 
 def create_table_with_absence(browser, port: int, name: str) -> None:
@@ -50,41 +43,35 @@ def away_offers(browser) -> list[str]:
     return [" ".join(el.text.split()) for el in line.find_elements(By.CSS_SELECTOR, ".away-offer")]
 
 
-def test_the_host_hands_an_away_players_seat_to_a_bot_by_a_button(server, tmp_path):
-    host = chromium(tmp_path / "alice")
-    friend = chromium(tmp_path / "bob")
-    gone = False
-    try:
-        create_table_with_absence(host, server.port, "alice")
-        alice = WebPlayer(host)
-        alice.until(lambda s: s["screen"] == "waiting" and host.find_element(By.ID, "invite-link").get_attribute("value"))
-        friend.get(host.find_element(By.ID, "invite-link").get_attribute("value"))
-        bob = WebPlayer(friend)
-        bob.until(lambda s: s["screen"] == "join", what="the name prompt")
-        friend.find_element(By.ID, "link-name").send_keys("bob")
-        friend.find_element(By.CSS_SELECTOR, "#link-join button[type=submit]").click()
-        bob.until(lambda s: s["screen"] == "waiting", what="bob's waiting room")
-        bob.press("#ready")
-        alice.press("#ready")
-        alice.until(lambda s: s["screen"] == "table" and s["hand"], what="the host's table")
-        bob.until(lambda s: s["screen"] == "table" and s["hand"], what="bob's table")
-        assert away_offers(host) == [] and away_offers(friend) == []  # nobody is away
+def test_the_host_hands_an_away_players_seat_to_a_bot_by_a_button(server, browsers):
+    host = browsers()
+    friend = browsers()
+    create_table_with_absence(host, server.port, "alice")
+    alice = WebPlayer(host)
+    alice.until(lambda s: s["screen"] == "waiting" and host.find_element(By.ID, "invite-link").get_attribute("value"))
+    friend.get(host.find_element(By.ID, "invite-link").get_attribute("value"))
+    bob = WebPlayer(friend)
+    bob.until(lambda s: s["screen"] == "join", what="the name prompt")
+    friend.find_element(By.ID, "link-name").send_keys("bob")
+    friend.find_element(By.CSS_SELECTOR, "#link-join button[type=submit]").click()
+    bob.until(lambda s: s["screen"] == "waiting", what="bob's waiting room")
+    bob.press("#ready")
+    alice.press("#ready")
+    alice.until(lambda s: s["screen"] == "table" and s["hand"], what="the host's table")
+    bob.until(lambda s: s["screen"] == "table" and s["hand"], what="bob's table")
+    assert away_offers(host) == [] and away_offers(friend) == []  # nobody is away
 
-        friend.quit()
-        gone = True  # bob's browser goes: his seat is away, played for by the server
-        alice.until(lambda s: away_offers(host), 15, "the host offered a bot for bob's seat")
-        assert away_offers(host) == ["bob is away: Seat a bot B"]
-        bob_seat = next(s for s in host.execute_script(SEATS) if s["name"] == "bob")
-        assert bob_seat["away"] and not bob_seat["bot"]
+    friend.quit()
+    # bob's browser goes: his seat is away, played for by the server
+    alice.until(lambda s: away_offers(host), 15, "the host offered a bot for bob's seat")
+    assert away_offers(host) == ["bob is away: Seat a bot B"]
+    bob_seat = next(s for s in host.execute_script(SEATS) if s["name"] == "bob")
+    assert bob_seat["away"] and not bob_seat["bot"]
 
-        time.sleep(ABSENCE + 0.5)  # the server hands a seat over only once its player has been away that long
-        alice.press("#seat-to-bot button[data-seat]")
-        alice.until(lambda s: not away_offers(host), 10, "the offer gone once a bot sits there")
-        now = next(s for s in host.execute_script(SEATS) if s["seat"] == bob_seat["seat"])
-        assert now["bot"] and not now["away"], now
-        assert now["name"] == "bob"  # the bot plays under the name the seat had
-        alice.play(lambda s, p: p.discards >= 3)  # and the game goes on with the bot in that seat
-    finally:
-        host.quit()
-        if not gone:
-            friend.quit()
+    time.sleep(ABSENCE + 0.5)  # the server hands a seat over only once its player has been away that long
+    alice.press("#seat-to-bot button[data-seat]")
+    alice.until(lambda s: not away_offers(host), 10, "the offer gone once a bot sits there")
+    now = next(s for s in host.execute_script(SEATS) if s["seat"] == bob_seat["seat"])
+    assert now["bot"] and not now["away"], now
+    assert now["name"] == "bob"  # the bot plays under the name the seat had
+    alice.play(lambda s, p: p.discards >= 3)  # and the game goes on with the bot in that seat

@@ -17,15 +17,12 @@ from websockets.datastructures import Headers
 
 from protocol.client import Client
 from server.web import CSP, WebClient
-from tests.server.test_end_to_end import serving
 
 REPO = Path(__file__).resolve().parents[2]
+# one server for these requests: none of them changes what another sees
+pytestmark = pytest.mark.server(shared=True)
+
 CODE = "RrRPvRkuQWpEoeuv"
-
-
-@pytest.fixture
-def server(tmp_path):
-    yield from serving(tmp_path)
 
 
 def get(port: int, path: str, **headers: str) -> tuple[int, dict[str, str], bytes]:

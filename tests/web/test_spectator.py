@@ -15,8 +15,7 @@ from collections import defaultdict
 import pytest
 
 from tests.server.netplay import Played, Player, Truth, check_game, public_part
-from tests.server.test_end_to_end import serving
-from tests.web.browser import chromium, received_frames
+from tests.web.browser import received_frames
 
 # The table's tiles as the page shows them (the result dialog, about a hand that is over,
 # aside), with the seq of the last message the page drew.
@@ -29,11 +28,6 @@ return {seq: Number(document.getElementById('board-root').dataset.seq || -1),
         hand: root.querySelectorAll('#hand .tile').length,
         backs: root.querySelectorAll('.concealed .tile.back').length};
 """
-
-
-@pytest.fixture
-def server(tmp_path):
-    yield from serving(tmp_path)
 
 
 def check_samples(played: Played, samples: list[dict]) -> int:
@@ -66,8 +60,8 @@ async def caught_up(browser, seq: int, timeout: float = 20.0) -> dict:
 
 
 @pytest.mark.asyncio
-async def test_a_spectators_page_holds_no_concealed_tile_in_its_dom_or_in_any_frame(server, tmp_path):
-    browser = chromium(tmp_path / "watcher", frames=True)
+async def test_a_spectators_page_holds_no_concealed_tile_in_its_dom_or_in_any_frame(server, browsers):
+    browser = browsers(frames=True)
     host = (await Player.open(server.url, "seat0")).setup(random.Random(17), "greedy")
     samples: list[dict] = []
     try:
@@ -91,7 +85,6 @@ async def test_a_spectators_page_holds_no_concealed_tile_in_its_dom_or_in_any_fr
         frames = await asyncio.to_thread(received_frames, browser)
     finally:
         await host.close()
-        await asyncio.to_thread(browser.quit)
     assert result is not None
     played = Played("tenhou", result, reference="seat0")
     played.streams["seat0"] = (0, host.frames)

@@ -8,53 +8,41 @@ import signal
 
 import pytest
 
-from tests.server.test_end_to_end import serving
-from tests.web.browser import LAPTOP, PHONE, WebPlayer, chromium, page_errors
+from tests.web.browser import LAPTOP, PHONE, WebPlayer, page_errors
 from tests.web.test_play_a_hand import create_table
 
 pytestmark = pytest.mark.slow
 
 
-@pytest.fixture
-def server(tmp_path):
-    yield from serving(tmp_path)
-
-
 @pytest.mark.parametrize("via", ["mouse", "touch", "keys"])
-def test_a_whole_game_is_played_in_the_browser_by(via, server, tmp_path):
-    browser = chromium(tmp_path / via, PHONE if via == "touch" else LAPTOP, touch=via == "touch")
-    try:
-        create_table(browser, server.port, "alice", strategy="shanten", rules="ema2016")
-        player = WebPlayer(browser, via=via)
-        player.until(lambda s: s["screen"] == "waiting")
-        if via == "keys":
-            player.key("g")
-        else:
-            player.press("#ready")
-        player.calls = lambda state: len(player.played.results) % 2 == 0  # calls in every other hand
-        state = player.play(lambda s, p: s["dialog"] == "final", timeout=1500)
-        standings = browser.find_elements("css selector", "#result .standings tr")
-        assert len(standings) == 4 and any("alice" in row.text for row in standings)
-        played = player.played
-        assert len(played.results) >= 4 and played.discards > 40
-        assert state["dialog"] == "final" and page_errors(browser) == []
-    finally:
-        browser.quit()
+def test_a_whole_game_is_played_in_the_browser_by(via, server, browsers):
+    browser = browsers(PHONE if via == "touch" else LAPTOP, touch=via == "touch")
+    create_table(browser, server.port, "alice", strategy="shanten", rules="ema2016")
+    player = WebPlayer(browser, via=via)
+    player.until(lambda s: s["screen"] == "waiting")
+    if via == "keys":
+        player.key("g")
+    else:
+        player.press("#ready")
+    player.calls = lambda state: len(player.played.results) % 2 == 0  # calls in every other hand
+    state = player.play(lambda s, p: s["dialog"] == "final", timeout=1500)
+    standings = browser.find_elements("css selector", "#result .standings tr")
+    assert len(standings) == 4 and any("alice" in row.text for row in standings)
+    played = player.played
+    assert len(played.results) >= 4 and played.discards > 40
+    assert state["dialog"] == "final" and page_errors(browser) == []
 
 
-def test_a_page_whose_server_stays_away_says_it_seems_gone_and_keeps_trying(server, tmp_path):
-    browser = chromium(tmp_path / "b")
-    try:
-        create_table(browser, server.port, "alice")
-        page = WebPlayer(browser)
-        page.until(lambda s: s["screen"] == "waiting")
-        server.proc.send_signal(signal.SIGKILL)
-        server.proc.wait(10)
-        page.until(lambda s: "reconnecting" in s["status"] or "trying again" in s["status"], 15, "cut off")
-        state = page.until(lambda s: "seems gone" in s["status"], 60, "the server seems gone")
-        assert "still trying" in state["status"] and "comes back by itself" in state["notice"]
-        server.start()
-        page.until(lambda s: s["screen"] == "waiting" and ("back" in s["status"] or "connected" in s["status"]), 30,
-                   "back")
-    finally:
-        browser.quit()
+def test_a_page_whose_server_stays_away_says_it_seems_gone_and_keeps_trying(server, browsers):
+    browser = browsers()
+    create_table(browser, server.port, "alice")
+    page = WebPlayer(browser)
+    page.until(lambda s: s["screen"] == "waiting")
+    server.proc.send_signal(signal.SIGKILL)
+    server.proc.wait(10)
+    page.until(lambda s: "reconnecting" in s["status"] or "trying again" in s["status"], 15, "cut off")
+    state = page.until(lambda s: "seems gone" in s["status"], 60, "the server seems gone")
+    assert "still trying" in state["status"] and "comes back by itself" in state["notice"]
+    server.start()
+    page.until(lambda s: s["screen"] == "waiting" and ("back" in s["status"] or "connected" in s["status"]), 30,
+               "back")
