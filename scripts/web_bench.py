@@ -37,7 +37,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from client_cli.play.connection import Connection  # noqa: E402
-from tests.server.test_end_to_end import free_port  # noqa: E402
+from tests.harness import free_port  # noqa: E402
 from tests.web.browser import LAPTOP, WebPlayer, chromium  # noqa: E402
 
 SERVER = Path(sys.executable).parent / "riichi-server"
