@@ -140,8 +140,8 @@ def served(srv: ServerProcess, check_exit: bool = False, check_log: bool = False
 
 class InProcessServer:
     """riichi-server in the running event loop, on a free port, with the server process's own
-    start and stop (server.app.running); its log is kept in `entries`.  `url`, `db`, `errors`,
-    `stop_async` and `start_async` are as a ServerProcess's."""
+    start and stop (server.app.running); its log is kept in `entries`.  `url`, `db`, `errors`
+    and `stop_async` are as a ServerProcess's."""
 
     def __init__(self, db: Path, *extra: str):
         self.db, self.port, self.extra = Path(db), free_port(), list(extra)
@@ -153,12 +153,16 @@ class InProcessServer:
         return f"ws://127.0.0.1:{self.port}"
 
     async def start_async(self) -> InProcessServer:
-        from server import app
+        from server import app  # here, so that a run of tests that starts no server does not import it
 
         args = app.parser().parse_args(["--port", str(self.port), "--db", str(self.db), *self.extra])
         stack = AsyncExitStack()
         self.entries = stack.enter_context(structlog.testing.capture_logs())  # logging restored at the stop
-        await stack.enter_async_context(app.running(args))
+        try:
+            await stack.enter_async_context(app.running(args))
+        except BaseException:
+            await stack.aclose()
+            raise
         self._stack = stack
         return self
 
