@@ -20,7 +20,6 @@ import random
 import time
 from collections import defaultdict
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
 import msgpack
@@ -30,15 +29,8 @@ from protocol.messages import CLIENT_MESSAGES, PRIVATE_EVENT_FIELDS, VERSION, Pr
 from server.game.analysis import counts34, hand_waits
 from server.game.wall import DORA_INDICATORS, REPLACEMENTS, URA_INDICATORS, deal, shuffled_wall
 from server.rules.shanten import shanten
-from tests.harness import serving
 
 RECV_TIMEOUT = 30.0
-
-
-def logged_server(tmp_path: Path):
-    """A fixture body: a server that fails the test if it logged an error or exited other than
-    cleanly (tests/conftest.py's `server` with `checked=True`; tests/web asks for it here)."""
-    yield from serving(tmp_path, check_exit=True, check_log=True)
 
 
 def decode_frame(frame: Any) -> dict[str, Any]:

@@ -17,7 +17,6 @@ from protocol.client import Client
 from protocol.messages import VERSION
 from server.store import SqliteFile
 from tests.clients import create_with_bots, recv
-from tests.harness import serving  # noqa: F401  (tests/web, not this work's to change, imports it from here)
 
 
 async def play(client, rng, stop_after=None, mischief=False):
