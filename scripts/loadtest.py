@@ -5,7 +5,9 @@
     scripts/loadtest.py --tables 1000 --pace bot --duration 60 --server ws://127.0.0.1:8765 --server-pid 1234
 
 Without --server it starts its own `riichi-server` (a fresh SQLite file in a temporary
-directory).  The clients run in several processes (--procs) so that 4,000 sockets and
+directory); with --nodes N, a service of N node processes behind one port (`--workers N`) on
+a PostgreSQL and a Redis server of its own (started as the tests start them, on loopback in
+a temporary folder), and the server CPU counts every node's.  The clients run in several processes (--procs) so that 4,000 sockets and
 their messages do not queue behind one Python event loop.  Every table is a private table
 with four human seats: the first client creates it, the other three join with the invite
 code, all four say ready; when a game ends they start the next one.
@@ -57,16 +59,35 @@ CLK_TCK = os.sysconf("SC_CLK_TCK")
 # ---- /proc ------------------------------------------------------------------
 
 def rss_kib(pid: int) -> int:
-    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
-        if line.startswith("VmRSS:"):
-            return int(line.split()[1])
-    return 0
+    """VmRSS of a process and of its children still running (a service's nodes under --workers)."""
+    total = 0
+    for one in [pid, *children(pid)]:
+        try:
+            lines = Path(f"/proc/{one}/status").read_text().splitlines()
+        except OSError:
+            continue
+        total += next((int(line.split()[1]) for line in lines if line.startswith("VmRSS:")), 0)
+    return total
 
 
 def cpu_seconds(pid: int) -> float:
-    """utime + stime of a process (seconds)."""
-    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / CLK_TCK
+    """utime + stime of a process and of its children still running (seconds): a service of
+    several nodes under `--workers` is its supervisor's children."""
+    total = 0.0
+    for one in [pid, *children(pid)]:
+        try:
+            fields = Path(f"/proc/{one}/stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        total += (int(fields[11]) + int(fields[12])) / CLK_TCK
+    return total
+
+
+def children(pid: int) -> list[int]:
+    try:
+        return [int(c) for c in Path(f"/proc/{pid}/task/{pid}/children").read_text().split()]
+    except OSError:
+        return []
 
 
 def machine_times() -> tuple[float, float]:
@@ -277,7 +298,7 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
-def start_server(tmp: Path, extra: list[str]) -> tuple[subprocess.Popen, str]:
+def start_server(tmp: Path, extra: list[str], db: str | None = None) -> tuple[subprocess.Popen, str]:
     exe = Path(sys.executable).parent / "riichi-server"
     if not exe.exists():
         exe = Path(shutil.which("riichi-server") or "riichi-server")
@@ -286,11 +307,11 @@ def start_server(tmp: Path, extra: list[str]) -> tuple[subprocess.Popen, str]:
     # every table and connection comes from 127.0.0.1: no cap on tables, connections or
     # share of the loop per address; and thousands of connections set up at once may take
     # their time to say hello
-    proc = subprocess.Popen([str(exe), "--port", str(port), "--db", str(tmp / "load.sqlite3"),
+    proc = subprocess.Popen([str(exe), "--port", str(port), "--db", db or str(tmp / "load.sqlite3"),
                              "--tables-per-address", "0", "--connections-per-address", "0",
                              "--hello-timeout", "0", "--address-share", "0", *extra],
                             stdout=log, stderr=subprocess.STDOUT)
-    deadline = time.monotonic() + 15
+    deadline = time.monotonic() + 30
     while time.monotonic() < deadline:
         try:
             with urllib.request.urlopen(f"http://127.0.0.1:{port}/healthz", timeout=1):
@@ -301,6 +322,19 @@ def start_server(tmp: Path, extra: list[str]) -> tuple[subprocess.Popen, str]:
             time.sleep(0.05)
     proc.kill()
     raise SystemExit(f"loadtest: the server did not start (see {tmp / 'server.log'})")
+
+
+def start_service(tmp: Path, nodes: int, extra: list[str], services: list) -> tuple[subprocess.Popen, str]:
+    """PostgreSQL and Redis servers of the run's own, and `riichi-server --workers N` on them."""
+    from tests.services import new_database, start_postgres, start_redis
+
+    postgres = start_postgres()
+    services.append(postgres)
+    redis = start_redis()
+    services.append(redis)
+    database = asyncio.run(new_database(postgres))
+    print(f"loadtest: PostgreSQL on port {postgres.port}, Redis on port {redis.port}", flush=True)
+    return start_server(tmp, ["--workers", str(nodes), "--redis", redis.url, *extra], db=database)
 
 
 def percentile(sorted_values: list[float], p: float) -> float:
@@ -328,6 +362,9 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--warmup", type=float, default=5.0, help="seconds after every table plays before measuring")
     p.add_argument("--setup-concurrency", type=int, default=20, help="tables being set up at once per process")
     p.add_argument("--every", type=float, default=5.0, help="seconds between progress lines")
+    p.add_argument("--nodes", type=int, default=0,
+                   help="start a service of N node processes behind one port on PostgreSQL and Redis servers of"
+                        " its own (default 0: one riichi-server on an SQLite file)")
     args = p.parse_args(argv)
 
     think = args.think if args.think is not None else (2.0 if args.pace == "human" else 0.0)
@@ -340,7 +377,11 @@ def main(argv: list[str] | None = None) -> int:
 
     tmp = Path(tempfile.mkdtemp(prefix="loadtest-"))
     server = None
-    if args.server:
+    services: list = []
+    if args.nodes and not args.server:
+        server, url = start_service(tmp, args.nodes, args.server_arg, services)
+        pid = server.pid
+    elif args.server:
         url = args.server
         pid = args.server_pid or pid_listening_on(int(url.rsplit(":", 1)[1].split("/")[0]))
     else:
@@ -432,9 +473,11 @@ def main(argv: list[str] | None = None) -> int:
         if server is not None:
             server.send_signal(signal.SIGTERM)
             try:
-                server.wait(20)
+                server.wait(40)
             except subprocess.TimeoutExpired:
                 server.kill()
+        for service in services:
+            service.stop()
 
     if "to" not in marks:
         return 1
@@ -451,7 +494,9 @@ def main(argv: list[str] | None = None) -> int:
         print(f"  server memory      {(rss_tables - rss_before) / args.tables:,.0f} KiB per table as the games start, "
               f"{(rss_end - rss_before) / args.tables:,.0f} KiB at the end (RSS {rss_before / 1024:.0f} MiB before "
               f"the tables, {rss_tables / 1024:.0f} MiB with them, {rss_end / 1024:.0f} MiB at the end)")
-        print(f"  server CPU         {100 * (scpu1 - scpu0) / span:.0f}% of one core (its one event loop)")
+        nodes = f"{args.nodes} node processes" if args.nodes else "its one event loop"
+        print(f"  server CPU         {100 * (scpu1 - scpu0) / span:.0f}% of one core ({nodes}), "
+              f"{1e6 * (scpu1 - scpu0) / max(1, decisions):.0f} us a decision")
     print(f"  clients CPU        {100 * (b['cpu'] - a['cpu']) / span:.0f}% of one core over {procs} processes")
     machine = ncpu * (busy1 - busy0) / max(1, total1 - total0)  # cores busy
     others = machine - ((scpu1 - scpu0) if pid else 0.0) / span - (b["cpu"] - a["cpu"]) / span

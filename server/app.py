@@ -42,6 +42,10 @@ from server.rules.decompose import prefill as prefill_readings
 from server.rules.shanten import prefill as prefill_shanten
 from server.session import Session
 from server.store import token_hash
+from server.cluster.node import LEASE_TTL, REPORT_EVERY, Cluster, ClusterProblem, cluster_needs, open_redis
+from server.metrics import CONTENT_TYPE as METRICS_TYPE
+from server.metrics import Figures
+from server.workers import supervise, workers_need
 from server.store.opening import StoreProblem, open_store, where
 from server.table.actor import Table
 from server.table.io import Disconnect, from_client
@@ -153,6 +157,8 @@ class App:
         self.refused = RareLog("connections_refused")
         self.cut = RareLog("connections_cut")
         self.no_hello = RareLog("no_hello_closed")
+        self.cluster: Cluster | None = None  # a node of several (--redis)
+        self.metrics = Figures(read=self.figures)  # GET /metrics (its tables count into it: Table.figures)
 
     def connection_class(self) -> type[ServerConnection]:
         """websockets' connection, counted per client address from accept to close."""
@@ -193,6 +199,13 @@ class App:
             if problem:
                 return connection.respond(HTTPStatus.SERVICE_UNAVAILABLE, problem + "\n")
             return connection.respond(HTTPStatus.OK, "ok\n")
+        if path == "/metrics":
+            response = connection.respond(HTTPStatus.OK, "")
+            response.body = self.metrics.text()
+            del response.headers["Content-Type"], response.headers["Content-Length"]
+            response.headers["Content-Type"] = METRICS_TYPE
+            response.headers["Content-Length"] = str(len(response.body))
+            return response
         if path == "/status":
             response = connection.respond(HTTPStatus.OK, json.dumps(await self.status()) + "\n")
             del response.headers["Content-Type"]
@@ -212,14 +225,35 @@ class App:
             return "stopping"
         if not await self.lobby.store.healthy():
             return "the store does not answer"
+        if self.cluster is not None and not await self.cluster.healthy():
+            return "redis does not answer"
         return None
+
+    def figures(self) -> dict[str, Any]:
+        """What /metrics reads at each scrape (server/metrics.py)."""
+        states: dict[str, int] = {"waiting": 0, "playing": 0}
+        for table in self.lobby.tables.values():
+            if table.state is not TableState.CLOSED:
+                states[str(table.state.value)] = states.get(str(table.state.value), 0) + 1
+        now: dict[str, Any] = {"tables": states, "connections": len(self.connections), "sessions": len(self.sessions)}
+        if self.cluster is not None:
+            now.update(leases=len(self.cluster.keeper.held), renewals=self.cluster.keeper.renewals,
+                       failovers=self.cluster.failovers)
+        return now
 
     async def status(self) -> dict[str, Any]:
         """`GET /status`: what the server is doing, for operators."""
         tables = [t for t in self.lobby.tables.values() if t.state is not TableState.CLOSED]
-        return {"ok": await self.problem() is None, "version": VERSION, "tables": len(tables),
-                "playing": sum(1 for t in tables if t.state is TableState.PLAYING),
-                "connections": len(self.connections)}
+        status = {"ok": await self.problem() is None, "version": VERSION, "tables": len(tables),
+                  "playing": sum(1 for t in tables if t.state is TableState.PLAYING),
+                  "connections": len(self.connections)}
+        if self.cluster is not None:
+            status["node"] = self.cluster.node
+            try:
+                status["service"] = await asyncio.wait_for(self.cluster.service(), 2)
+            except Exception:  # noqa: BLE001 - Redis away: the node's own figures still
+                status["service"] = None
+        return status
 
     async def handler(self, ws: ServerConnection) -> None:
         conn = Connection(self, ws)
@@ -397,7 +431,7 @@ class Connection:
             elif kind == "join":
                 await self.app.lobby.join(session, msg["code"], msg.get("seat"))
             elif kind == "watch":
-                self.app.lobby.watch(session, msg["code"])
+                await self.app.lobby.watch_anywhere(session, msg["code"])
             else:
                 # After a create_table, join or watch, what follows goes through that table's
                 # queue behind it, until the table has taken the session in (or refused it).
@@ -435,7 +469,9 @@ class Connection:
         stopping = session is not None and self.app.lobby.closing  # its seat stays stored for the restart
         if session is not None and not stopping:
             # the table catches the session up in its own task, after this welcome has gone
-            if self.app.lobby.resume(session, since=msg.get("since"), restarted=restarted) is None:
+            lobby = self.app.lobby
+            if lobby.resume(session, since=msg.get("since"), restarted=restarted) is None and (
+                    lobby.cluster is None or await lobby.cluster.resume(session, msg.get("since")) is None):
                 lost = await self._lost(session)
                 session = None
         elif resume:
@@ -474,7 +510,8 @@ class Connection:
 # ---- the command line -----------------------------------------------------
 
 def configure_logging(json_logs: bool) -> None:
-    processors: list[Any] = [structlog.processors.add_log_level, structlog.processors.TimeStamper(fmt="iso")]
+    processors: list[Any] = [structlog.contextvars.merge_contextvars, structlog.processors.add_log_level,
+                             structlog.processors.TimeStamper(fmt="iso")]
     if json_logs:
         processors += [structlog.processors.format_exc_info, structlog.processors.JSONRenderer()]
     else:
@@ -512,15 +549,27 @@ async def running(args: argparse.Namespace) -> AsyncIterator[App]:
     block ends; then it stops as a SIGTERM stops it (byes, tables kept, the store closed).
     The tests run it in their own loop too (tests/harness.py)."""
     store = await open_store(args.db)
-    kept = Table.history_size, Table.share  # the process's settings: put back when it stops
+    kept = Table.history_size, Table.share, Table.figures  # the process's settings: put back when it stops
     Table.history_size = args.history
     Table.share = AddressShare(args.address_share) if args.address_share else None
     lobby = Lobby(store, idle_seconds=args.idle, abandon_seconds=args.abandon,
                   tables_per_address=args.tables_per_address)
     app = App(lobby, outbox_bytes=args.outbox_bytes, sndbuf=args.sndbuf, hello_timeout=args.hello_timeout,
               connections_per_address=args.connections_per_address, web=(web := WebClient()))
+    Table.figures = app.metrics
+    cluster = None
     try:
-        restored = await lobby.restore()
+        if args.redis:  # a node of several: the tables no node holds are this one's to rebuild
+            cluster = Cluster(await open_redis(args.redis), store, node=args.node_id or None, ttl=args.lease_ttl,
+                              report_every=args.report_every)
+            structlog.contextvars.bind_contextvars(node=cluster.node)
+            cluster.attach(lobby)
+            await cluster.start()
+            app.cluster = cluster
+            cluster.figures = app.figures
+            restored = await cluster.claim_orphans()
+        else:
+            restored = await lobby.restore()
         # No compression: frames are small msgpack maps, and deflate would cost CPU and ~100 KiB
         # a connection.  The write limit is the outbox's, so a keepalive ping never waits on a
         # buffer that the outbox still accepts; a client that never reads is dropped by one or
@@ -528,7 +577,8 @@ async def running(args: argparse.Namespace) -> AsyncIterator[App]:
         async with serve(app.handler, args.host, args.port, max_size=2 * MAX_FRAME, compression=None,
                          ping_interval=args.ping_interval or None, ping_timeout=args.ping_timeout or None,
                          write_limit=args.outbox_bytes, close_timeout=2, open_timeout=args.hello_timeout or 10,
-                         process_request=app.process_request, create_connection=app.connection_class()) as server:
+                         process_request=app.process_request, create_connection=app.connection_class(),
+                         reuse_port=args.reuse_port or None) as server:
             port = server.sockets[0].getsockname()[1] if server.sockets else args.port
             log.info("listening", host=args.host, port=port, db=where(args.db), restored_tables=restored,
                      web=page_url(args.host, port) if web.built else "not built (run scripts/setup.sh)")
@@ -540,15 +590,21 @@ async def running(args: argparse.Namespace) -> AsyncIterator[App]:
                 log.info("stopping")
                 janitor.cancel()
                 sweeper.cancel()
+                if cluster is not None:
+                    cluster.leaving = True  # its tables move to the other nodes, with their clients
                 await lobby.stop(ended=args.ephemeral)
+                if cluster is not None:
+                    await cluster.stop()  # its tables' leases given up: other nodes take them over at once
                 store.flush()
                 app.bye_all(*lobby.stopping_bye())
                 await asyncio.sleep(0.2)  # let the outboxes flush the byes
                 server.close()
                 await server.wait_closed()
     finally:
+        if cluster is not None:
+            await cluster.close()
         await store.aclose()
-        Table.history_size, Table.share = kept
+        Table.history_size, Table.share, Table.figures = kept
 
 
 def parser() -> argparse.ArgumentParser:
@@ -587,6 +643,22 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--ephemeral", action="store_true",
                    help="this server does not come back once stopped (riichi-play --local starts it so): stopping"
                         " tells its clients that it has ended, and they stop reconnecting")
+    p.add_argument("--redis", metavar="URL", default=None,
+                   help="be one node of a service of several: the Redis they share, e.g. redis://HOST:6379/0"
+                        " (needs --db postgresql://...; docs/cluster.md)")
+    p.add_argument("--node-id", default="",
+                   help="this node's name in a service of several (default: the host's name and the process id)")
+    p.add_argument("--lease-ttl", type=float, default=LEASE_TTL, metavar="S",
+                   help=f"a node of several: seconds a table's lease lasts unless renewed; a lost node's tables"
+                        f" are taken over within about this long (default {LEASE_TTL:g})")
+    p.add_argument("--report-every", type=float, default=REPORT_EVERY, metavar="S",
+                   help=f"a node of several: seconds between its figures for the service's totals in /status"
+                        f" (default {REPORT_EVERY:g})")
+    p.add_argument("--workers", type=int, default=1, metavar="N",
+                   help="run N node processes of one service behind this port (SO_REUSEPORT); needs --redis"
+                        " and --db postgresql://... (default 1: this process alone)")
+    p.add_argument("--reuse-port", action="store_true",
+                   help="share the port with other processes (SO_REUSEPORT), as each of --workers does")
     p.add_argument("--history", type=int, default=Table.history_size,
                    help=f"broadcasts each table keeps for clients that resume (default {Table.history_size})")
     admin.add_commands(p)
@@ -606,10 +678,15 @@ def main(argv: list[str] | None = None) -> int:
         return fail(f"--address-share {args.address_share:g} is not a share: give 0 (no limit) to 1")
     if not 0 <= args.port <= 65535:
         return fail(f"port {args.port} is out of range (0-65535)")
+    needs = workers_need(args.workers, args.db, args.redis) or cluster_needs(args.db, args.redis)
+    if needs is not None:
+        return fail(needs)
     configure_logging(args.log_json)
+    if args.workers > 1:
+        return supervise(sys.argv[1:] if argv is None else argv, args.workers, args.node_id or None)
     try:
         asyncio.run(serve_until_stopped(args))
-    except StoreProblem as problem:
+    except (StoreProblem, ClusterProblem) as problem:
         return fail(str(problem))
     except sqlite3.Error as problem:
         return fail(f"{args.db}: {problem}")

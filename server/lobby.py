@@ -12,7 +12,7 @@ from __future__ import annotations
 import asyncio
 import secrets
 import time
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import structlog
 
@@ -22,10 +22,13 @@ from server.rules.config import rules_from_data
 from server.session import Session
 from server.store.protocol import Store
 from server.store.rows import TableRow
-from server.table.actor import Table
+from server.table.actor import Replies, Table
 from server.table.clock import Clock
 from server.table.io import Abandon, Join, Reconnect, Stop, Watch
 from server.table.seats import TableState
+
+if TYPE_CHECKING:
+    from server.cluster.node import Cluster, RemoteTable
 
 log = structlog.get_logger("riichi.lobby")
 
@@ -59,6 +62,8 @@ class Lobby:
         self.by_invite: dict[str, Table] = {}
         self.by_watch: dict[str, Table] = {}
         self.members = Membership(on_closed=self._forget)  # the tables' replies go here
+        self.replies: Replies = self.members  # a node of several puts its own in front (server/cluster/node.py)
+        self.cluster: Cluster | None = None  # a node of several: the tables other nodes run, through it
         self.unattended: dict[str, float] = {}  # table id -> since when its game has had no player connected
         self.idle_asked: dict[str, float] = {}  # table id -> when an idle table was last asked to stop
         self.closing = False
@@ -94,7 +99,7 @@ class Lobby:
         except (ValueError, TypeError) as problem:
             raise LobbyError(ErrorCode.BAD_RULES, str(problem).splitlines()[0][:200]) from None
         table = Table.create(secrets.token_hex(6), new_code(), new_code(), game_rules, table_clock, self.store,
-                             self.members, creator=address)  # (its task stores it first)
+                             self.replies, creator=address)  # (its task stores it first)
         self._open(table)
         table.start()
         table.put(Join(seat=0, host=True), host)
@@ -103,9 +108,13 @@ class Lobby:
         return table
 
     async def join(self, session: Session, code: str, seat: int | None = None) -> None:
-        table = self._live(self.by_invite.get(code))
+        table: Table | RemoteTable | None = self._live(self.by_invite.get(code))
+        if table is None and self.cluster is not None:  # another node's table?
+            table = await self.cluster.table_of_code(code, "invite")
         if table is None:
-            if self._live(self.by_watch.get(code)) is not None:  # a mix-up worth naming
+            if self._live(self.by_watch.get(code)) is not None or (
+                    self.cluster is not None and await self.cluster.table_of_code(code, "watch")):
+                # a mix-up worth naming
                 raise LobbyError(ErrorCode.WATCH_CODE,
                                  "that is a watch code, not an invite code: watch the table with it")
             ended = await self.result_after_the_end(session.token_hash, invite=code)
@@ -115,7 +124,17 @@ class Lobby:
                 return
             raise LobbyError(ErrorCode.NO_TABLE, "no open table has that invite code")
         table.put(Join(seat=seat), session)
-        self.members.route(session, table)
+        self.members.route(session, table)  # type: ignore[arg-type]
+
+    async def watch_anywhere(self, session: Session, code: str) -> None:
+        """`watch`, and in a node of several the tables the other nodes run too."""
+        if self.cluster is not None and self._live(self.by_watch.get(code)) is None:
+            remote = await self.cluster.table_of_code(code, "watch")
+            if remote is not None:
+                remote.put(Watch(), session)
+                self.members.route(session, remote)  # type: ignore[arg-type]
+                return
+        self.watch(session, code)
 
     def watch(self, session: Session, code: str) -> None:
         table = self._live(self.by_watch.get(code))
@@ -174,29 +193,34 @@ class Lobby:
         return table
 
     async def restore(self) -> int:
-        """Rebuild every table waiting for its game or in play from the store; returns how many."""
+        """Rebuild every table waiting for its game or in play from the store; returns how many.
+        (A node of several rebuilds only the tables no node holds: server/cluster/node.py.)"""
         count = 0
         for row in await self.store.open_tables():
-            problem = self._unrestorable(row)
-            if problem is not None:
-                await self.store.set_table_state(row.id, TableState.CLOSED, problem)
-                log.info("table_not_restored", table=row.id, reason=problem)
-                continue
-            try:
-                record = await self.store.record(row.game_id) if row.state == TableState.PLAYING else None
-                table = Table.restore(row, record, self.store, self.members)
-            except Exception as error:  # noqa: BLE001 - one bad row must not stop the server
-                log.error("table_not_restored", table=row.id, game=row.game_id, error=f"{type(error).__name__}: "
-                          f"{error}")
-                if row.state == TableState.WAITING:  # nothing is lost but the seats: say so to whoever comes back
-                    await self.store.set_table_state(row.id, TableState.CLOSED, RESTORE_FAILED)
-                # a game in play is left as stored, not closed: nothing is thrown away, and the log says why
-                continue
-            self._open(table).resume()
-            count += 1
-            log.info("table_restored", table=table.id, state=table.state.value, game=table.game_id,
-                     decisions=len(record.decisions) if record else 0)
+            count += await self.restore_one(row)
         return count
+
+    async def restore_one(self, row: TableRow) -> bool:
+        """Rebuild one stored open table and start it; False if it cannot be (and why is stored)."""
+        problem = self._unrestorable(row)
+        if problem is not None:
+            await self.store.set_table_state(row.id, TableState.CLOSED, problem)
+            log.info("table_not_restored", table=row.id, reason=problem)
+            return False
+        try:
+            record = await self.store.record(row.game_id) if row.state == TableState.PLAYING else None
+            table = Table.restore(row, record, self.store, self.replies)
+        except Exception as error:  # noqa: BLE001 - one bad row must not stop the server
+            log.error("table_not_restored", table=row.id, game=row.game_id, error=f"{type(error).__name__}: "
+                      f"{error}")
+            if row.state == TableState.WAITING:  # nothing is lost but the seats: say so to whoever comes back
+                await self.store.set_table_state(row.id, TableState.CLOSED, RESTORE_FAILED)
+            # a game in play is left as stored, not closed: nothing is thrown away, and the log says why
+            return False
+        self._open(table).resume()
+        log.info("table_restored", table=table.id, state=table.state.value, game=table.game_id,
+                 decisions=len(record.decisions) if record else 0)
+        return True
 
     @staticmethod
     def _unrestorable(row: TableRow) -> str | None:

@@ -75,6 +75,17 @@ class ServerProcess:
         except OSError:
             return False
 
+    def metrics(self) -> dict[str, float]:
+        """GET /metrics, read by prometheus_client's parser: each sample's value by its name and
+        labels, as `name{label=value}`."""
+        from prometheus_client.parser import text_string_to_metric_families
+
+        with urllib.request.urlopen(f"http://127.0.0.1:{self.port}/metrics", timeout=5) as response:
+            assert response.headers["Content-Type"].startswith("text/plain; version=0.0.4")
+            text = response.read().decode()
+        return {sample.name + "".join(f"{{{k}={v}}}" for k, v in sorted(sample.labels.items())): sample.value
+                for family in text_string_to_metric_families(text) for sample in family.samples}
+
     async def healthy_async(self, timeout: float = 2.0) -> bool:
         return await asyncio.to_thread(self.healthy, timeout)
 
@@ -82,17 +93,22 @@ class ServerProcess:
         return self.proc is not None and self.proc.poll() is None
 
     def stop(self, sig: int = signal.SIGTERM) -> int:
+        """Stop it with `sig`; one that has not stopped 10 s later is killed (and that raises)."""
         self.proc.send_signal(sig)
         try:
             return self.proc.wait(10)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()  # never left running to load the machine for the other tests
+            self.proc.wait(10)
+            raise
         finally:
             self._close_log()
 
-    async def stop_async(self, sig: int = signal.SIGTERM) -> int:
+    async def stop_async(self, sig: int = signal.SIGTERM, wait: float = 10) -> int:
         """Stop without blocking the event loop, so clients can answer the closing handshake."""
         self.proc.send_signal(sig)
         try:
-            return await asyncio.to_thread(self.proc.wait, 10)
+            return await asyncio.to_thread(self.proc.wait, wait)
         finally:
             self._close_log()
 

@@ -158,3 +158,25 @@ def start_redis() -> Redis:
     process.kill()
     shutil.rmtree(folder, ignore_errors=True)
     raise RuntimeError("redis-server did not start")
+
+
+class Front:
+    """tests/front.py in a process of its own: one address in front of several nodes."""
+
+    def __init__(self, backends: list[int]):
+        import sys
+
+        self.port = free_port()
+        self.process = subprocess.Popen([sys.executable, "-m", "tests.front", str(self.port), *map(str, backends)],
+                                        stdout=subprocess.PIPE, text=True, cwd=Path(__file__).resolve().parents[1])
+        if self.process.stdout.readline().strip() != "listening":
+            self.process.kill()
+            raise RuntimeError("the front did not start")
+
+    @property
+    def url(self) -> str:
+        return f"ws://127.0.0.1:{self.port}"
+
+    def stop(self) -> None:
+        self.process.kill()
+        self.process.wait(10)

@@ -14,7 +14,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import time
-from collections.abc import AsyncIterator, Mapping, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, Sequence
 from typing import Any
 
 from server.game.actions import Action
@@ -54,6 +54,8 @@ class PostgresStore:
         self._gathered: list[tuple[DecisionBatch, asyncio.Future[None]]] = []
         self._committer: asyncio.Task[None] | None = None
         self._epochs: dict[str, int] = {}  # tables written for under a lease: id -> its epoch (take)
+        # a node of several claims each table it makes as it is stored (server/cluster/node.py)
+        self.on_new_table: Callable[[str], Awaitable[None]] | None = None
 
     @classmethod
     async def open(cls, url: str, max_connections: int = 8) -> PostgresStore:
@@ -182,16 +184,43 @@ class PostgresStore:
             " VALUES ($1, $2, $3, $4, $5, 'waiting', $6, $6) ON CONFLICT (id) DO UPDATE SET state=excluded.state,"
             " updated=excluded.updated, rules=excluded.rules, clock=excluded.clock",
             table_id, invite, watch, rules_text(rules), json_text(dict(clock) if clock else None), now)
+        if self.on_new_table is not None:
+            await self.on_new_table(table_id)
+
+    # ---- what the nodes of several ask of one another's tables ------------------------
+
+    async def table_of_code(self, code: str, kind: str) -> tuple[str, str, str] | None:
+        """(id, invite, watch) of the open table whose `kind` ("invite" or "watch") code this is."""
+        column = {"invite": "invite_code", "watch": "watch_code"}[kind]
+        row = await self.pool.fetchrow(f"SELECT id, invite_code, watch_code FROM tables WHERE {column}=$1"
+                                       " AND state IN ('waiting', 'playing') ORDER BY updated DESC LIMIT 1", code)
+        return None if row is None else (row[0], row[1], row[2])
+
+    async def table_codes(self, table_id: str) -> tuple[str, str] | None:
+        """(invite, watch) of an open table."""
+        row = await self.pool.fetchrow("SELECT invite_code, watch_code FROM tables WHERE id=$1"
+                                       " AND state IN ('waiting', 'playing')", table_id)
+        return None if row is None else (row[0], row[1])
+
+    async def open_table_ages(self) -> list[tuple[str, float]]:
+        """(id, seconds since it was made) of every open table."""
+        now = time.time()
+        return [(row[0], now - row[1]) for row in await self.pool.fetch(
+            "SELECT id, created FROM tables WHERE state IN ('waiting', 'playing') ORDER BY created")]
+
+    async def open_table(self, table_id: str) -> TableRow | None:
+        """One open table, as open_tables gives each."""
+        return next((row for row in await self.open_tables(table_id) if row.id == table_id), None)
 
     async def set_table_broadcasts(self, table_id: str, count: int) -> None:
         await self._write(table_id, "UPDATE tables SET broadcasts=$1 WHERE id=$2", count, table_id)
 
-    async def open_tables(self) -> list[TableRow]:
+    async def open_tables(self, only: str | None = None) -> list[TableRow]:
         out = []
         async with self.pool.acquire() as connection:
             for row in await connection.fetch(
                     "SELECT id, invite_code, watch_code, rules, clock, state, broadcasts FROM tables"
-                    " WHERE state IN ('waiting', 'playing') ORDER BY created"):
+                    " WHERE state IN ('waiting', 'playing') AND ($1::text IS NULL OR id = $1) ORDER BY created", only):
                 table_id = row[0]
                 seats = [seat_row(*seat) for seat in await connection.fetch(
                     'SELECT seat, name, kind, strategy, token_hash, host, "left" FROM seats WHERE table_id=$1'
@@ -287,5 +316,10 @@ class PostgresStore:
         self.pool.terminate()
 
     async def aclose(self) -> None:
-        await self._settled()
-        await self.pool.close()
+        """Close once what was appended is stored; a database that does not answer is not
+        waited on for more than a few seconds (its connections are cut)."""
+        try:
+            await asyncio.wait_for(self._settled(), 5)
+            await asyncio.wait_for(self.pool.close(), 5)
+        except (asyncio.TimeoutError, OSError):
+            self.pool.terminate()

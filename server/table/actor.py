@@ -21,6 +21,7 @@ import structlog
 from protocol.messages import ErrorCode, error
 from server.game.record import GameRecord
 from server.game.wall import new_seed
+from server.metrics import Figures
 from server.pace import AddressShare
 from server.rules.config import Rules
 from server.session import Session
@@ -29,9 +30,9 @@ from server.store.rows import TableRow
 from server.table.clock import Clock
 from server.table.core import TableCore
 from server.table.io import (
-    AppendDecisions, Broadcast, CancelTimer, ClockFired, Disconnect, FinishGame, GameStarted, Holds, Input, Join, Log,
-    Output, Reconnect, Released, RemoveSeat, RemoveWatcher, Restored, SaveSeat, SaveTable, SaveWatcher, Seated, Send,
-    SetBroadcasts, SetSeatHost, SetSeatLeft, SetTableState, SetTimer, StartGame, TableClosed, Watch,
+    Act, AppendDecisions, Broadcast, CancelTimer, ClockFired, Disconnect, FinishGame, GameStarted, Holds, Input, Join,
+    Log, Output, Reconnect, Released, RemoveSeat, RemoveWatcher, Restored, SaveSeat, SaveTable, SaveWatcher, Seated,
+    Send, SetBroadcasts, SetSeatHost, SetSeatLeft, SetTableState, SetTimer, StartGame, TableClosed, Watch,
 )
 from server.table.seats import Seat, TableState
 
@@ -56,13 +57,15 @@ class Replies(Protocol):
 class Table:
     history_size = 256  # broadcasts kept for resuming clients (about 4 minutes of play at a human pace)
     share: AddressShare | None = None  # each creating address's share of the loop (server.pace); None: no limit
+    figures: Figures | None = None  # the node's /metrics (server/metrics.py); None: not counted
 
     def __init__(self, core: TableCore, store: Store, replies: Replies, creator: str | None = None,
                  opening: Sequence[Output] = (), clock: Callable[[], float] = time.monotonic):
         self.core, self.store, self.replies = core, store, replies
         self.creator = creator  # the client address that created it (per-address cap and share)
         self.clock = clock
-        self.queue: asyncio.Queue[tuple[Input, Session | None]] = asyncio.Queue()
+        # (input, its session, when a client's act came: 0.0 for any other input)
+        self.queue: asyncio.Queue[tuple[Input, Session | None, float]] = asyncio.Queue()
         self.sessions: dict[str, Session] = {}  # the core's connected members, by id
         self.last_activity = clock()  # of an input other than the clock's (the lobby's janitor)
         self.task: asyncio.Task | None = None
@@ -133,13 +136,13 @@ class Table:
 
     def put(self, item: Input, session: Session | None = None) -> None:
         """Queue an input, from `session` (None: the table's own, the lobby's or the server's)."""
-        self.queue.put_nowait((item, session))
+        self.queue.put_nowait((item, session, time.perf_counter() if type(item) is Act else 0.0))
 
     async def run(self) -> None:
         try:
             await self._carry(self._opening, None)
             while self.core.state is not TableState.CLOSED:
-                item, session = await self.queue.get()
+                item, session, came = await self.queue.get()
                 share, creator = self.share, self.creator
                 if share is not None and creator is not None:
                     # checked again after each wait: the address's other tables woke too
@@ -149,6 +152,8 @@ class Table:
                 await self._step(item, session)
                 if share is not None and creator is not None:
                     share.charge(creator, time.perf_counter() - started)
+                if came and self.figures is not None:
+                    self.figures.answered(time.perf_counter() - came)
         finally:
             if self._timer is not None:
                 self._timer.cancel()
@@ -191,6 +196,8 @@ class Table:
                     session.send(out.message)
             elif kind is AppendDecisions:
                 await self.store.append_decisions(out.game_id, out.first_index, out.decisions)
+                if self.figures is not None:
+                    self.figures.decided(len(out.decisions))
             elif kind is StartGame:
                 # the last output of its step: the game's first outputs follow it
                 seed = new_seed()
@@ -249,4 +256,4 @@ class Table:
 
     def _clock_fired(self) -> None:
         self._timer = None
-        self.queue.put_nowait((ClockFired(), None))
+        self.queue.put_nowait((ClockFired(), None, 0.0))

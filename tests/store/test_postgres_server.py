@@ -13,25 +13,16 @@ import sys
 import time
 from pathlib import Path
 
-import asyncpg
 import pytest
 
 from server.store.postgres import PostgresStore
+from tests.bot_tables import decisions_in_play
 from tests.harness import ServerProcess
 from tests.services import new_database
 
 BOT = Path(sys.executable).parent / "riichi-bot"
 SERVER = Path(sys.executable).parent / "riichi-server"
 GAMES = 3
-
-
-async def _decisions_of_a_game_in_play(url: str) -> int:
-    connection = await asyncpg.connect(url)
-    try:
-        return await connection.fetchval(
-            "SELECT count(*) FROM decisions d JOIN games g ON g.id = d.game_id WHERE g.finished IS NULL") or 0
-    finally:
-        await connection.close()
 
 
 @pytest.mark.asyncio
@@ -44,10 +35,10 @@ async def test_bots_play_whole_games_across_a_kill_of_the_server_and_each_result
                             text=True)
     try:
         deadline = time.monotonic() + 120
-        while await _decisions_of_a_game_in_play(url) < 60:  # the second game, or the first, well under way
+        while await decisions_in_play(url) < 60:  # the second game, or the first, well under way
             assert time.monotonic() < deadline and bots.poll() is None, "no game got under way"
             await asyncio.sleep(0.05)
-        in_play = await _decisions_of_a_game_in_play(url)
+        in_play = await decisions_in_play(url)
         await server.stop_async(signal.SIGKILL)
         server.start()  # the same port and database: the bots' resume tokens work again
         out, err = await asyncio.to_thread(bots.communicate, timeout=240)

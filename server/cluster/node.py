@@ -1,0 +1,581 @@
+"""This node's part in a service of several (docs/cluster.md): it runs its own tables under
+leases, relays its clients' inputs to the tables other nodes run and their outputs back, and
+takes over the tables of a node that is gone.
+
+On the table's node, a client of another node is a `RemoteSession`: what the table's actor
+sends it, and the lobby's replies about it, are gathered per node during one turn of the
+event loop and published to that node's channel (`riichi:node:NODE`) in order, a message for
+several of its members once.  On the client's node, the table is a `RemoteTable`: what the
+client's connection and the lobby put to it is published to the table's node.  Redis keeps
+the order of what one connection publishes to one channel, so a client's inputs reach its
+table, and a table's outputs reach a client, in the order they were made.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import socket
+import time
+import weakref
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+import msgpack
+import structlog
+
+from protocol.messages import ByeCode
+from server.cluster.leases import LeaseKeeper, Leases
+from server.cluster.wire import InputFrame, OutputFrame, WireError, input_frame, output_frame, read_frame
+from server.session import Session
+from server.table.io import Broadcast, Holds, Input, Member, Reconnect, Released, Seated, Send, Stop, TableClosed
+from server.table.seats import TableState
+
+if TYPE_CHECKING:
+    from server.lobby import Lobby
+    from server.store.postgres import PostgresStore
+    from server.table.actor import Table
+
+log = structlog.get_logger("riichi.cluster")
+
+MOVED = "riichi:moved"  # a table's new node, said to every node
+LEASE_TTL = 3.0  # seconds: a lost node's tables are taken over within about this long (docs/cluster.md)
+NODES = "riichi:nodes"  # node -> its figures and when it said them (the service's totals in /status)
+REPORT_EVERY = 2.0  # seconds between a node's figures (default); a node silent for three times as long is gone
+
+
+def node_channel(node: str) -> str:
+    return f"riichi:node:{node}"
+
+
+def new_node_id() -> str:
+    """This process's node id: the host's name and the process id (no ':' in it)."""
+    return f"{socket.gethostname().replace(':', '-')}-{os.getpid()}"
+
+
+@dataclass(frozen=True, slots=True)
+class Answered:
+    """The table has taken in (or refused) a join, watch or resume of the member's."""
+
+    member: str
+
+
+class RemoteSession:
+    """A client of another node, as the tables of this one see it."""
+
+    def __init__(self, cluster: Cluster, member: Member, node: str):
+        self.cluster, self.member, self.node = cluster, member, node
+        self.id = member.id
+
+    def send(self, message: Any) -> None:
+        if not self.cluster.leaving:  # a table that moves on says nothing more to other nodes' clients
+            self.cluster.to_node(self.node, self.id, message)
+
+    def __repr__(self) -> str:
+        return f"RemoteSession({self.member.name!r}, {self.id} at {self.node})"
+
+
+class RemoteTable:
+    """A table another node runs, as this node's lobby and connections see it."""
+
+    def __init__(self, cluster: Cluster, table_id: str, invite: str, watch: str, node: str):
+        self.cluster, self.id, self.invite, self.watch, self.node = cluster, table_id, invite, watch, node
+        self.closed = False
+        self.seen: dict[str, int] = {}  # session id -> the last seq relayed to it
+        self.spectators: set[str] = set()  # the ids of the sessions that watch it (not seated)
+
+    def reconnect(self, table: Any, session: Session) -> None:
+        """Put the session's resume to `table` (the node the table moved to, or a table that
+        has come to this one), from the last seq it was sent, in its seat or as a spectator."""
+        table.put(Reconnect(since=self.seen.get(session.id), restart=True, watch=session.id in self.spectators),
+                  session)
+
+    @property
+    def state(self) -> TableState:
+        return TableState.CLOSED if self.closed else TableState.PLAYING
+
+    def put(self, item: Input, session: Session | None = None) -> None:
+        if session is not None and not self.closed:
+            self.cluster.to_table(self, item, session)
+
+    def __repr__(self) -> str:
+        return f"RemoteTable({self.id} at {self.node})"
+
+
+class Replies:
+    """The replies of this node's tables (server.table.actor.Replies): a local session's go to
+    the lobby's membership, a remote one's to its node."""
+
+    def __init__(self, cluster: Cluster, lobby: Lobby):
+        self.cluster, self.members = cluster, lobby.members
+
+    def answered(self, session: Any, table: Table) -> None:
+        if isinstance(session, RemoteSession):
+            self.cluster.reply(table.id, session, Answered(session.id))
+        else:
+            self.members.answered(session, table)
+
+    def seated(self, session: Any, table: Table, seat: int | None, joined: bool) -> None:
+        if isinstance(session, RemoteSession):
+            self.cluster.nodes_at.setdefault(table.id, set()).add(session.node)
+            self.cluster.reply(table.id, session, Seated(session.id, seat, joined))
+        else:
+            self.members.seated(session, table, seat, joined)
+
+    def released(self, session: Any, table: Table) -> None:
+        if isinstance(session, RemoteSession):
+            self.cluster.reply(table.id, session, Released(session.id))
+        else:
+            self.members.released(session, table)
+
+    def holds(self, table: Table, holds: Holds) -> None:
+        self.members.holds(table, holds)  # a token's seats are the table's node's to know
+
+    def closed(self, table: Table) -> None:
+        self.members.closed(table)
+        self.cluster.table_closed(table)
+
+
+class Cluster:
+    def __init__(self, redis: Any, store: PostgresStore, node: str | None = None, ttl: float = LEASE_TTL,
+                 clock: Callable[[], float] = time.monotonic, report_every: float = REPORT_EVERY):
+        self.redis, self.store = redis, store
+        self.node = node or new_node_id()
+        self.leases = Leases(redis, self.node, ttl)
+        self.keeper = LeaseKeeper(self.leases, self._lease_lost)
+        self.clock, self.report_every = clock, report_every
+        self.lobby: Lobby | None = None
+        # member id -> a client of another node at a table here (kept while a table keeps it)
+        self.remotes: weakref.WeakValueDictionary[str, RemoteSession] = weakref.WeakValueDictionary()
+        self.nodes_at: dict[str, set[str]] = {}  # table id here -> the nodes with members at it
+        self.proxies: dict[str, RemoteTable] = {}  # table id -> a table another node runs
+        self.locals: weakref.WeakValueDictionary[str, Session] = weakref.WeakValueDictionary()  # id -> session
+        self.failovers = 0  # tables taken over from a node that was gone, for /metrics
+        # This node is giving its tables up (it stops): their last words (bye, released, closed)
+        # are not relayed, since the node that takes each over resumes its clients there.
+        self.leaving = False
+        self.moving: set[str] = set()  # tables given up one by one (a lease lost): the same
+        self._claiming: dict[str, asyncio.Future[bool]] = {}  # tables being taken over here, until rebuilt
+        self._pending: dict[str, list[tuple[str, Any]]] = {}  # node -> what goes there this turn
+        self._flushing = False
+        self._publish: asyncio.Queue[tuple[str, bytes]] = asyncio.Queue()
+        self._tasks: list[asyncio.Task] = []
+        self.log = log.bind(node=self.node)
+        self.figures: Callable[[], dict[str, Any]] = dict  # this node's, as /status and /metrics read them
+
+    # ---- starting and stopping ---------------------------------------------------
+
+    def attach(self, lobby: Lobby) -> None:
+        """Run this node's tables for `lobby` (which routes to other nodes' through this)."""
+        self.lobby = lobby
+        lobby.cluster = self
+        lobby.replies = Replies(self, lobby)
+        self.store.on_new_table = self.claim_new
+
+    async def start(self) -> None:
+        pubsub = self.redis.pubsub()
+        await pubsub.subscribe(node_channel(self.node), MOVED)
+        loop = asyncio.get_running_loop()
+        self._tasks = [loop.create_task(self._listen(pubsub), name="cluster-listen"),
+                       loop.create_task(self._publisher(), name="cluster-publish"),
+                       loop.create_task(self._claimer(), name="cluster-claim"),
+                       loop.create_task(self._reporter(), name="cluster-report")]
+        self.keeper.start()
+
+    async def stop(self) -> None:
+        """After the lobby has stopped its tables: their leases are given up, so that other
+        nodes take them over at once."""
+        try:
+            await asyncio.wait_for(self.redis.hdel(NODES, self.node), 2)
+        except Exception:  # noqa: BLE001 - then it is counted out as silent
+            pass
+        try:  # all at once: a node with many tables stops in one round trip to Redis
+            await asyncio.wait_for(asyncio.gather(*(self.keeper.drop(t) for t in list(self.keeper.held))), 3)
+        except asyncio.TimeoutError:  # Redis away: the leases run out by themselves
+            pass
+        await self.keeper.stop()
+        for task in self._tasks:
+            task.cancel()
+        await asyncio.gather(*self._tasks, return_exceptions=True)
+
+    async def close(self) -> None:
+        """The Redis connections closed (after `stop`, or a start that failed)."""
+        for task in self._tasks:
+            task.cancel()
+        await asyncio.gather(*self._tasks, return_exceptions=True)
+        try:
+            await asyncio.wait_for(self.redis.aclose(), 3)
+        except Exception:  # noqa: BLE001 - closing is best effort
+            pass
+
+    async def _reporter(self) -> None:
+        while True:
+            try:
+                now = self.figures()
+                await self.redis.hset(NODES, self.node, json.dumps({
+                    "at": time.time(), "tables": sum(now.get("tables", {}).values()),
+                    "connections": now.get("connections", 0)}))
+            except Exception as problem:  # noqa: BLE001 - the next round tries again
+                self.log.warning("report_failed", error=str(problem))
+            await asyncio.sleep(self.report_every)
+
+    async def service(self) -> dict[str, Any]:
+        """The service's totals: the nodes that have reported lately, their tables and
+        connections (each node's figures as it last said them, every REPORT_EVERY s)."""
+        now, nodes, tables, connections = time.time(), [], 0, 0
+        for node, said in (await self.redis.hgetall(NODES)).items():
+            figures = json.loads(said)
+            if now - figures.get("at", 0) > 3 * max(REPORT_EVERY, self.report_every):
+                continue
+            nodes.append(node.decode() if isinstance(node, bytes) else node)
+            tables += figures.get("tables", 0)
+            connections += figures.get("connections", 0)
+        return {"nodes": sorted(nodes), "tables": tables, "connections": connections}
+
+    async def healthy(self) -> bool:
+        try:
+            return bool(await asyncio.wait_for(self.redis.ping(), 2))
+        except Exception:  # noqa: BLE001 - any failure is "does not answer"
+            return False
+
+    # ---- this node's own tables --------------------------------------------------
+
+    async def claim_new(self, table_id: str) -> None:
+        """A table created here, just stored: its lease (a new id's is free) and its epoch."""
+        sent = self.clock()
+        epoch = await self.leases.claim(table_id)
+        if epoch is None or not await self.store.take(table_id, epoch):
+            raise RuntimeError(f"table {table_id} was claimed by another node as it was made")
+        self.keeper.hold(table_id, epoch, sent)
+
+    def table_closed(self, table: Table) -> None:
+        nodes = self.nodes_at.pop(table.id, set())
+        if not self.leaving and table.id not in self.moving:
+            for node in nodes:
+                self._queue(node, "frame", output_frame(table.id, self.node, TableClosed()))
+        self.moving.discard(table.id)
+        self.store.let_go(table.id)
+        asyncio.get_running_loop().create_task(self.keeper.drop(table.id))
+
+    def _lease_lost(self, table_id: str, epoch: int) -> None:
+        """The lease is gone (refused, or not renewed in time): stop running the table here,
+        keeping it stored for the node that takes it over."""
+        self.store.let_go(table_id)
+        table = self.lobby.tables.get(table_id) if self.lobby else None
+        if table is not None:
+            self.log.warning("table_given_up", table=table_id, epoch=epoch)
+            self.moving.add(table_id)
+            table.put(Stop("the table moved to another server node", keep=True))
+
+    # ---- the lobby's questions: tables that other nodes run ------------------------
+
+    async def table_of_code(self, code: str, kind: str) -> Table | RemoteTable | None:
+        """The open table another node runs whose invite (or watch) code this is (or, if no
+        node ran it, this node's now)."""
+        found = await self.store.table_of_code(code, kind)
+        if found is None:
+            return None
+        proxy = await self._proxy(*found)
+        return proxy if proxy is not None or self.lobby is None else self.lobby.tables.get(found[0])
+
+    async def resume(self, session: Session, since: int | None) -> Table | RemoteTable | None:
+        """Take a resume on to the node whose table holds the session's token (its seat, or
+        its place as a spectator)."""
+        seat = await self.store.seat_of_token(session.token_hash)
+        watched = None if seat is not None else await self.store.watch_of_token(session.token_hash)
+        table_id = seat[0] if seat is not None else watched
+        if table_id is None or self.lobby is None or table_id in self.lobby.tables:
+            return None
+        row = await self.store.table_codes(table_id)
+        proxy = None if row is None else await self._proxy(table_id, *row)
+        if proxy is None and table_id in self.lobby.tables:  # no node ran it: it is this one's now
+            return self.lobby.resume(session, since, restarted=True)
+        if proxy is not None:
+            if since is not None:
+                proxy.seen[session.id] = since
+            if seat is None:
+                proxy.spectators.add(session.id)
+            proxy.put(Reconnect(since=since, watch=seat is None), session)
+            if self.lobby is not None:  # until the table answers: so that a move takes it along
+                self.lobby.members.route(session, proxy)  # type: ignore[arg-type]
+        return proxy
+
+    async def _proxy(self, table_id: str, invite: str, watch: str) -> RemoteTable | None:
+        """The table as another node runs it; None if it is this node's (or none can run it)."""
+        proxy = self.proxies.get(table_id)
+        if proxy is not None and not proxy.closed:
+            return proxy
+        if table_id in self._claiming:  # being taken over here: wait till it is rebuilt
+            await asyncio.shield(self._claiming[table_id])
+        holder = await self.leases.holder(table_id)
+        if holder is None:  # nobody runs it now (its node stopped or was lost): take it, or see who did
+            if await self.claim_table(table_id):
+                return None
+            holder = await self.leases.holder(table_id)
+        if holder is not None and holder.node == self.node and table_id in self._claiming:
+            await asyncio.shield(self._claiming[table_id])  # being taken over here: wait till it is rebuilt
+        if holder is None or holder.node == self.node:
+            return None
+        proxy = self.proxies[table_id] = RemoteTable(self, table_id, invite, watch, holder.node)
+        return proxy
+
+    # ---- relaying -----------------------------------------------------------------
+
+    def to_table(self, proxy: RemoteTable, item: Input, session: Session) -> None:
+        self.locals[session.id] = session
+        try:
+            frame = input_frame(proxy.id, self.node, session.member, item)
+        except WireError:
+            return  # an input that stays on its table's node
+        self._publish.put_nowait((node_channel(proxy.node), frame))
+
+    def to_node(self, node: str, member_id: str, message: Any) -> None:
+        self._queue(node, "message", (member_id, message))
+
+    def reply(self, table_id: str, session: RemoteSession, item: Any) -> None:
+        if self.leaving or table_id in self.moving:
+            return
+        if isinstance(item, Answered):
+            frame = msgpack.packb({"k": "Answered", "table": table_id, "node": self.node, "member": item.member})
+        else:
+            frame = output_frame(table_id, self.node, item)
+        self._queue(session.node, "frame", frame)
+
+    def _queue(self, node: str, kind: str, what: Any) -> None:
+        self._pending.setdefault(node, []).append((kind, what))
+        if not self._flushing:
+            self._flushing = True
+            asyncio.get_running_loop().call_soon(self._flush)
+
+    def _flush(self) -> None:
+        """This turn's outputs for each node, in order; consecutive sends of one message to
+        several of a node's members as one Broadcast."""
+        self._flushing = False
+        pending, self._pending = self._pending, {}
+        for node, items in pending.items():
+            channel = node_channel(node)
+            run: list[str] = []
+            message: Any = None
+            for kind, what in items:
+                if kind == "message" and what[1] is message:
+                    run.append(what[0])
+                    continue
+                if run:
+                    self._publish.put_nowait((channel, self._messages_frame(run, message)))
+                    run = []
+                if kind == "message":
+                    run, message = [what[0]], what[1]
+                else:
+                    message = None
+                    self._publish.put_nowait((channel, what))
+            if run:
+                self._publish.put_nowait((channel, self._messages_frame(run, message)))
+
+    def _messages_frame(self, members: list[str], message: Any) -> bytes:
+        """(Its table is the members' own: the client's node reads it from their sessions.)"""
+        item = Send(members[0], message) if len(members) == 1 else Broadcast(tuple(members), message)
+        return output_frame("", self.node, item)
+
+    async def _publisher(self) -> None:
+        while True:
+            channel, frame = await self._publish.get()
+            try:
+                await self.redis.publish(channel, frame)
+            except Exception as problem:  # noqa: BLE001 - Redis away: what it would have carried is lost
+                self.log.warning("publish_failed", channel=channel, error=str(problem))
+
+    async def _listen(self, pubsub: Any) -> None:
+        while True:
+            try:
+                message = await pubsub.get_message(ignore_subscribe_messages=True, timeout=1.0)
+            except Exception as problem:  # noqa: BLE001 - Redis away: try again
+                self.log.warning("listen_failed", error=str(problem))
+                await asyncio.sleep(0.5)
+                continue
+            if message is None:
+                continue
+            try:
+                channel = message["channel"].decode() if isinstance(message["channel"], bytes) else message["channel"]
+                if channel == MOVED:
+                    await self._moved(msgpack.unpackb(message["data"]))
+                else:
+                    self._received(message["data"])
+            except Exception:  # noqa: BLE001 - one bad frame must not stop the node
+                self.log.exception("frame_failed")
+
+    def _received(self, data: bytes) -> None:
+        head = msgpack.unpackb(data, raw=False, strict_map_key=False)
+        if isinstance(head, dict) and head.get("k") == "Answered":
+            session, proxy = self.locals.get(head.get("member", "")), self.proxies.get(head.get("table", ""))
+            if session is not None and proxy is not None and self.lobby is not None:
+                self.lobby.members.answered(session, proxy)
+            return
+        frame = read_frame(data)
+        if isinstance(frame, InputFrame):
+            self._input(frame)
+        else:
+            self._output(frame)
+
+    def _input(self, frame: InputFrame) -> None:
+        claiming = self._claiming.get(frame.table)
+        if claiming is not None:  # being taken over here: the input waits till the table is rebuilt
+            claiming.add_done_callback(lambda _: self._input(frame))
+            return
+        table = self.lobby.tables.get(frame.table) if self.lobby is not None else None
+        if table is None or table.state is TableState.CLOSED:
+            return  # not here (moved, or closed): the client's node learns it from riichi:moved
+        remote = self.remotes.get(frame.member.id)
+        if remote is None or remote.node != frame.node or remote.member != frame.member:
+            remote = self.remotes[frame.member.id] = RemoteSession(self, frame.member, frame.node)
+        table.put(frame.item, remote)
+
+    def _output(self, frame: OutputFrame) -> None:
+        item, lobby = frame.item, self.lobby
+        proxy = self.proxies.get(frame.table)
+        if isinstance(item, (Send, Broadcast)):
+            if item.message.get("type") == "bye" and item.message.get("code") == ByeCode.SERVER_RESTARTING:
+                return  # its table moves to another node, whose resume comes by riichi:moved
+            members = (item.member,) if isinstance(item, Send) else item.members
+            seq = item.message.get("seq") if hasattr(item.message, "get") else None
+            for member in members:
+                session = self.locals.get(member)
+                if session is not None:
+                    if isinstance(seq, int):
+                        for table in (session.table, session.joining):
+                            if isinstance(table, RemoteTable):
+                                table.seen[member] = max(seq, table.seen.get(member, 0))
+                    session.send(item.message)
+            return
+        if proxy is None or lobby is None:
+            return
+        if isinstance(item, TableClosed):
+            proxy.closed = True
+            self.proxies.pop(frame.table, None)
+            lobby.members.closed(proxy)  # type: ignore[arg-type]
+            return
+        session = self.locals.get(getattr(item, "member", ""))
+        if session is None:
+            return
+        if isinstance(item, Seated):
+            if item.seat is None:
+                proxy.spectators.add(session.id)
+            else:
+                proxy.spectators.discard(session.id)
+            lobby.members.seated(session, proxy, item.seat, item.joined)  # type: ignore[arg-type]
+        elif isinstance(item, Released):
+            lobby.members.released(session, proxy)  # type: ignore[arg-type]
+
+    # ---- taking over the tables of a node that is gone ------------------------------
+
+    async def _claimer(self) -> None:
+        every = self.leases.ttl / 3
+        while True:
+            await asyncio.sleep(every)
+            try:
+                await self.claim_orphans()
+            except Exception:  # noqa: BLE001 - the next round tries again
+                self.log.exception("claim_failed")
+
+    async def claim_orphans(self) -> int:
+        """Take over every open table that no node holds a lease on (its node is gone, or
+        stopped and let it go); returns how many."""
+        if self.lobby is None or self.lobby.closing:
+            return 0
+        taken = 0
+        for table_id, age in await self.store.open_table_ages():
+            if table_id in self.lobby.tables or age < 2 * self.leases.ttl and table_id not in self.proxies:
+                continue  # a table made a moment ago: its node claims it as it stores it
+            taken += await self.claim_table(table_id)
+        return taken
+
+    async def claim_table(self, table_id: str) -> bool:
+        """Take over one open table if no node holds it: its lease, its epoch in the database,
+        and the table rebuilt here by replaying its record; the nodes are told it moved."""
+        if self.lobby is None or self.lobby.closing or table_id in self.lobby.tables:
+            return False
+        if table_id in self._claiming or await self.leases.holder(table_id) is not None:
+            return False
+        claiming = self._claiming[table_id] = asyncio.get_running_loop().create_future()
+        try:
+            taken = await self._claim(table_id)
+        finally:
+            del self._claiming[table_id]
+            claiming.set_result(False)
+        return taken
+
+    async def _claim(self, table_id: str) -> bool:
+        sent = self.clock()
+        epoch = await self.leases.claim(table_id)
+        if epoch is None:
+            return False
+        if not await self.store.take(table_id, epoch) or not await self._restore(table_id):
+            await self.leases.release(table_id, epoch)
+            self.store.let_go(table_id)
+            return False
+        self.keeper.hold(table_id, epoch, sent)
+        self.failovers += 1
+        self.log.info("table_taken_over", table=table_id, epoch=epoch)
+        self._come_home(table_id)
+        await self.redis.publish(MOVED, msgpack.packb({"table": table_id, "node": self.node}))
+        return True
+
+    def _come_home(self, table_id: str) -> None:
+        """The sessions here at a table this node has just taken over resume at it."""
+        proxy = self.proxies.pop(table_id, None)
+        table = self.lobby.tables.get(table_id) if self.lobby is not None else None
+        if proxy is None or table is None:
+            return
+        proxy.closed = True
+        for session in list(self.locals.values()):
+            if proxy in (session.table, session.joining) and session.connection is not None:
+                proxy.reconnect(table, session)
+
+    async def _restore(self, table_id: str) -> bool:
+        assert self.lobby is not None
+        row = await self.store.open_table(table_id)
+        if row is None:
+            return False
+        return await self.lobby.restore_one(row)
+
+    async def _moved(self, notice: dict[str, Any]) -> None:
+        """A table has a new node: the sessions here at it resume there, from what each saw."""
+        table_id, node = notice.get("table"), notice.get("node")
+        proxy = self.proxies.get(table_id)
+        if proxy is None or node == self.node:
+            if proxy is not None:
+                self.proxies.pop(table_id, None)
+            return
+        proxy.node = node
+        for session in list(self.locals.values()):
+            if proxy in (session.table, session.joining) and session.connection is not None:
+                proxy.reconnect(proxy, session)
+
+
+def cluster_needs(db: str, redis: str | None) -> str | None:
+    """Why these options cannot run a node of several (None: they can)."""
+    if redis is None:
+        return None
+    if not db.startswith(("postgresql://", "postgres://")):
+        return "--redis needs --db postgresql://...: the nodes of one service share one PostgreSQL database"
+    return None
+
+
+class ClusterProblem(Exception):
+    """This node cannot join the service (args[0]: one line saying why)."""
+
+
+async def open_redis(url: str) -> Any:
+    """A Redis client for the cluster (redis.asyncio), checked with a PING; ClusterProblem if
+    it does not answer."""
+    import redis.asyncio as aioredis  # only for several nodes: one process never imports it
+    import redis.exceptions
+
+    try:
+        client = aioredis.Redis.from_url(url, socket_timeout=5, socket_connect_timeout=5, health_check_interval=10)
+        await client.ping()
+    except (redis.exceptions.RedisError, OSError, ValueError) as problem:
+        raise ClusterProblem(f"{url}: redis does not answer ({problem})") from None
+    return client
+

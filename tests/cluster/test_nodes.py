@@ -1,0 +1,133 @@
+"""Several riichi-server processes as one service on one Redis and one PostgreSQL (issue 16),
+real processes end to end: a table made on one node is played by clients of other nodes, the
+node that runs a table is killed or stopped mid-game, and the leak check runs across nodes."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import signal
+import time
+import urllib.request
+
+import pytest
+import redis.asyncio as aioredis
+
+from tests.bot_tables import decisions_in_play, start_table, stored_finals_replayed
+from tests.harness import ServerProcess
+from tests.services import Front, new_database
+
+pytestmark = pytest.mark.asyncio
+
+
+def _nodes(url: str, redis_url: str, folder, names: str, *extra: str) -> list[ServerProcess]:
+    """Nodes of one service, each a riichi-server process with its log in `folder`."""
+    return [ServerProcess(url, "--redis", redis_url, "--node-id", name, "--report-every", "0.2", *extra,
+                          log=folder / f"node-{name}.log").start() for name in names]
+
+
+def _stop(nodes: list[ServerProcess], front: Front | None = None) -> None:
+    if front is not None:
+        front.stop()
+    for node in nodes:
+        if node.running():
+            node.stop()
+
+
+def _status(server: ServerProcess) -> dict:
+    with urllib.request.urlopen(f"http://127.0.0.1:{server.port}/status", timeout=5) as response:
+        return json.loads(response.read())
+
+
+async def test_a_table_made_on_one_node_is_played_by_a_friend_on_another_and_stored_once(
+        postgres, redis_server, tmp_path):
+    url = await new_database(postgres)
+    nodes = _nodes(url, redis_server.url, tmp_path, "ab")
+    try:
+        players = await start_table(nodes[0].url, [nodes[1].url], seed=1, server_bots=2)
+        assert [_status(n)["tables"] for n in nodes] == [1, 0]  # the table is a's; b relays
+        deadline = time.monotonic() + 30
+        while ((service := _status(nodes[1])["service"])["tables"], service["connections"] >= 2) != (1, True) \
+                and time.monotonic() < deadline:
+            await asyncio.sleep(0.1)  # each node says its figures every 0.2 s here (--report-every)
+        assert service["nodes"] == ["a", "b"] and service["tables"] == 1 and service["connections"] >= 2
+        results = await asyncio.wait_for(asyncio.gather(*players), 240)
+        assert results[0].final == results[1].final and results[0].final["scores"]
+        assert [_status(n)["node"] for n in nodes] == ["a", "b"]
+    finally:
+        _stop(nodes)
+    assert await stored_finals_replayed(url) == [results[0].final["scores"]]
+
+
+@pytest.mark.parametrize("how", [signal.SIGKILL, signal.SIGTERM], ids=["killed", "stopped"])
+async def test_when_the_node_running_a_table_is_lost_another_takes_it_over_and_the_game_finishes(
+        postgres, redis_server, tmp_path, how):
+    """"A node lost mid-game": kill -9 of the table's node (or SIGTERM, a rolling restart's
+    step); another claims the table, rebuilds it from PostgreSQL, the clients (all through one
+    address) resume, and the game finishes with the result its stored record replays to."""
+    url = await new_database(postgres)
+    nodes = _nodes(url, redis_server.url, tmp_path, "abc")
+    front = Front([n.port for n in nodes])
+    try:
+        players = await start_table(front.url, [front.url, front.url], seed=3, server_bots=1)
+        while await decisions_in_play(url) < 40:
+            assert not players[0].done(), players[0]
+            await asyncio.sleep(0.05)
+        redis = aioredis.Redis.from_url(redis_server.url)
+        [key] = await redis.keys("riichi:lease:*")
+        owner, epoch = (await redis.get(key)).decode().rsplit(":", 1)
+        await redis.aclose()
+        await nodes["abc".index(owner)].stop_async(how)
+        killed = time.monotonic()
+        results = await asyncio.wait_for(asyncio.gather(*players), 240)
+        print(f"the game finished {time.monotonic() - killed:.1f} s after its node was lost")
+        figures = [node.metrics() for node in nodes if node.running()]
+        assert sum(f["riichi_failovers_total"] for f in figures) == 1  # one table, taken over once
+        assert all("riichi_lease_renewals_total" in f and "riichi_leases" in f for f in figures)
+    finally:
+        _stop(nodes, front)
+    assert all(r.final == results[0].final for r in results) and results[0].final["scores"]
+    assert await stored_finals_replayed(url) == [results[0].final["scores"]]
+
+
+async def test_no_client_of_any_node_receives_a_tile_it_may_not_see(postgres, redis_server, tmp_path):
+    """The leak check of tests/server/test_no_leaks.py, with every client's connection going to
+    a node chosen at random: its table's own node or another that relays for it."""
+    from tests.server.test_no_leaks import play_and_check
+
+    url = await new_database(postgres)
+    nodes = _nodes(url, redis_server.url, tmp_path, "abc")
+    front = Front([n.port for n in nodes])
+    try:
+        totals, _ = await asyncio.wait_for(play_and_check(front.url, games=6, parallel=3, seed=16), 300)
+        assert totals["games"] == 6 and totals["offers"] > 0 and totals["snapshots"] > 0, totals
+        assert all(_status(n)["tables"] == 0 for n in nodes)  # every table finished, on whichever node
+    finally:
+        _stop(nodes, front)
+
+
+@pytest.mark.slow
+async def test_fifty_tables_on_three_nodes_finish_across_a_kill_and_a_stop_each_its_records_replay(
+        postgres, redis_server, tmp_path):
+    """The proof of issue 16: three nodes on one Redis and one PostgreSQL, 50 tables of bot
+    clients connecting through one address to random nodes; one node is killed with SIGKILL
+    mid-game and another stopped with SIGTERM; every game finishes, and every result is the
+    replay of its stored record."""
+    url = await new_database(postgres)
+    # every client comes from 127.0.0.1: no cap on one address's tables and connections
+    nodes = _nodes(url, redis_server.url, tmp_path, "abc", "--tables-per-address", "0", "--connections-per-address", "0")
+    front = Front([n.port for n in nodes])
+    try:
+        tables = [await start_table(front.url, [front.url], seed=i, server_bots=2,
+                                    rules=("tenhou", "ema2016")[i % 2], timeout=120) for i in range(50)]
+        while await decisions_in_play(url) < 3000:
+            await asyncio.sleep(0.1)
+        await nodes[0].stop_async(signal.SIGKILL)
+        await asyncio.sleep(2)
+        await nodes[1].stop_async(signal.SIGTERM, wait=60)  # its tables stop and are stored first
+        results = await asyncio.wait_for(asyncio.gather(*(asyncio.gather(*t) for t in tables)), 900)
+    finally:
+        _stop(nodes, front)
+    assert all(host.final == friend.final for host, friend in results)
+    finals = await stored_finals_replayed(url)
+    assert sorted(map(str, finals)) == sorted(str(host.final["scores"]) for host, _ in results) and len(finals) == 50
