@@ -84,3 +84,17 @@ async def until(pilot, condition, what: str = "", timeout: float = 20.0) -> None
 
 def text_of(app: PlayApp, selector: str) -> str:
     return str(app.query_one(selector).render())
+
+
+# ---- the server's `table` message before the game ----------------------------------
+
+def waiting(you, seats, host_codes: bool = False) -> dict:
+    message = {"type": "table", "seq": 1, "table": "t1", "state": "waiting", "rules": "tenhou", "clock": None,
+               "you": you, "game": None, "seats": seats}
+    if host_codes:
+        message.update(invite="INVITE", watch="WATCH")
+    return message
+
+
+def seat(name, kind="human", host=False, ready=False, connected=True) -> dict:
+    return {"name": name, "kind": kind, "ready": ready, "host": host, "connected": connected}

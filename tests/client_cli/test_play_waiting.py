@@ -1,24 +1,12 @@
 """riichi-play's waiting table (before the game): what a spectator, a player and the host are
-offered.  The app is fed `table` messages through test_play_keys' stand-in connection."""
+offered.  The app is fed `table` messages through the stand-in connection of screens.py."""
 
 from __future__ import annotations
 
 import pytest
 
 from client_cli.play.game_app import PlayApp
-from tests.client_cli.screens import SIZE, StandIn, until
-
-
-def waiting(you, seats, host_codes: bool = False) -> dict:
-    message = {"type": "table", "seq": 1, "table": "t1", "state": "waiting", "rules": "tenhou", "clock": None,
-               "you": you, "game": None, "seats": seats}
-    if host_codes:
-        message.update(invite="INVITE", watch="WATCH")
-    return message
-
-
-def seat(name, kind="human", host=False, ready=False, connected=True) -> dict:
-    return {"name": name, "kind": kind, "ready": ready, "host": host, "connected": connected}
+from tests.client_cli.screens import SIZE, StandIn, seat, until, waiting
 
 
 @pytest.mark.asyncio

@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 import json
 import signal
+import subprocess
 import time
 import urllib.request
 
@@ -27,11 +28,18 @@ def _nodes(url: str, redis_url: str, folder, names: str, *extra: str) -> list[Se
 
 
 def _stop(nodes: list[ServerProcess], front: Front | None = None) -> None:
+    """Every node stopped (SIGTERM to all at once; one still running after its wait is killed),
+    whatever happened in the test: none is left running for the next tests."""
     if front is not None:
         front.stop()
-    for node in nodes:
-        if node.running():
-            node.stop()
+    running = [node for node in nodes if node.running()]
+    for node in running:
+        node.proc.send_signal(signal.SIGTERM)
+    for node in running:
+        try:
+            node.stop(signal.SIGTERM)
+        except subprocess.TimeoutExpired:
+            pass  # killed by ServerProcess.stop
 
 
 def _status(server: ServerProcess) -> dict:

@@ -23,6 +23,7 @@ from selenium.webdriver.chrome.options import Options
 from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
+from selenium.webdriver.support.ui import Select
 
 from server.game.analysis import counts34
 from server.rules.shanten import shanten, useful_tiles
@@ -274,3 +275,17 @@ class WebPlayer:
                 if "nothing on the page is" not in str(problem):
                     raise
                 # the page drew that part again between reading and clicking: read it again
+
+
+def create_table(browser, port: int, name: str, bots: int = 3, strategy: str = "random", rules: str = "tenhou",
+                 clock: str = "none") -> None:
+    """From the lobby at /: the name, the rules, the clock and the bots, then Create."""
+    browser.get(f"http://127.0.0.1:{port}/")
+    field = browser.find_element(By.ID, "name")
+    field.clear()  # the page fills in the name given last time
+    field.send_keys(name)
+    Select(browser.find_element(By.ID, "rules")).select_by_value(rules)
+    Select(browser.find_element(By.ID, "clock")).select_by_value(clock)
+    Select(browser.find_element(By.ID, "bots")).select_by_value(str(bots))
+    Select(browser.find_element(By.ID, "bot-strategy")).select_by_value(strategy)
+    browser.find_element(By.CSS_SELECTOR, "#create button[type=submit]").click()

@@ -12,8 +12,7 @@ import time
 
 from selenium.webdriver.common.by import By
 
-from tests.web.browser import WebPlayer, received_frames
-from tests.web.test_play_a_hand import create_table
+from tests.web.browser import WebPlayer, create_table, received_frames
 
 # The table as a page shows it, in one read: every seat's pond (by seat), our hand, the round, and
 # every tile on the board (not the result dialog over it, which is about a hand already over).

@@ -6,8 +6,7 @@ the table fills the window (no empty band below it: the hand and the buttons at 
 from __future__ import annotations
 
 
-from tests.web.browser import DESKTOP, LAPTOP, PHONE, WebPlayer
-from tests.web.test_play_a_hand import create_table
+from tests.web.browser import DESKTOP, LAPTOP, PHONE, WebPlayer, create_table
 
 # The boxes of the table's parts, the tiles sticking out of their part, and the window.
 BOXES = """

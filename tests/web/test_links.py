@@ -16,9 +16,7 @@ import pytest
 
 from client_cli.play.game_app import PlayApp
 from protocol.links import join_link, watch_link
-from tests.client_cli.test_play_keys import StandIn
-from tests.client_cli.test_play_results import until
-from tests.client_cli.test_play_waiting import seat, waiting
+from tests.client_cli.screens import StandIn, seat, until, waiting
 
 RIICHI_BOT = Path(sys.executable).parent / "riichi-bot"
 

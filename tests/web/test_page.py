@@ -10,8 +10,7 @@ import time
 
 from selenium.webdriver.common.by import By
 
-from tests.web.browser import PHONE, WebPlayer, page_errors, received_frames
-from tests.web.test_play_a_hand import create_table
+from tests.web.browser import PHONE, WebPlayer, create_table, page_errors, received_frames
 
 NASTY = "<b>b&d</b><img src=x onerror=1>"  # 31 characters: the server keeps 32
 

@@ -6,23 +6,8 @@ and clicks, as a person would."""
 from __future__ import annotations
 
 from selenium.webdriver.common.by import By
-from selenium.webdriver.support.ui import Select
 
-from tests.web.browser import WebPlayer
-
-
-def create_table(browser, port: int, name: str, bots: int = 3, strategy: str = "random", rules: str = "tenhou",
-                 clock: str = "none") -> None:
-    """From the lobby at /: the name, the rules, the clock and the bots, then Create."""
-    browser.get(f"http://127.0.0.1:{port}/")
-    field = browser.find_element(By.ID, "name")
-    field.clear()  # the page fills in the name given last time
-    field.send_keys(name)
-    Select(browser.find_element(By.ID, "rules")).select_by_value(rules)
-    Select(browser.find_element(By.ID, "clock")).select_by_value(clock)
-    Select(browser.find_element(By.ID, "bots")).select_by_value(str(bots))
-    Select(browser.find_element(By.ID, "bot-strategy")).select_by_value(strategy)
-    browser.find_element(By.CSS_SELECTOR, "#create button[type=submit]").click()
+from tests.web.browser import WebPlayer, create_table
 
 
 def test_a_player_in_the_browser_plays_whole_hands_against_three_bots_by_clicking(server, browsers):

@@ -8,8 +8,7 @@ import signal
 
 import pytest
 
-from tests.web.browser import LAPTOP, PHONE, WebPlayer, page_errors
-from tests.web.test_play_a_hand import create_table
+from tests.web.browser import LAPTOP, PHONE, WebPlayer, create_table, page_errors
 
 pytestmark = pytest.mark.slow
 
