@@ -286,8 +286,12 @@ class Cluster:
         seat = await self.store.seat_of_token(session.token_hash)
         watched = None if seat is not None else await self.store.watch_of_token(session.token_hash)
         table_id = seat[0] if seat is not None else watched
-        if table_id is None or self.lobby is None or table_id in self.lobby.tables:
+        if table_id is None or self.lobby is None:
             return None
+        if table_id in self._claiming:  # being taken over here: wait till it is rebuilt
+            await asyncio.shield(self._claiming[table_id])
+        if table_id in self.lobby.tables:  # here now (the lobby looked before a take-over ended)
+            return self.lobby.resume(session, since, restarted=True)
         row = await self.store.table_codes(table_id)
         proxy = None if row is None else await self._proxy(table_id, *row)
         if proxy is None and table_id in self.lobby.tables:  # no node ran it: it is this one's now
