@@ -143,7 +143,8 @@ async def main_async(args: argparse.Namespace) -> int:
             samples += times.values()
             print(f"  kill {kill:2}: {node} with {len(tables)} tables; on again after "
                   + ", ".join(f"{t:.2f}" for t in sorted(times.values())) + " s"
-                  + (f"; {len(tables) - len(times)} not within 30 s" if len(times) < len(tables) else ""),
+                  + (f"; {len(tables) - len(times)} not within 30 s: {', '.join(t for t in tables if t not in times)}"
+                     if len(times) < len(tables) else ""),
                   flush=True)
             await asyncio.sleep(args.pause)
         print(f"\nfailover over {len(samples)} tables in {args.kills} kills: p50 {percentile(samples, 50):.2f} s,"
