@@ -9,6 +9,8 @@ once the clock's `absence` has passed.
 
 from __future__ import annotations
 
+from abc import ABC, abstractmethod
+
 from protocol.messages import ByeCode, ErrorCode, bye, error
 from server.game.events import Event
 from server.players import DEFAULT_BOT, PLAYERS
@@ -25,7 +27,7 @@ WAITING, PLAYING = TableState.WAITING, TableState.PLAYING
 HERE, LEFT, BOT = SeatState.HERE, SeatState.LEFT, SeatState.BOT
 
 
-class Seating(TableBase):
+class Seating(TableBase, ABC):
     def _join(self, item: Join, who: Member) -> None:
         if self._seat_of_token(who.token_hash) is not None:
             return self._reconnect(Reconnect(), who)
@@ -211,8 +213,10 @@ class Seating(TableBase):
             self._starting = True
             self._out.append(StartGame(self.rules, tuple(s.name for s in self.seats)))
 
+    @abstractmethod
     def _advance(self, events: list[Event]) -> None:
-        raise NotImplementedError
+        """Let bots answer, store the new decisions, send the events and the new offers."""
 
+    @abstractmethod
     def _close_empty(self) -> None:
-        raise NotImplementedError
+        """Close the table: its host left and no player is seated at it."""
