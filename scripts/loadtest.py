@@ -60,27 +60,26 @@ CLK_TCK = os.sysconf("SC_CLK_TCK")
 
 def rss_kib(pid: int) -> int:
     """VmRSS of a process and of its children still running (a service's nodes under --workers)."""
-    total = 0
-    for one in [pid, *children(pid)]:
-        try:
-            lines = Path(f"/proc/{one}/status").read_text().splitlines()
-        except OSError:
-            continue
-        total += next((int(line.split()[1]) for line in lines if line.startswith("VmRSS:")), 0)
-    return total
+    return sum(next((int(line.split()[1]) for line in status.splitlines() if line.startswith("VmRSS:")), 0)
+               for status in _family(pid, "status"))
 
 
 def cpu_seconds(pid: int) -> float:
     """utime + stime of a process and of its children still running (seconds): a service of
     several nodes under `--workers` is its supervisor's children."""
-    total = 0.0
+    return sum((int(fields[11]) + int(fields[12])) / CLK_TCK
+               for fields in (stat.rsplit(")", 1)[1].split() for stat in _family(pid, "stat")))
+
+
+def _family(pid: int, name: str) -> list[str]:
+    """/proc/PID/NAME of a process and of each of its children that is still there."""
+    texts = []
     for one in [pid, *children(pid)]:
         try:
-            fields = Path(f"/proc/{one}/stat").read_text().rsplit(")", 1)[1].split()
+            texts.append(Path(f"/proc/{one}/{name}").read_text())
         except OSError:
-            continue
-        total += (int(fields[11]) + int(fields[12])) / CLK_TCK
-    return total
+            pass
+    return texts
 
 
 def children(pid: int) -> list[int]:

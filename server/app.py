@@ -231,10 +231,10 @@ class App:
 
     def figures(self) -> dict[str, Any]:
         """What /metrics reads at each scrape (server/metrics.py)."""
-        states: dict[str, int] = {"waiting": 0, "playing": 0}
+        states: dict[str, int] = {TableState.WAITING: 0, TableState.PLAYING: 0}
         for table in self.lobby.tables.values():
             if table.state is not TableState.CLOSED:
-                states[str(table.state.value)] = states.get(str(table.state.value), 0) + 1
+                states[table.state] = states.get(table.state, 0) + 1
         now: dict[str, Any] = {"tables": states, "connections": len(self.connections), "sessions": len(self.sessions)}
         if self.cluster is not None:
             now.update(leases=len(self.cluster.keeper.held), renewals=self.cluster.keeper.renewals,
@@ -243,10 +243,9 @@ class App:
 
     async def status(self) -> dict[str, Any]:
         """`GET /status`: what the server is doing, for operators."""
-        tables = [t for t in self.lobby.tables.values() if t.state is not TableState.CLOSED]
-        status = {"ok": await self.problem() is None, "version": VERSION, "tables": len(tables),
-                  "playing": sum(1 for t in tables if t.state is TableState.PLAYING),
-                  "connections": len(self.connections)}
+        tables = self.figures()["tables"]
+        status = {"ok": await self.problem() is None, "version": VERSION, "tables": sum(tables.values()),
+                  "playing": tables[TableState.PLAYING], "connections": len(self.connections)}
         if self.cluster is not None:
             status["node"] = self.cluster.node
             try:

@@ -20,6 +20,7 @@ from collections.abc import Sequence
 import structlog
 
 from server.cluster.node import new_node_id
+from server.store.postgres import is_postgres_url
 
 log = structlog.get_logger("riichi.workers")
 
@@ -31,7 +32,7 @@ def workers_need(workers: int, db: str, redis: str | None) -> str | None:
     """Why `--workers` cannot run with these options (None: it can)."""
     if workers < 1:
         return f"--workers {workers}: give 1 or more"
-    if workers > 1 and (redis is None or not db.startswith(("postgresql://", "postgres://"))):
+    if workers > 1 and (redis is None or not is_postgres_url(db)):
         return ("--workers needs --redis URL and --db postgresql://...: the workers are nodes of one service"
                 " (one process keeps its SQLite file alone)")
     return None

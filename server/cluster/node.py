@@ -20,7 +20,6 @@ import socket
 import time
 import weakref
 from collections.abc import Callable
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 import msgpack
@@ -28,8 +27,9 @@ import structlog
 
 from protocol.messages import ByeCode
 from server.cluster.leases import LeaseKeeper, Leases
-from server.cluster.wire import InputFrame, OutputFrame, WireError, input_frame, output_frame, read_frame
+from server.cluster.wire import Answered, InputFrame, OutputFrame, WireError, input_frame, output_frame, read_frame
 from server.session import Session
+from server.store.postgres import is_postgres_url
 from server.table.io import Broadcast, Holds, Input, Member, Reconnect, Released, Seated, Send, Stop, TableClosed
 from server.table.seats import TableState
 
@@ -53,13 +53,6 @@ def node_channel(node: str) -> str:
 def new_node_id() -> str:
     """This process's node id: the host's name and the process id (no ':' in it)."""
     return f"{socket.gethostname().replace(':', '-')}-{os.getpid()}"
-
-
-@dataclass(frozen=True, slots=True)
-class Answered:
-    """The table has taken in (or refused) a join, watch or resume of the member's."""
-
-    member: str
 
 
 class RemoteSession:
@@ -302,8 +295,7 @@ class Cluster:
             if seat is None:
                 proxy.spectators.add(session.id)
             proxy.put(Reconnect(since=since, watch=seat is None), session)
-            if self.lobby is not None:  # until the table answers: so that a move takes it along
-                self.lobby.members.route(session, proxy)  # type: ignore[arg-type]
+            self.lobby.members.route(session, proxy)  # until the table answers: a move takes it along
         return proxy
 
     async def _proxy(self, table_id: str, invite: str, watch: str) -> RemoteTable | None:
@@ -341,11 +333,7 @@ class Cluster:
     def reply(self, table_id: str, session: RemoteSession, item: Any) -> None:
         if self.leaving or table_id in self.moving:
             return
-        if isinstance(item, Answered):
-            frame = msgpack.packb({"k": "Answered", "table": table_id, "node": self.node, "member": item.member})
-        else:
-            frame = output_frame(table_id, self.node, item)
-        self._queue(session.node, "frame", frame)
+        self._queue(session.node, "frame", output_frame(table_id, self.node, item))
 
     def _queue(self, node: str, kind: str, what: Any) -> None:
         self._pending.setdefault(node, []).append((kind, what))
@@ -410,12 +398,6 @@ class Cluster:
                 self.log.exception("frame_failed")
 
     def _received(self, data: bytes) -> None:
-        head = msgpack.unpackb(data, raw=False, strict_map_key=False)
-        if isinstance(head, dict) and head.get("k") == "Answered":
-            session, proxy = self.locals.get(head.get("member", "")), self.proxies.get(head.get("table", ""))
-            if session is not None and proxy is not None and self.lobby is not None:
-                self.lobby.members.answered(session, proxy)
-            return
         frame = read_frame(data)
         if isinstance(frame, InputFrame):
             self._input(frame)
@@ -442,7 +424,7 @@ class Cluster:
             if item.message.get("type") == "bye" and item.message.get("code") == ByeCode.SERVER_RESTARTING:
                 return  # its table moves to another node, whose resume comes by riichi:moved
             members = (item.member,) if isinstance(item, Send) else item.members
-            seq = item.message.get("seq") if hasattr(item.message, "get") else None
+            seq = item.message.get("seq")
             for member in members:
                 session = self.locals.get(member)
                 if session is not None:
@@ -462,7 +444,9 @@ class Cluster:
         session = self.locals.get(getattr(item, "member", ""))
         if session is None:
             return
-        if isinstance(item, Seated):
+        if isinstance(item, Answered):
+            lobby.members.answered(session, proxy)  # type: ignore[arg-type]
+        elif isinstance(item, Seated):
             if item.seat is None:
                 proxy.spectators.add(session.id)
             else:
@@ -561,7 +545,7 @@ def cluster_needs(db: str, redis: str | None) -> str | None:
     """Why these options cannot run a node of several (None: they can)."""
     if redis is None:
         return None
-    if not db.startswith(("postgresql://", "postgres://")):
+    if not is_postgres_url(db):
         return "--redis needs --db postgresql://...: the nodes of one service share one PostgreSQL database"
     return None
 

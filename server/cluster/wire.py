@@ -25,12 +25,20 @@ from server.table.io import (
     TableClosed, Watch,
 )
 
+@dataclass(frozen=True, slots=True)
+class Answered:
+    """The table has taken in (or refused) a join, watch or resume of the member's: its node's
+    lobby routes the member's messages by its membership again (Membership.answered)."""
+
+    member: str
+
+
 # The inputs a client's node relays to the table's node, and the outputs that come back.
 RELAYED_INPUTS: dict[str, type] = {kind.__name__: kind for kind in (
     Join, Watch, AddBot, Ready, Act, Leave, Disconnect, Reconnect)}
 RELAYED_OUTPUTS: dict[str, type] = {kind.__name__: kind for kind in (
-    Send, Broadcast, Seated, Released, Holds, TableClosed)}
-RelayedOutput = Send | Broadcast | Seated | Released | Holds | TableClosed
+    Send, Broadcast, Seated, Released, Holds, TableClosed, Answered)}
+RelayedOutput = Send | Broadcast | Seated | Released | Holds | TableClosed | Answered
 _MEMBER_FIELDS = tuple(f.name for f in dataclasses.fields(Member))
 
 

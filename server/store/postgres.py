@@ -210,7 +210,8 @@ class PostgresStore:
 
     async def open_table(self, table_id: str) -> TableRow | None:
         """One open table, as open_tables gives each."""
-        return next((row for row in await self.open_tables(table_id) if row.id == table_id), None)
+        rows = await self.open_tables(table_id)
+        return rows[0] if rows else None
 
     async def set_table_broadcasts(self, table_id: str, count: int) -> None:
         await self._write(table_id, "UPDATE tables SET broadcasts=$1 WHERE id=$2", count, table_id)

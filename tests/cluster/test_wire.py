@@ -9,7 +9,7 @@ import pytest
 
 from protocol.messages import Message
 from server.cluster.wire import (
-    RELAYED_INPUTS, RELAYED_OUTPUTS, InputFrame, OutputFrame, WireError, input_frame, output_frame, read_frame,
+    RELAYED_INPUTS, RELAYED_OUTPUTS, Answered, InputFrame, OutputFrame, WireError, input_frame, output_frame, read_frame,
 )
 from server.table.io import (
     Act, AddBot, Broadcast, ClockFired, Disconnect, Holds, Join, Leave, Member, Ready, Reconnect, Released, Seated,
@@ -23,7 +23,7 @@ INPUTS = [Join(seat=2, host=True), Join(), Watch(), AddBot(1, "shanten"), Ready(
 MESSAGE = Message({"type": "event", "seq": 3, "event": {"type": "discard", "seat": 1, "tile": "0m"}})
 OUTPUTS = [Send("s1", {"type": "error", "code": "bad_action", "message": "not yours"}),
            Broadcast(("s1", "s2", "s9"), MESSAGE), Seated("s1", 3, True), Seated("s2", None, False),
-           Released("s1"), Holds("hash1", 2, watching=False, handed_to_bot=True), TableClosed()]
+           Released("s1"), Holds("hash1", 2, watching=False, handed_to_bot=True), TableClosed(), Answered("s1")]
 
 
 def test_every_input_a_client_sends_its_table_is_relayed_as_it_was():
