@@ -227,8 +227,9 @@ class Runner:
                 raise BotError(f"{code}: {text}")
             if code != ErrorCode.STALE_DECISION:
                 log.warning("%s: server error %s: %s", self.name, code, text)
-        elif kind == "catchup":
+        elif kind == "catchup":  # resumed: on another connection, or on this one at the table's new node
             self.result.catchups.append("replay" if message.get("replay") else str(message.get("reason")))
+            self._asked_ready = False  # a waiting table rebuilt elsewhere has cleared its players' ready
         elif kind == "timeout":
             log.warning("%s: decision %s timed out; the server played %s", self.name, message.get("decision"),
                         message.get("action"))

@@ -9,6 +9,11 @@ several of its members once.  On the client's node, the table is a `RemoteTable`
 client's connection and the lobby put to it is published to the table's node.  Redis keeps
 the order of what one connection publishes to one channel, so a client's inputs reach its
 table, and a table's outputs reach a client, in the order they were made.
+
+An input published while the table's node is gone (Redis counts nobody on its channel) is
+kept by its `RemoteTable` and put again, in order, to the node that takes the table over,
+as is a join or watch the table had not answered when its node went: a friend who joined
+while a node died is seated all the same.
 """
 
 from __future__ import annotations
@@ -30,7 +35,9 @@ from server.cluster.leases import LeaseKeeper, Leases
 from server.cluster.wire import Answered, InputFrame, OutputFrame, WireError, input_frame, output_frame, read_frame
 from server.session import Session
 from server.store.postgres import is_postgres_url
-from server.table.io import Broadcast, Holds, Input, Member, Reconnect, Released, Seated, Send, Stop, TableClosed
+from server.table.io import (
+    Broadcast, Holds, Input, Join, Member, Reconnect, Released, Seated, Send, Stop, TableClosed, Watch,
+)
 from server.table.seats import TableState
 
 if TYPE_CHECKING:
@@ -43,6 +50,7 @@ log = structlog.get_logger("riichi.cluster")
 MOVED = "riichi:moved"  # a table's new node, said to every node
 LEASE_TTL = 3.0  # seconds: a lost node's tables are taken over within about this long (docs/cluster.md)
 NODES = "riichi:nodes"  # node -> its figures and when it said them (the service's totals in /status)
+PUBLISH_BATCH = 512  # frames published in one round trip to Redis at most
 REPORT_EVERY = 2.0  # seconds between a node's figures (default); a node silent for three times as long is gone
 
 
@@ -78,12 +86,25 @@ class RemoteTable:
         self.closed = False
         self.seen: dict[str, int] = {}  # session id -> the last seq relayed to it
         self.spectators: set[str] = set()  # the ids of the sessions that watch it (not seated)
+        self.asking: dict[str, Join | Watch] = {}  # session id -> its join or watch, until the table answers
+        self.unheard: list[tuple[Session, Input]] = []  # published while its node was gone, in order
 
-    def reconnect(self, table: Any, session: Session) -> None:
-        """Put the session's resume to `table` (the node the table moved to, or a table that
-        has come to this one), from the last seq it was sent, in its seat or as a spectator."""
-        table.put(Reconnect(since=self.seen.get(session.id), restart=True, watch=session.id in self.spectators),
-                  session)
+    def resend(self, table: Any, sessions: list[Session]) -> None:
+        """The table has moved (to another node, or to this one as `table`): each of this
+        node's sessions at it resumes there from the last seq it was sent, in its seat or as a
+        spectator (or asks again for the seat or place not answered yet), and what it said
+        while the table's node was gone follows."""
+        for session in sessions:
+            asked = self.asking.get(session.id)
+            if asked is not None and session.table is not self:
+                table.put(asked, session)  # a join of a token already seated resumes that seat
+            else:
+                table.put(Reconnect(since=self.seen.get(session.id), restart=True,
+                                    watch=session.id in self.spectators), session)
+        unheard, self.unheard = self.unheard, []
+        for session, item in unheard:
+            if not isinstance(item, (Join, Watch)):  # (those are asked again above)
+                table.put(item, session)
 
     @property
     def state(self) -> TableState:
@@ -325,7 +346,21 @@ class Cluster:
             frame = input_frame(proxy.id, self.node, session.member, item)
         except WireError:
             return  # an input that stays on its table's node
-        self._publish.put_nowait((node_channel(proxy.node), frame))
+        if isinstance(item, (Join, Watch)):
+            proxy.asking[session.id] = item
+        self._publish.put_nowait((node_channel(proxy.node), frame, (proxy, session, item)))
+
+    def _unheard(self, channel: str, proxy: RemoteTable, session: Session, item: Input) -> None:
+        """An input nobody heard: its table's node is gone.  Kept for the node that takes the
+        table over, or put to it now if that has been said meanwhile."""
+        if proxy.closed:
+            table = self.lobby.tables.get(proxy.id) if self.lobby is not None else None
+            if table is not None and self.proxies.get(proxy.id) is None:  # it came to this node
+                table.put(item, session)
+        elif node_channel(proxy.node) != channel:
+            proxy.put(item, session)
+        else:
+            proxy.unheard.append((session, item))
 
     def to_node(self, node: str, member_id: str, message: Any) -> None:
         self._queue(node, "message", (member_id, message))
@@ -355,15 +390,15 @@ class Cluster:
                     run.append(what[0])
                     continue
                 if run:
-                    self._publish.put_nowait((channel, self._messages_frame(run, message)))
+                    self._publish.put_nowait((channel, self._messages_frame(run, message), None))
                     run = []
                 if kind == "message":
                     run, message = [what[0]], what[1]
                 else:
                     message = None
-                    self._publish.put_nowait((channel, what))
+                    self._publish.put_nowait((channel, what, None))
             if run:
-                self._publish.put_nowait((channel, self._messages_frame(run, message)))
+                self._publish.put_nowait((channel, self._messages_frame(run, message), None))
 
     def _messages_frame(self, members: list[str], message: Any) -> bytes:
         """(Its table is the members' own: the client's node reads it from their sessions.)"""
@@ -371,12 +406,23 @@ class Cluster:
         return output_frame("", self.node, item)
 
     async def _publisher(self) -> None:
+        """Publish what is queued, all that has gathered in one round trip (a pipeline), in
+        order; an input that no node heard is kept for the table's next node."""
         while True:
-            channel, frame = await self._publish.get()
+            batch = [await self._publish.get()]
+            while not self._publish.empty() and len(batch) < PUBLISH_BATCH:
+                batch.append(self._publish.get_nowait())
             try:
-                await self.redis.publish(channel, frame)
+                async with self.redis.pipeline(transaction=False) as pipe:
+                    for channel, frame, _ in batch:
+                        pipe.publish(channel, frame)
+                    heard = await pipe.execute()
             except Exception as problem:  # noqa: BLE001 - Redis away: what it would have carried is lost
-                self.log.warning("publish_failed", channel=channel, error=str(problem))
+                self.log.warning("publish_failed", frames=len(batch), error=str(problem))
+                continue
+            for (channel, _, sent), count in zip(batch, heard):
+                if sent is not None and count == 0:
+                    self._unheard(channel, *sent)
 
     async def _listen(self, pubsub: Any) -> None:
         while True:
@@ -445,6 +491,7 @@ class Cluster:
         if session is None:
             return
         if isinstance(item, Answered):
+            proxy.asking.pop(session.id, None)
             lobby.members.answered(session, proxy)  # type: ignore[arg-type]
         elif isinstance(item, Seated):
             if item.seat is None:
@@ -516,9 +563,12 @@ class Cluster:
         if proxy is None or table is None:
             return
         proxy.closed = True
-        for session in list(self.locals.values()):
-            if proxy in (session.table, session.joining) and session.connection is not None:
-                proxy.reconnect(table, session)
+        proxy.resend(table, self._sessions_at(proxy))
+
+    def _sessions_at(self, proxy: RemoteTable) -> list[Session]:
+        """This node's connected sessions at (or joining) the table another node ran."""
+        return [session for session in list(self.locals.values())
+                if proxy in (session.table, session.joining) and session.connection is not None]
 
     async def _restore(self, table_id: str) -> bool:
         assert self.lobby is not None
@@ -536,9 +586,7 @@ class Cluster:
                 self.proxies.pop(table_id, None)
             return
         proxy.node = node
-        for session in list(self.locals.values()):
-            if proxy in (session.table, session.joining) and session.connection is not None:
-                proxy.reconnect(proxy, session)
+        proxy.resend(proxy, self._sessions_at(proxy))
 
 
 def cluster_needs(db: str, redis: str | None) -> str | None:

@@ -14,7 +14,9 @@ import urllib.request
 import pytest
 import redis.asyncio as aioredis
 
-from tests.bot_tables import decisions_in_play, start_table, stored_finals_replayed
+from client_cli.bot.sdk import play
+from client_cli.bot.strategies import make_bot
+from tests.bot_tables import decisions_in_play, invite_of, start_table, stored_finals_replayed
 from tests.harness import ServerProcess
 from tests.services import Front, new_database
 
@@ -93,6 +95,49 @@ async def test_when_the_node_running_a_table_is_lost_another_takes_it_over_and_t
         assert sum(f["riichi_failovers_total"] for f in figures) == 1  # one table, taken over once
         assert all("riichi_lease_renewals_total" in f and "riichi_leases" in f for f in figures)
     finally:
+        _stop(nodes, front)
+    assert all(r.final == results[0].final for r in results) and results[0].final["scores"]
+    assert await stored_finals_replayed(url) == [results[0].final["scores"]]
+
+
+async def test_friends_who_join_and_say_ready_while_the_tables_node_is_down_play_when_it_is_taken_over(
+        postgres, redis_server, tmp_path):
+    """"A node lost mid-game", before the game began: the table's node is killed; a friend who
+    joins through another node meanwhile was relayed to nobody (no node on the dead one's
+    channel) and never seated, and one who had said ready before was not ready at the table
+    rebuilt elsewhere, its connection (to a node that lived) never told to say it again.  Now
+    the relaying node keeps what nobody heard for the table's next node, and the game plays."""
+    url = await new_database(postgres)
+    nodes = _nodes(url, redis_server.url, tmp_path, "abc")
+    front = Front([n.port for n in nodes])
+    redis = aioredis.Redis.from_url(redis_server.url)
+    try:
+        invite: asyncio.Future[str] = asyncio.get_running_loop().create_future()
+        ready: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+
+        def on_table(message: dict) -> None:
+            if "invite" in message and not invite.done():
+                invite.set_result(message["invite"])
+
+        def on_friend_table(message: dict) -> None:
+            seat = (message.get("seats") or [None] * 4)[message["you"]] if message.get("you") is not None else None
+            if seat is not None and seat["ready"] and not ready.done():
+                ready.set_result(None)
+
+        host = asyncio.create_task(play(make_bot("builtin", "host", seed=1), front.url, server_bots=1, rules="tenhou",
+                                        clock={"none": True}, on_table=on_table, timeout=120))
+        code = await invite_of(host, invite)
+        [key] = await redis.keys("riichi:lease:*")
+        owner = (await redis.get(key)).decode().rsplit(":", 1)[0]
+        relay = nodes[("abc".index(owner) + 1) % 3]  # a node that lives, for both friends
+        first = asyncio.create_task(play(make_bot("builtin", "first", seed=2), relay.url, code=code,
+                                         on_table=on_friend_table, timeout=120))
+        await asyncio.wait_for(ready, 30)
+        await nodes["abc".index(owner)].stop_async(signal.SIGKILL)
+        second = asyncio.create_task(play(make_bot("builtin", "second", seed=3), relay.url, code=code, timeout=120))
+        results = await asyncio.wait_for(asyncio.gather(host, first, second), 240)
+    finally:
+        await redis.aclose()
         _stop(nodes, front)
     assert all(r.final == results[0].final for r in results) and results[0].final["scores"]
     assert await stored_finals_replayed(url) == [results[0].final["scores"]]
