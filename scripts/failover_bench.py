@@ -85,7 +85,9 @@ async def keep_playing(url: str, seen: dict[str, list[float]], stop: asyncio.Eve
             await asyncio.gather(host_task, play(friend, url, code=code, on_table=on_table, timeout=120))
         except Exception as problem:  # noqa: BLE001 - a table lost is counted as such, and replaced
             print(f"  table {index}: {type(problem).__name__}: {problem}", flush=True)
+        finally:  # (the run's end cancels this task: the host's goes with it, said nothing of)
             host_task.cancel()
+            await asyncio.gather(host_task, return_exceptions=True)
 
 
 async def main_async(args: argparse.Namespace) -> int:

@@ -63,6 +63,11 @@ def new_node_id() -> str:
     return f"{socket.gethostname().replace(':', '-')}-{os.getpid()}"
 
 
+# What a session's resend asks again when its table moves (RemoteTable.resend), rather than
+# putting it again as it was: a resume from an older seq would replay what was sent since.
+ASKED_AGAIN = (Join, Watch, Reconnect)
+
+
 class RemoteSession:
     """A client of another node, as the tables of this one see it."""
 
@@ -103,7 +108,7 @@ class RemoteTable:
                                     watch=session.id in self.spectators), session)
         unheard, self.unheard = self.unheard, []
         for session, item in unheard:
-            if not isinstance(item, (Join, Watch)):  # (those are asked again above)
+            if not isinstance(item, ASKED_AGAIN):
                 table.put(item, session)
 
     @property
@@ -335,7 +340,9 @@ class Cluster:
             await asyncio.shield(self._claiming[table_id])  # being taken over here: wait till it is rebuilt
         if holder is None or holder.node == self.node:
             return None
-        proxy = self.proxies[table_id] = RemoteTable(self, table_id, invite, watch, holder.node)
+        proxy = self.proxies.get(table_id)  # made meanwhile, by another session's look-up: one proxy a table
+        if proxy is None or proxy.closed:
+            proxy = self.proxies[table_id] = RemoteTable(self, table_id, invite, watch, holder.node)
         return proxy
 
     # ---- relaying -----------------------------------------------------------------
@@ -353,14 +360,17 @@ class Cluster:
     def _unheard(self, channel: str, proxy: RemoteTable, session: Session, item: Input) -> None:
         """An input nobody heard: its table's node is gone.  Kept for the node that takes the
         table over, or put to it now if that has been said meanwhile."""
-        if proxy.closed:
-            table = self.lobby.tables.get(proxy.id) if self.lobby is not None else None
-            if table is not None and self.proxies.get(proxy.id) is None:  # it came to this node
-                table.put(item, session)
-        elif node_channel(proxy.node) != channel:
-            proxy.put(item, session)
-        else:
+        if not proxy.closed and node_channel(proxy.node) == channel:
             proxy.unheard.append((session, item))
+            return
+        if isinstance(item, ASKED_AGAIN):
+            return  # the table has moved since, and its sessions have asked again (RemoteTable.resend)
+        if not proxy.closed:
+            proxy.put(item, session)
+            return
+        table = self.lobby.tables.get(proxy.id) if self.lobby is not None else None
+        if table is not None and self.proxies.get(proxy.id) is None:  # it came to this node
+            table.put(item, session)
 
     def to_node(self, node: str, member_id: str, message: Any) -> None:
         self._queue(node, "message", (member_id, message))
