@@ -159,9 +159,11 @@ class InProcessServer:
     start and stop (server.app.running); its log is kept in `entries`.  `url`, `db`, `errors`
     and `stop_async` are as a ServerProcess's."""
 
-    def __init__(self, db: Path, *extra: str):
-        self.db, self.port, self.extra = Path(db), free_port(), list(extra)
+    def __init__(self, db: Path | str, *extra: str):  # a file, or a postgresql:// URL
+        self.db = db if isinstance(db, str) and "://" in db else Path(db)
+        self.port, self.extra = free_port(), list(extra)
         self.entries: list[dict[str, Any]] = []
+        self.app: Any = None  # server.app.App, while it runs
         self._stack: AsyncExitStack | None = None
 
     @property
@@ -175,7 +177,7 @@ class InProcessServer:
         stack = AsyncExitStack()
         self.entries = stack.enter_context(structlog.testing.capture_logs())  # logging restored at the stop
         try:
-            await stack.enter_async_context(app.running(args))
+            self.app = await stack.enter_async_context(app.running(args))
         except BaseException:
             await stack.aclose()
             raise

@@ -336,8 +336,11 @@ class Cluster:
             if await self.claim_table(table_id):
                 return None
             holder = await self.leases.holder(table_id)
-        if holder is not None and holder.node == self.node and table_id in self._claiming:
-            await asyncio.shield(self._claiming[table_id])  # being taken over here: wait till it is rebuilt
+        if table_id in self._claiming:  # being taken over here (by another look-up): wait till it is rebuilt
+            await asyncio.shield(self._claiming[table_id])
+            if table_id in self.lobby.tables:
+                return None
+            holder = await self.leases.holder(table_id)
         if holder is None or holder.node == self.node:
             return None
         proxy = self.proxies.get(table_id)  # made meanwhile, by another session's look-up: one proxy a table
@@ -541,6 +544,8 @@ class Cluster:
         if self.lobby is None or self.lobby.closing or table_id in self.lobby.tables:
             return False
         if table_id in self._claiming or await self.leases.holder(table_id) is not None:
+            return False
+        if table_id in self._claiming or table_id in self.lobby.tables:  # another look-up began (or ended) one meanwhile
             return False
         claiming = self._claiming[table_id] = asyncio.get_running_loop().create_future()
         try:

@@ -17,7 +17,7 @@ import redis.asyncio as aioredis
 from client_cli.bot.sdk import play
 from client_cli.bot.strategies import make_bot
 from tests.bot_tables import decisions_in_play, invite_of, start_table, stored_finals_replayed
-from tests.harness import ServerProcess
+from tests.harness import InProcessServer, ServerProcess
 from tests.services import Front, new_database
 
 pytestmark = pytest.mark.asyncio
@@ -141,6 +141,49 @@ async def test_friends_who_join_and_say_ready_while_the_tables_node_is_down_play
         _stop(nodes, front)
     assert all(r.final == results[0].final for r in results) and results[0].final["scores"]
     assert await stored_finals_replayed(url) == [results[0].final["scores"]]
+
+
+async def test_a_table_several_look_ups_of_one_node_find_orphaned_at_once_is_taken_over_once(
+        postgres, redis_server, tmp_path):
+    """Several resumes (or a resume and the orphan scan) of one node found the same table
+    without a lease at once: each began to take it over, and the ends of all but one failed (KeyError),
+    leaving their clients unresumed.  Now only the first takes it over, and the table is here."""
+    url = await new_database(postgres)
+    [lost] = _nodes(url, redis_server.url, tmp_path, "a")
+    host = None
+    try:  # a table waiting for a friend on node a, which is then killed
+        invite: asyncio.Future[str] = asyncio.get_running_loop().create_future()
+        host = asyncio.create_task(play(make_bot("builtin", "host", seed=1), lost.url, server_bots=2,
+                                        clock={"none": True}, timeout=60,
+                                        on_table=lambda m: "invite" in m and not invite.done()
+                                        and invite.set_result(m["invite"])))
+        await invite_of(host, invite)
+        await lost.stop_async(signal.SIGKILL)
+    finally:
+        _stop([lost])
+        if host is not None:
+            host.cancel()
+    node = await InProcessServer(url, "--redis", redis_server.url, "--node-id", "b").start_async()
+    redis = aioredis.Redis.from_url(redis_server.url)
+    try:
+        [key] = await redis.keys("riichi:lease:*")  # a's, until its ttl: gone now, as when it runs out
+        table = key.decode().rsplit(":", 1)[1]
+        cluster = node.app.cluster
+        await redis.delete(key)
+        looked_up = cluster.leases.holder
+
+        async def slowly(table_id: str):  # each look-up overlaps the others, as on a busy node
+            holder = await looked_up(table_id)
+            await asyncio.sleep(0.05)
+            return holder
+
+        cluster.leases.holder = slowly
+        taken = await asyncio.gather(*(cluster.claim_table(table) for _ in range(8)))
+        assert sorted(taken) == [False] * 7 + [True] and table in node.app.lobby.tables
+        assert cluster.failovers == 1 and not node.errors()
+    finally:
+        await redis.aclose()
+        await node.stop_async()
 
 
 async def test_no_client_of_any_node_receives_a_tile_it_may_not_see(postgres, redis_server, tmp_path):
