@@ -241,9 +241,9 @@ class Runner:
         return False
 
     def _on_bye(self, message: dict[str, Any]) -> bool:
-        if message.get("code") == ByeCode.SERVER_RESTARTING and self._ready and self.result.final is None:
+        if message.get("code") == ByeCode.SERVER_RESTARTING and self.result.final is None:
             log.info("%s: the server is stopping; waiting for it to come back", self.name)
-            return False  # the game stays stored: resume when the server is back
+            return False  # the table stays stored (waiting or playing): resume when the server (or another node) is back
         self.result.reason = str(message.get("reason", ""))
         return True
 
@@ -266,7 +266,12 @@ class Runner:
 
     async def _not_resumed(self) -> bool:
         """The seat was not resumed: the game ended while this bot was away (its result comes
-        instead, and ends the run), or the seat is lost (BotError, with the server's reason)."""
+        instead, and ends the run), or the seat is lost (BotError, with the server's reason).
+        A bot that was never seated (its join unanswered when the connection went) joins again."""
+        if self.code is not None and self.result.seat is None and self.state is None:
+            log.info("%s: the join was not answered before the connection was lost; joining again", self.name)
+            await self._sit_down()
+            return False
         try:
             answer = await asyncio.wait_for(self.conn.recv(), 5.0)
         except (asyncio.TimeoutError, SessionEnded):
