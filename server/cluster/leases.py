@@ -83,6 +83,14 @@ class Leases:
         """Another ttl for this node's lease of that epoch; False if it no longer holds it."""
         return bool(await self._renew(keys=[lease_key(table_id)], args=[f"{self.node}:{epoch}", self._ttl_ms]))
 
+    async def renew_many(self, held: dict[str, int]) -> dict[str, bool]:
+        """renew() for each table -> epoch, all in one round trip to Redis (a pipeline)."""
+        async with self.redis.pipeline(transaction=False) as pipe:
+            for table_id, epoch in held.items():
+                await self._renew(keys=[lease_key(table_id)], args=[f"{self.node}:{epoch}", self._ttl_ms], client=pipe)
+            answers = await pipe.execute()
+        return {table_id: bool(answer) for table_id, answer in zip(held, answers)}
+
     async def release(self, table_id: str, epoch: int) -> bool:
         """Give the lease up (a node stopping on purpose), so another may claim it at once."""
         return bool(await self._release(keys=[lease_key(table_id)], args=[f"{self.node}:{epoch}"]))
@@ -144,21 +152,24 @@ class LeaseKeeper:
             await asyncio.sleep(every)
 
     async def renew_all(self) -> None:
-        """One round: renew each lease, each within what is left of its validity."""
-        await asyncio.gather(*(self._renew(table_id, epoch) for table_id, (epoch, _) in list(self.held.items())))
-
-    async def _renew(self, table_id: str, epoch: int) -> None:
+        """One round: renew every lease still sure to be held, in one round trip waited on no
+        longer than the soonest of them is sure to be held; then count each renewed, refused,
+        or (no answer, and its time up) lost."""
         sent = self.clock()
-        valid_until = self.held[table_id][1]
-        renewed: bool | None = None  # True: renewed; False: refused (another holds it); None: no answer
-        if sent < valid_until:
-            try:  # waited on no longer than the lease is sure to be held
-                renewed = await asyncio.wait_for(self.leases.renew(table_id, epoch), valid_until - sent)
+        asked = {table_id: (epoch, until) for table_id, (epoch, until) in list(self.held.items()) if sent < until}
+        answers: dict[str, bool] = {}
+        if asked:
+            try:
+                answers = await asyncio.wait_for(self.leases.renew_many({t: e for t, (e, _) in asked.items()}),
+                                                 min(until for _, until in asked.values()) - sent)
             except Exception as problem:  # noqa: BLE001 - timed out, or Redis unreachable: no answer
-                log.warning("lease_renewal_failed", table=table_id, epoch=epoch,
-                            error=str(problem) or type(problem).__name__)
-        if self.held.get(table_id, (None,))[0] != epoch:
-            return  # dropped meanwhile
+                log.warning("lease_renewal_failed", tables=len(asked), error=str(problem) or type(problem).__name__)
+        for table_id, (epoch, _) in list(self.held.items()):
+            ours = table_id in asked and asked[table_id][0] == epoch  # (not held again meanwhile)
+            self._settle(table_id, epoch, answers.get(table_id) if ours else None, sent)
+
+    def _settle(self, table_id: str, epoch: int, renewed: bool | None, sent: float) -> None:
+        """renewed: True, renewed; False, refused (another holds it); None, no answer."""
         if renewed:
             self.renewals += 1
             self.held[table_id] = (epoch, sent + self.leases.ttl - self.margin)
