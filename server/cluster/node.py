@@ -560,7 +560,8 @@ class Cluster:
         epoch = await self.leases.claim(table_id)
         if epoch is None:
             return False
-        if not await self.store.take(table_id, epoch) or not await self._restore(table_id):
+        if self.leaving or self.lobby.closing or not await self.store.take(table_id, epoch) \
+                or self.lobby.closing or not await self._restore(table_id):  # (a node stopping takes nothing over)
             await self.leases.release(table_id, epoch)
             self.store.let_go(table_id)
             return False
