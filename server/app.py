@@ -15,6 +15,7 @@ import asyncio
 import gc
 import json
 import logging
+import os
 import signal
 import socket
 import sqlite3
@@ -587,6 +588,7 @@ async def running(args: argparse.Namespace) -> AsyncIterator[App]:
                 yield app
             finally:
                 log.info("stopping")
+                server.server.close()  # no new connections (a load balancer, or the kernel, sends them elsewhere)
                 janitor.cancel()
                 sweeper.cancel()
                 if cluster is not None:
@@ -598,12 +600,33 @@ async def running(args: argparse.Namespace) -> AsyncIterator[App]:
                 app.bye_all(*lobby.stopping_bye())
                 await asyncio.sleep(0.2)  # let the outboxes flush the byes
                 server.close()
-                await server.wait_closed()
+                try:
+                    await asyncio.wait_for(server.wait_closed(), STOP_HANDLERS_WAIT)
+                except asyncio.TimeoutError:  # a handler stuck on something: the process ends all the same
+                    stuck = [task for task in server.handler_tasks if not task.done()]
+                    log.warning("connections_not_closed", count=len(stuck), waited=STOP_HANDLERS_WAIT,
+                                awaiting=awaited_by(stuck[0]))
+                    for task in stuck:
+                        task.cancel()
+                    await asyncio.wait(stuck, timeout=2)
     finally:
         if cluster is not None:
             await cluster.close()
         await store.aclose()
         Table.history_size, Table.share, Table.figures = kept
+
+
+STOP_HANDLERS_WAIT = 10.0  # seconds a stopping server waits for its connections' handlers to end
+
+
+def awaited_by(task: asyncio.Task) -> list[str]:
+    """Where a suspended task waits, outermost first: each coroutine of its await chain."""
+    where, coro = [], task.get_coro()
+    while coro is not None and getattr(coro, "cr_frame", None) is not None:
+        frame = coro.cr_frame
+        where.append(f"{frame.f_code.co_name} ({os.path.basename(frame.f_code.co_filename)}:{frame.f_lineno})")
+        coro = getattr(coro, "cr_await", None)
+    return where
 
 
 def parser() -> argparse.ArgumentParser:
