@@ -160,7 +160,9 @@ class InProcessServer:
     and `stop_async` are as a ServerProcess's."""
 
     def __init__(self, db: Path | str, *extra: str):  # a file, or a postgresql:// URL
-        self.db = db if isinstance(db, str) and "://" in db else Path(db)
+        from server.store.postgres import is_postgres_url  # (as start_async: no server import for a run without one)
+
+        self.db = db if is_postgres_url(str(db)) else Path(db)
         self.port, self.extra = free_port(), list(extra)
         self.entries: list[dict[str, Any]] = []
         self.app: Any = None  # server.app.App, while it runs

@@ -81,7 +81,7 @@ class Leases:
 
     async def renew(self, table_id: str, epoch: int) -> bool:
         """Another ttl for this node's lease of that epoch; False if it no longer holds it."""
-        return bool(await self._renew(keys=[lease_key(table_id)], args=[f"{self.node}:{epoch}", self._ttl_ms]))
+        return (await self.renew_many({table_id: epoch}))[table_id]
 
     async def renew_many(self, held: dict[str, int]) -> dict[str, bool]:
         """renew() for each table -> epoch, all in one round trip to Redis (a pipeline)."""

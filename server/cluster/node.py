@@ -541,12 +541,10 @@ class Cluster:
     async def claim_table(self, table_id: str) -> bool:
         """Take over one open table if no node holds it: its lease, its epoch in the database,
         and the table rebuilt here by replaying its record; the nodes are told it moved."""
-        if self.lobby is None or self.lobby.closing or table_id in self.lobby.tables:
+        if self.lobby is None or self.lobby.closing or table_id in self.lobby.tables or table_id in self._claiming:
             return False
-        if table_id in self._claiming or await self.leases.holder(table_id) is not None:
-            return False
-        if table_id in self._claiming or table_id in self.lobby.tables:  # another look-up began (or ended) one meanwhile
-            return False
+        # taken before any await, so a look-up that comes meanwhile waits for this one; the lease's
+        # claim (one Lua call) refuses a table another node holds
         claiming = self._claiming[table_id] = asyncio.get_running_loop().create_future()
         try:
             taken = await self._claim(table_id)
