@@ -502,6 +502,11 @@ def main(argv: list[str] | None = None) -> int:
     print(f"  machine busy       {100 * machine / ncpu:.0f}% of {ncpu} cores ({100 * max(0.0, others):.0f}% of one core "
           f"neither the server's nor the clients': the kernel's network work, this process, anything else running)")
     print(f"  games finished {(b['games'] - a['games']) // 4}, error replies {b['errors'] - a['errors']}")
+    if args.nodes and not args.server:
+        said = (tmp / "server.log").read_text(errors="replace")
+        print(f"  connections handed to their table's node {said.count('handed_over')}, not handed (relayed)"
+              f" {said.count('relayed_not_handed')}")
+    shutil.rmtree(tmp, ignore_errors=True)
     return 0
 
 

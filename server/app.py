@@ -22,7 +22,7 @@ import sqlite3
 import sys
 import time
 import unicodedata
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 from urllib.parse import urlsplit
 from http import HTTPStatus
@@ -43,6 +43,7 @@ from server.rules.decompose import prefill as prefill_readings
 from server.rules.shanten import prefill as prefill_shanten
 from server.session import Session
 from server.store import token_hash
+from server.cluster.handoff import Handoffs, adopted_connection, service_folder, unread_messages
 from server.cluster.node import LEASE_TTL, REPORT_EVERY, Cluster, ClusterProblem, cluster_needs, open_redis
 from server.metrics import CONTENT_TYPE as METRICS_TYPE
 from server.metrics import Figures
@@ -159,6 +160,9 @@ class App:
         self.cut = RareLog("connections_cut")
         self.no_hello = RareLog("no_hello_closed")
         self.cluster: Cluster | None = None  # a node of several (--redis)
+        self.handoffs: Handoffs | None = None  # ... that hands connections to the table's node on this machine
+        self.adopt: Callable[..., ServerConnection] | None = None  # makes a connection of a socket handed here
+        self.ws_settings: dict[str, Any] = {}  # the websocket settings a handed connection gets, as serve's
         self.metrics = Figures(read=self.figures)  # GET /metrics (its tables count into it: Table.figures)
 
     def connection_class(self) -> type[ServerConnection]:
@@ -170,6 +174,9 @@ class App:
 
             def connection_made(self, transport: asyncio.BaseTransport) -> None:
                 super().connection_made(transport)
+                self.counted(transport)
+
+            def counted(self, transport: asyncio.BaseTransport) -> None:
                 peer = transport.get_extra_info("peername")
                 self.address = str(peer[0]) if peer else "?"
                 app.opened(self, transport)
@@ -240,6 +247,9 @@ class App:
         if self.cluster is not None:
             now.update(leases=len(self.cluster.keeper.held), renewals=self.cluster.keeper.renewals,
                        failovers=self.cluster.failovers)
+        if self.handoffs is not None:
+            now["handoffs"] = {"sent": self.handoffs.sent, "taken": self.handoffs.taken,
+                               "kept": self.handoffs.kept}
         return now
 
     async def status(self) -> dict[str, Any]:
@@ -259,9 +269,26 @@ class App:
         conn = Connection(self, ws)
         self.connections.add(conn)
         try:
-            await conn.run()
+            handed = getattr(ws, "handed", None)
+            await (conn.run() if handed is None else conn.run_handed(handed))
         finally:
             self.connections.discard(conn)
+
+    def take_handed(self, sock: socket.socket, what: dict[str, Any]) -> None:
+        """A connection another node of this machine handed over (server/cluster/handoff.py)."""
+        if self.lobby.closing or self.adopt is None:
+            sock.close()  # the client reconnects, and reaches a node that is not stopping
+            return
+        asyncio.get_running_loop().create_task(self._adopt(sock, what))
+
+    async def _adopt(self, sock: socket.socket, what: dict[str, Any]) -> None:
+        assert self.adopt is not None
+        try:
+            connection = self.adopt(what, **self.ws_settings)
+            await asyncio.get_running_loop().connect_accepted_socket(lambda: connection, sock)
+        except Exception:  # noqa: BLE001 - the client reconnects, as after any lost connection
+            log.exception("handed_connection_not_taken", handed_by=what.get("from"))
+            sock.close()
 
     def bye_all(self, code: ByeCode, reason: str) -> None:
         for conn in list(self.connections):
@@ -306,6 +333,10 @@ class Connection:
         self.hello_timer = (asyncio.get_running_loop().call_later(app.hello_timeout, self.hello_overdue)
                             if app.hello_timeout else None)
         self.closer: asyncio.Task | None = None
+        self.frame = b""  # the frame being handled, as it came
+        self.handed = False  # handed over by another node of this machine: not handed on again
+        self.gone = False  # handed over to another node: this node has nothing more to do with it
+        self.fresh = False  # its session was made by its hello (nothing of it is known anywhere else)
 
     def hello_overdue(self) -> None:
         """No hello in time: the connection only holds a descriptor, so it goes."""
@@ -348,25 +379,28 @@ class Connection:
         if self.ws.transport is not None:
             self.ws.transport.abort()
 
-    async def run(self) -> None:
+    async def run_handed(self, what: dict[str, Any]) -> None:
+        """Serve a connection another node handed over: its session (if it had said hello
+        there), then the messages that node read and did not handle, then the socket's."""
+        self.handed = True
+        said = what.get("session")
+        if isinstance(said, dict):
+            session = Session(clean_name(str(said.get("name", ""))), token=str(said["token"]))
+            session.id = str(said["id"])
+            session.program, session.client = bool(said.get("program")), said.get("client")
+            self.app.sessions[session.token_hash] = session
+            session.connection, session.outbox, session.on_overflow = self, self.outbox, self.too_slow
+            self.session = session
+            self.log = self.log.bind(session=session.id)
+        await self.run(first=what["unread"])
+
+    async def run(self, first: list[bytes] = ()) -> None:
         try:
+            for frame in first:
+                if not await self.one(frame):
+                    return
             async for frame in self.ws:
-                if not self.allowed():
-                    self.send(error(ErrorCode.RATE_LIMITED,
-                                    f"more than {self.app.rate:.0f} messages a second: closing"))
-                    self.close_after(1008, "rate limit")
-                    break
-                try:
-                    await self.handle(decode(frame))
-                except ProtocolError as problem:
-                    self.send(error(problem.code, str(problem)))
-                except Exception:  # no frame may crash the server
-                    self.log.exception("frame_failed")
-                    self.send(error(ErrorCode.INTERNAL, "the server could not handle that message"))
-                if self.hello_timer is not None and self.session is not None:
-                    self.hello_timer.cancel()  # said hello: the timer has nothing left to do
-                    self.hello_timer = None
-                if self.closing is not None:
+                if not await self.one(frame):
                     break
         except ConnectionClosed:
             pass
@@ -374,15 +408,37 @@ class Connection:
             if self.hello_timer is not None:
                 self.hello_timer.cancel()
             session = self.session
-            if session is not None and session.connection is self:
+            if self.gone:
+                pass  # handed over: the node it went to has it now
+            elif session is not None and session.connection is self:
                 session.connection, session.outbox, session.on_overflow = None, None, None
                 tables = {t for t in (session.table, session.joining) if t is not None}
                 for table in tables:  # a join still queued there is followed by the disconnect
                     table.put(Disconnect(), session)
                 if not tables:
                     self.app.sessions.pop(session.token_hash, None)  # nothing to resume
-            if self.closing is not None:
+            if self.closing is not None and not self.gone:
                 await self.close_soon(*self.closing)
+
+    async def one(self, frame: Any) -> bool:
+        """Handle one frame; False when the connection reads no more (closing, or handed over)."""
+        if not self.allowed():
+            self.send(error(ErrorCode.RATE_LIMITED,
+                            f"more than {self.app.rate:.0f} messages a second: closing"))
+            self.close_after(1008, "rate limit")
+            return False
+        self.frame = frame
+        try:
+            await self.handle(decode(frame))
+        except ProtocolError as problem:
+            self.send(error(problem.code, str(problem)))
+        except Exception:  # no frame may crash the server
+            self.log.exception("frame_failed")
+            self.send(error(ErrorCode.INTERNAL, "the server could not handle that message"))
+        if self.hello_timer is not None and (self.session is not None or self.gone):
+            self.hello_timer.cancel()  # said hello: the timer has nothing left to do
+            self.hello_timer = None
+        return self.closing is None and not self.gone
 
     def allowed(self) -> bool:
         now = time.monotonic()
@@ -413,6 +469,53 @@ class Connection:
         return await self.app.lobby.why_lost(session.token_hash) or "nothing to resume: your game ended, or your seat was" \
             " handed to a bot"
 
+    # ---- handing the connection to its table's node (server/cluster/handoff.py) ----------
+
+    async def hand_over_to_table(self, session: Session, code: str, kind: str) -> bool:
+        """A join or watch of a session that is nowhere yet, at a table another node of this
+        machine runs: hand the connection to that node."""
+        if not self.fresh or session.table is not None or session.joining is not None:
+            return False
+        which = "invite" if kind == "join" else "watch"
+        return await self.hand_over(lambda cluster: cluster.node_of_code(code, which), session)
+
+    async def hand_over(self, find: Callable[[Cluster], Awaitable[str | None]], session: Session | None = None) -> bool:
+        """Hand this connection to the node that `find` names (of this node's cluster: None
+        for none), with the frame in hand and what has been read after it; False: it stays
+        here (no node to hand to, not on this machine, or not at a point where it can be)."""
+        handoffs, ws, cluster = self.app.handoffs, self.ws, self.app.cluster
+        if handoffs is None or cluster is None or self.handed or self.app.lobby.closing:
+            return False
+        ws.transport.pause_reading()  # nothing more is read while the table's node is looked up
+        try:
+            node = await find(cluster)
+            if node is None or not handoffs.reaches(node):
+                return False
+            self.outbox.flush()  # what was said before (the welcome) goes first, from here
+            unread = unread_messages(ws)
+            what = {"session": None if session is None else {
+                        "id": session.id, "token": session.token, "name": session.name,
+                        "program": session.program, "client": session.client},
+                    "unread": [self.frame, *(unread or ())], "from": handoffs.node}
+            if unread is None:
+                handoffs.kept += 1
+                self.log.info("relayed_not_handed", to=node, why="inside a frame, or with output unsent: relayed")
+                return False
+            if not handoffs.send(node, ws.transport.get_extra_info("socket").fileno(), what):
+                return False
+            self.gone = True
+        finally:
+            if not self.gone and not ws.transport.is_closing() and not ws.recv_messages.paused:
+                ws.transport.resume_reading()
+        if session is not None:
+            self.app.sessions.pop(session.token_hash, None)
+            session.connection, session.outbox, session.on_overflow = None, None, None
+            self.session = None
+        self.outbox.closed = True
+        ws.transport.abort()  # this node's copy of the socket: the other node's stays open
+        self.log.info("handed_over", to=node)
+        return True
+
     # ---- messages ---------------------------------------------------------
 
     async def handle(self, msg: dict[str, Any]) -> None:
@@ -428,6 +531,8 @@ class Connection:
             if kind == "create_table":
                 self.app.lobby.create_table(session, msg.get("rules", "ema2016"), msg.get("overrides"),
                                             msg.get("clock"), address=self.address)
+            elif kind in ("join", "watch") and await self.hand_over_to_table(session, msg["code"], kind):
+                return  # the table's node has the connection now, and handles this message
             elif kind == "join":
                 await self.app.lobby.join(session, msg["code"], msg.get("seat"))
             elif kind == "watch":
@@ -457,10 +562,12 @@ class Connection:
         session = self.app.sessions.get(token_hash(resume)) if resume else None
         restarted = False
         store = self.app.lobby.store
+        if session is None and resume and await self.hand_over(lambda cluster: cluster.node_of_token(token_hash(resume))):
+            return  # its table's node has the connection now, and says welcome
         if session is None and resume and (await store.seat_of_token(token_hash(resume))
                                            or await store.watch_of_token(token_hash(resume))):
             session = Session(name, token=resume)  # a seat (or a spectator's place) kept across a restart
-            restarted = True
+            restarted = not self.handed  # (handed over: the table's history knows what this node sent)
         if session is not None and self._held_elsewhere(session, msg):
             return self.send(error(ErrorCode.SEAT_IN_USE, "the player of that resume token is connected now, from"
                                    " another client: say hello with takeover: true to take over (that client is"
@@ -483,6 +590,7 @@ class Connection:
         resumed = session is not None
         if session is None:
             session = Session(name)
+            self.fresh = True
         old = session.connection
         if old is not None and old is not self:  # resumed while the old connection is still open
             old.session = None
@@ -574,11 +682,17 @@ async def running(args: argparse.Namespace) -> AsyncIterator[App]:
         # a connection.  The write limit is the outbox's, so a keepalive ping never waits on a
         # buffer that the outbox still accepts; a client that never reads is dropped by one or
         # the other.
+        app.ws_settings = dict(ping_interval=args.ping_interval or None, ping_timeout=args.ping_timeout or None,
+                               write_limit=args.outbox_bytes, close_timeout=2)
         async with serve(app.handler, args.host, args.port, max_size=2 * MAX_FRAME, compression=None,
-                         ping_interval=args.ping_interval or None, ping_timeout=args.ping_timeout or None,
-                         write_limit=args.outbox_bytes, close_timeout=2, open_timeout=args.hello_timeout or 10,
-                         process_request=app.process_request, create_connection=app.connection_class(),
-                         reuse_port=args.reuse_port or None) as server:
+                         open_timeout=args.hello_timeout or 10, process_request=app.process_request,
+                         create_connection=app.connection_class(), reuse_port=args.reuse_port or None,
+                         **app.ws_settings) as server:
+            if cluster is not None and args.handoff:  # connections handed to the table's node on this machine
+                app.adopt = adopted_connection(app.connection_class(), server, app.handler, 2 * MAX_FRAME)
+                app.handoffs = Handoffs(cluster.node, service_folder(cluster.service_id), app.take_handed)
+                if not app.handoffs.open():
+                    app.handoffs = None
             port = server.sockets[0].getsockname()[1] if server.sockets else args.port
             log.info("listening", host=args.host, port=port, db=where(args.db), restored_tables=restored,
                      web=page_url(args.host, port) if web.built else "not built (run scripts/setup.sh)")
@@ -589,6 +703,8 @@ async def running(args: argparse.Namespace) -> AsyncIterator[App]:
             finally:
                 log.info("stopping")
                 server.server.close()  # no new connections (a load balancer, or the kernel, sends them elsewhere)
+                if app.handoffs is not None:
+                    app.handoffs.close()  # nor handed ones: other nodes relay to this one until it has gone
                 janitor.cancel()
                 sweeper.cancel()
                 if cluster is not None:
@@ -676,6 +792,9 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--report-every", type=float, default=REPORT_EVERY, metavar="S",
                    help=f"a node of several: seconds between its figures for the service's totals in /status"
                         f" (default {REPORT_EVERY:g})")
+    p.add_argument("--no-handoff", dest="handoff", action="store_false",
+                   help="a node of several: relay every client to its table's node through Redis, never hand"
+                        " the connection itself to a node on this machine (docs/cluster.md)")
     p.add_argument("--workers", type=int, default=1, metavar="N",
                    help="run N node processes of one service behind this port (SO_REUSEPORT); needs --redis"
                         " and --db postgresql://... (default 1: this process alone)")

@@ -66,3 +66,9 @@ class _Read:
             yield CounterMetricFamily("riichi_lease_renewals", "Lease renewals", value=now["renewals"])
             yield CounterMetricFamily("riichi_failovers", "Tables taken over from a node that was gone",
                                       value=now["failovers"])
+        if "handoffs" in now:
+            handoffs = CounterMetricFamily("riichi_handoffs", "Connections handed between this node and the table's"
+                                           " node on this machine", labels=["way"])
+            for way, count in now["handoffs"].items():
+                handoffs.add_metric([way], count)
+            yield handoffs

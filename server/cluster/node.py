@@ -21,6 +21,7 @@ from __future__ import annotations
 import asyncio
 import json
 import os
+import secrets
 import socket
 import time
 import weakref
@@ -49,6 +50,7 @@ log = structlog.get_logger("riichi.cluster")
 
 MOVED = "riichi:moved"  # a table's new node, said to every node
 LEASE_TTL = 3.0  # seconds: a lost node's tables are taken over within about this long (docs/cluster.md)
+SERVICE = "riichi:service"  # the service's id, made by its first node (for its hand-off sockets)
 NODES = "riichi:nodes"  # node -> its figures and when it said them (the service's totals in /status)
 PUBLISH_BATCH = 512  # frames published in one round trip to Redis at most
 REPORT_EVERY = 2.0  # seconds between a node's figures (default); a node silent for three times as long is gone
@@ -183,6 +185,7 @@ class Cluster:
         self._tasks: list[asyncio.Task] = []
         self.log = log.bind(node=self.node)
         self.figures: Callable[[], dict[str, Any]] = dict  # this node's, as /status and /metrics read them
+        self.service_id = ""  # the service's id (SERVICE), once started
 
     # ---- starting and stopping ---------------------------------------------------
 
@@ -194,6 +197,9 @@ class Cluster:
         self.store.on_new_table = self.claim_new
 
     async def start(self) -> None:
+        await self.redis.set(SERVICE, secrets.token_hex(6), nx=True)
+        said = await self.redis.get(SERVICE)
+        self.service_id = said.decode() if isinstance(said, bytes) else str(said)
         pubsub = self.redis.pubsub()
         await pubsub.subscribe(node_channel(self.node), MOVED)
         loop = asyncio.get_running_loop()
@@ -323,6 +329,27 @@ class Cluster:
             proxy.put(Reconnect(since=since, watch=seat is None), session)
             self.lobby.members.route(session, proxy)  # until the table answers: a move takes it along
         return proxy
+
+    async def node_of_code(self, code: str, kind: str) -> str | None:
+        """The node that runs the open table of this invite (or watch) code, if not this one."""
+        if self.lobby is not None and (self.lobby.by_invite if kind == "invite" else self.lobby.by_watch).get(code):
+            return None
+        found = await self.store.table_of_code(code, kind)
+        return None if found is None else await self.node_of_table(found[0])
+
+    async def node_of_token(self, token_hash: str) -> str | None:
+        """The node that runs the open table where this resume token holds a seat (or
+        watches), if not this one."""
+        seat = await self.store.seat_of_token(token_hash)
+        table_id = seat[0] if seat is not None else await self.store.watch_of_token(token_hash)
+        return None if table_id is None else await self.node_of_table(table_id)
+
+    async def node_of_table(self, table_id: str) -> str | None:
+        """The node whose lease holds the table, if not this one (None too: nobody holds it)."""
+        if self.lobby is not None and table_id in self.lobby.tables or table_id in self._claiming:
+            return None
+        holder = await self.leases.holder(table_id)
+        return None if holder is None or holder.node == self.node else holder.node
 
     async def _proxy(self, table_id: str, invite: str, watch: str) -> RemoteTable | None:
         """The table as another node runs it; None if it is this node's (or none can run it)."""

@@ -51,8 +51,10 @@ def _status(server: ServerProcess) -> dict:
 
 async def test_a_table_made_on_one_node_is_played_by_a_friend_on_another_and_stored_once(
         postgres, redis_server, tmp_path):
+    """The relay (the friend's node passes its input to the table's node and the table's
+    output back, through Redis), as between machines: no hand-off here (test_handoff.py)."""
     url = await new_database(postgres)
-    nodes = _nodes(url, redis_server.url, tmp_path, "ab")
+    nodes = _nodes(url, redis_server.url, tmp_path, "ab", "--no-handoff")
     try:
         players = await start_table(nodes[0].url, [nodes[1].url], seed=1, server_bots=2)
         assert [_status(n)["tables"] for n in nodes] == [1, 0]  # the table is a's; b relays
@@ -106,9 +108,10 @@ async def test_friends_who_join_and_say_ready_while_the_tables_node_is_down_play
     joins through another node meanwhile was relayed to nobody (no node on the dead one's
     channel) and never seated, and one who had said ready before was not ready at the table
     rebuilt elsewhere, its connection (to a node that lived) never told to say it again.  Now
-    the relaying node keeps what nobody heard for the table's next node, and the game plays."""
+    the relaying node keeps what nobody heard for the table's next node, and the game plays.
+    (Relayed, as between machines: on one machine the friends' nodes would hand them over.)"""
     url = await new_database(postgres)
-    nodes = _nodes(url, redis_server.url, tmp_path, "abc")
+    nodes = _nodes(url, redis_server.url, tmp_path, "abc", "--no-handoff")
     front = Front([n.port for n in nodes])
     redis = aioredis.Redis.from_url(redis_server.url)
     try:
@@ -186,13 +189,15 @@ async def test_a_table_several_look_ups_of_one_node_find_orphaned_at_once_is_tak
         await node.stop_async()
 
 
-async def test_no_client_of_any_node_receives_a_tile_it_may_not_see(postgres, redis_server, tmp_path):
+@pytest.mark.parametrize("way", ["handed", "relayed"])
+async def test_no_client_of_any_node_receives_a_tile_it_may_not_see(postgres, redis_server, tmp_path, way):
     """The leak check of tests/server/test_no_leaks.py, with every client's connection going to
-    a node chosen at random: its table's own node or another that relays for it."""
+    a node chosen at random: its table's own node, or another that hands the connection to it
+    (or, with --no-handoff, as between machines, relays for it)."""
     from tests.server.test_no_leaks import play_and_check
 
     url = await new_database(postgres)
-    nodes = _nodes(url, redis_server.url, tmp_path, "abc")
+    nodes = _nodes(url, redis_server.url, tmp_path, "abc", *(["--no-handoff"] if way == "relayed" else []))
     front = Front([n.port for n in nodes])
     try:
         totals, _ = await asyncio.wait_for(play_and_check(front.url, games=6, parallel=3, seed=16), 300)
