@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import json
 import multiprocessing as mp
 import os
 import queue
@@ -333,7 +334,26 @@ def start_service(tmp: Path, nodes: int, extra: list[str], services: list) -> tu
     services.append(redis)
     database = asyncio.run(new_database(postgres))
     print(f"loadtest: PostgreSQL on port {postgres.port}, Redis on port {redis.port}", flush=True)
-    return start_server(tmp, ["--workers", str(nodes), "--redis", redis.url, *extra], db=database)
+    proc, url = start_server(tmp, ["--workers", str(nodes), "--redis", redis.url, "--report-every", "0.5", *extra],
+                             db=database)
+    # every node listening before the clients connect: the first to answer is not all of them, and
+    # the kernel would give the early connections (so every table) to the nodes already there
+    deadline = time.monotonic() + 30
+    while len(service_nodes(url)) < nodes:
+        if time.monotonic() > deadline or proc.poll() is not None:
+            proc.kill()
+            raise SystemExit(f"loadtest: only {service_nodes(url)} of {nodes} nodes started (see {tmp / 'server.log'})")
+        time.sleep(0.1)
+    return proc, url
+
+
+def service_nodes(url: str) -> list[str]:
+    """The nodes of the service that have said their figures lately (GET /status of any node)."""
+    try:
+        with urllib.request.urlopen(url.replace("ws://", "http://") + "/status", timeout=2) as response:
+            return (json.loads(response.read()).get("service") or {}).get("nodes", [])
+    except OSError:
+        return []
 
 
 def percentile(sorted_values: list[float], p: float) -> float:
@@ -506,7 +526,6 @@ def main(argv: list[str] | None = None) -> int:
         said = (tmp / "server.log").read_text(errors="replace")
         print(f"  connections handed to their table's node {said.count('handed_over')}, not handed (relayed)"
               f" {said.count('relayed_not_handed')}")
-    shutil.rmtree(tmp, ignore_errors=True)
     return 0
 
 

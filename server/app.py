@@ -284,6 +284,7 @@ class App:
     async def _adopt(self, sock: socket.socket, what: dict[str, Any]) -> None:
         assert self.adopt is not None
         try:
+            sock.setblocking(False)
             connection = self.adopt(what, **self.ws_settings)
             await asyncio.get_running_loop().connect_accepted_socket(lambda: connection, sock)
         except Exception:  # noqa: BLE001 - the client reconnects, as after any lost connection
