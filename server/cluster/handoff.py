@@ -1,5 +1,5 @@
 """Handing a client's connection to the node that runs its table, when both run on this
-machine (docs/cluster.md, "Handing connections over").
+machine (docs/cluster.md, "Handed over, on one machine").
 
 A client reaches some node (the kernel picks one of `--workers`, or a load balancer picks
 one of the nodes); when the first thing it asks for (a resume, a join, a watch) is at a

@@ -1,5 +1,5 @@
 """Handing a client's connection to its table's node on the same machine (docs/cluster.md,
-"Handing connections over"): what the hand-off proves, against real nodes on one
+"Handed over, on one machine"): what the hand-off proves, against real nodes on one
 PostgreSQL and one Redis, and the websockets state it reads."""
 
 from __future__ import annotations
