@@ -37,6 +37,16 @@ async def _host_table(url: str, bots: int = 2) -> tuple[Player, str]:
     return host, table["invite"]
 
 
+async def _seated_friend(url: str, invite: str) -> Player:
+    """A friend who joins at `url` and is seated (the table's own node, or one that hands it over)."""
+    friend = (await Player.open(url, "friend")).setup(random.Random(2), "random")
+    await friend.send({"type": "join", "code": invite})
+    while (seated := await friend.until("table"))["you"] is None:
+        pass
+    friend.seat = seated["you"]
+    return friend
+
+
 @pytest.mark.asyncio
 async def test_a_friend_who_reaches_another_node_is_handed_to_the_tables_node_and_plays_there(
         postgres, redis_server, tmp_path):
@@ -44,10 +54,7 @@ async def test_a_friend_who_reaches_another_node_is_handed_to_the_tables_node_an
     nodes = _nodes(url, redis_server.url, tmp_path, "ab")
     try:
         host, invite = await _host_table(nodes[0].url)
-        friend = (await Player.open(nodes[1].url, "friend")).setup(random.Random(2), "random")
-        await friend.send({"type": "join", "code": invite})
-        seated = await friend.until("table")
-        assert seated["you"] is not None
+        friend = await _seated_friend(nodes[1].url, invite)
         assert _handoffs(nodes[1])[0] == 1 and _handoffs(nodes[0])[1] == 1
         assert [_status(n)["connections"] for n in nodes] == [2, 0]  # both on the table's node: nothing relayed
         for player in (host, friend):
@@ -66,9 +73,7 @@ async def test_a_resume_through_another_node_is_handed_over_and_caught_up_by_rep
     nodes = _nodes(url, redis_server.url, tmp_path, "ab")
     try:
         host, invite = await _host_table(nodes[0].url)
-        friend = (await Player.open(nodes[0].url, "friend")).setup(random.Random(2), "random")
-        await friend.send({"type": "join", "code": invite})
-        await friend.until("table")
+        friend = await _seated_friend(nodes[0].url, invite)
         for player in (host, friend):
             await player.send({"type": "ready"})
         host_game = asyncio.create_task(host.play())
