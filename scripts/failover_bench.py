@@ -78,16 +78,18 @@ async def keep_playing(url: str, seen: dict[str, list[float]], stop: asyncio.Eve
             if "invite" in message and not invite.done():
                 invite.set_result(message["invite"])
 
-        host_task = asyncio.create_task(play(host, url, server_bots=2, rules="tenhou", clock={"none": True},
-                                             on_table=on_table, timeout=120))
+        tasks = [asyncio.create_task(play(host, url, server_bots=2, rules="tenhou", clock={"none": True},
+                                          on_table=on_table, timeout=120))]
         try:
             code = await asyncio.wait_for(invite, 60)
-            await asyncio.gather(host_task, play(friend, url, code=code, on_table=on_table, timeout=120))
+            tasks.append(asyncio.create_task(play(friend, url, code=code, on_table=on_table, timeout=120)))
+            await asyncio.gather(*tasks)
         except Exception as problem:  # noqa: BLE001 - a table lost is counted as such, and replaced
             print(f"  table {index}: {type(problem).__name__}: {problem}", flush=True)
-        finally:  # (the run's end cancels this task: the host's goes with it, said nothing of)
-            host_task.cancel()
-            await asyncio.gather(host_task, return_exceptions=True)
+        finally:  # (the run's end cancels this task: the host's and the friend's go with it, said nothing of)
+            for task in tasks:
+                task.cancel()
+            await asyncio.gather(*tasks, return_exceptions=True)
 
 
 async def main_async(args: argparse.Namespace) -> int:
