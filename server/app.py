@@ -494,14 +494,14 @@ class Connection:
                 return False
             self.outbox.flush()  # what was said before (the welcome) goes first, from here
             unread = unread_messages(ws)
-            what = {"session": None if session is None else {
-                        "id": session.id, "token": session.token, "name": session.name,
-                        "program": session.program, "client": session.client},
-                    "unread": [self.frame, *(unread or ())], "from": handoffs.node}
             if unread is None:
                 handoffs.kept += 1
                 self.log.info("relayed_not_handed", to=node, why="inside a frame, or with output unsent: relayed")
                 return False
+            what = {"session": None if session is None else {
+                        "id": session.id, "token": session.token, "name": session.name,
+                        "program": session.program, "client": session.client},
+                    "unread": [self.frame, *unread], "from": handoffs.node}
             if not handoffs.send(node, ws.transport.get_extra_info("socket").fileno(), what):
                 return False
             self.gone = True

@@ -308,9 +308,7 @@ class Cluster:
     async def resume(self, session: Session, since: int | None) -> Table | RemoteTable | None:
         """Take a resume on to the node whose table holds the session's token (its seat, or
         its place as a spectator)."""
-        seat = await self.store.seat_of_token(session.token_hash)
-        watched = None if seat is not None else await self.store.watch_of_token(session.token_hash)
-        table_id = seat[0] if seat is not None else watched
+        table_id, seated = await self._table_of_token(session.token_hash)
         if table_id is None or self.lobby is None:
             return None
         if table_id in self._claiming:  # being taken over here: wait till it is rebuilt
@@ -324,9 +322,9 @@ class Cluster:
         if proxy is not None:
             if since is not None:
                 proxy.seen[session.id] = since
-            if seat is None:
+            if not seated:
                 proxy.spectators.add(session.id)
-            proxy.put(Reconnect(since=since, watch=seat is None), session)
+            proxy.put(Reconnect(since=since, watch=not seated), session)
             self.lobby.members.route(session, proxy)  # until the table answers: a move takes it along
         return proxy
 
@@ -340,9 +338,15 @@ class Cluster:
     async def node_of_token(self, token_hash: str) -> str | None:
         """The node that runs the open table where this resume token holds a seat (or
         watches), if not this one."""
-        seat = await self.store.seat_of_token(token_hash)
-        table_id = seat[0] if seat is not None else await self.store.watch_of_token(token_hash)
+        table_id, _ = await self._table_of_token(token_hash)
         return None if table_id is None else await self.node_of_table(table_id)
+
+    async def _table_of_token(self, token_hash: str) -> tuple[str | None, bool]:
+        """The open table where the token holds a seat (True) or watches (False), if any."""
+        seat = await self.store.seat_of_token(token_hash)
+        if seat is not None:
+            return seat[0], True
+        return await self.store.watch_of_token(token_hash), False
 
     async def node_of_table(self, table_id: str) -> str | None:
         """The node whose lease holds the table, if not this one (None too: nobody holds it)."""
