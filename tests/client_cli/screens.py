@@ -8,7 +8,8 @@ import asyncio
 import hashlib
 import random
 import time
-from typing import Any
+from collections import deque
+from typing import Any, Callable
 
 from textual.app import App, ComposeResult
 
@@ -72,14 +73,77 @@ def table_message(seat, names, clock=None) -> dict:
             "seats": [{"name": n, "kind": "human", "ready": True, "host": False, "connected": True} for n in names]}
 
 
-async def until(pilot, condition, what: str = "", timeout: float = 20.0) -> None:
-    """Let the app run until `condition()` holds, then once more; fails after `timeout` seconds."""
+async def until(pilot, condition, what: str = "", timeout: float = 20.0,
+                explain: Callable[[], str] | None = None) -> None:
+    """Let the app run until `condition()` holds, then once more; fails after `timeout` seconds
+    (saying what `explain()` says: what the app was sent and told, say)."""
     deadline = time.monotonic() + timeout
     while not condition():
         if time.monotonic() > deadline:
-            raise AssertionError(f"timed out waiting for {what or condition}")
+            raise AssertionError(f"timed out waiting for {what or condition}" + (f"\n{explain()}" if explain else ""))
         await pilot.pause(0.01)
     await pilot.pause()
+
+
+class Recorder:
+    """The last messages a PlayApp handled and the last notices it showed, for a wait that
+    fails to say what the app saw (a refused answer, "choose the tile again", a key lost)."""
+
+    def __init__(self, app: PlayApp, keep: int = 16) -> None:
+        self.app = app
+        self.messages: deque[str] = deque(maxlen=keep)
+        self.notes: deque[str] = deque(maxlen=keep)
+        self.calls = {"discard": 0, "act": 0}  # how often the app has called each
+        handle, notify = app.handle, app.notify
+
+        def handled(message: dict[str, Any]) -> None:
+            self.messages.append(self._summary(message))
+            handle(message)
+
+        def notified(text: str, **kwargs: Any) -> None:
+            self.notes.append(text)
+            notify(text, **kwargs)
+
+        def calls(name: str) -> None:  # the app's own calls of `name`, told among the notices
+            method = getattr(app, name)
+
+            def called(*args: Any) -> Any:
+                self.calls[name] += 1
+                self.notes.append(f"{name}{args}")
+                return method(*args)
+            setattr(app, name, called)
+
+        app.handle, app.notify = handled, notified
+        for name in ("discard", "act"):
+            calls(name)
+
+    @staticmethod
+    def _summary(message: dict[str, Any]) -> str:
+        kind = str(message.get("type"))
+        if kind == "event":
+            event = message["event"]
+            return f"event {event.get('type')} seat={event.get('seat')} tile={event.get('tile')} seq={message.get('seq')}"
+        if kind == "offer":
+            kinds = sorted({a["type"] for a in message["actions"]})
+            return f"offer decision={message['decision']} seq={message.get('seq')} {len(message['actions'])} of {kinds}"
+        if kind in ("error", "catchup", "timeout"):
+            return f"{kind} " + " ".join(f"{k}={v}" for k, v in message.items() if k != "type")
+        return kind
+
+    def explain(self) -> str:
+        app = self.app
+        try:
+            hand = app.query_one("#hand")
+            picture = f"hand on screen {hand.tiles} cursor={hand.cursor} chosen={hand.chosen}"
+        except Exception as problem:  # the panes are gone: say so rather than hide the rest
+            picture = f"no hand on screen ({problem})"
+        view = app.state.view if app.state is not None else None
+        held = view["you"]["hand"] if view and view.get("you") else None
+        offer = app.offer["decision"] if app.offer else None
+        answered = app.answered["decision"] if app.answered else None
+        return "\n".join([f"offer {offer}, answered {answered}, focused {app.focused!r}, screen {app.screen!r}",
+                          f"{picture}; held {held}",
+                          "handled: " + " | ".join(self.messages), "told and called: " + " | ".join(self.notes)])
 
 
 def text_of(app: PlayApp, selector: str) -> str:
