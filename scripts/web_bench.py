@@ -19,6 +19,12 @@ browser beside the terminal client's, both against one local riichi-server.
      frame, 'decision'), and the browser's network log, the act frame sent -> the event frame
      received.
 It prints median, p90 and max in ms.  The machine may be shared: compare within one run.
+
+`--pin` puts the server on the first CPU and everything else of the bench (its terminal
+client, chromedriver and every Chromium process) on the others, as when the browser runs on
+the friend's machine and not on the server's cores: on a 2-core machine, unpinned, the
+browser's own processes (browser, GPU, renderer), busy drawing a frame after each real
+input, compete with the server for the CPU while it makes the answer.
 """
 
 from __future__ import annotations
@@ -26,6 +32,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import os
 import shutil
 import statistics
 import subprocess
@@ -45,10 +52,12 @@ from tests.web.browser import LAPTOP, WebPlayer, chromium  # noqa: E402
 SERVER = Path(sys.executable).parent / "riichi-server"
 
 
-def start_server(folder: Path) -> tuple[subprocess.Popen, int]:
+def start_server(folder: Path, cpus: set[int] | None = None) -> tuple[subprocess.Popen, int]:
+    """riichi-server on a free port (on `cpus` only, when given)."""
     port = free_port()
+    pin = (lambda: os.sched_setaffinity(0, cpus)) if cpus else None
     proc = subprocess.Popen([str(SERVER), "--port", str(port), "--db", str(folder / "bench.sqlite3"), "--log-json"],
-                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, preexec_fn=pin)
     for _ in range(600):
         try:
             with urllib.request.urlopen(f"http://127.0.0.1:{port}/healthz", timeout=1):
@@ -258,12 +267,21 @@ def main() -> int:
     parser.add_argument("--decisions", type=int, default=150,
                         help="decisions timed in each round (default 150; 0: the first load only)")
     parser.add_argument("--rounds", type=int, default=2, help="rounds of each client, alternating (default 2)")
+    parser.add_argument("--pin", action="store_true",
+                        help="the server on the first CPU, the clients (terminal and browser) on the others")
     args = parser.parse_args()
+    cpus = sorted(os.sched_getaffinity(0))
+    if args.pin and len(cpus) < 2:
+        print("web_bench: --pin needs at least 2 CPUs", file=sys.stderr)
+        return 1
     if shutil.which("chromium") is None:
         print("web_bench: chromium is missing: run scripts/setup.sh as root", file=sys.stderr)
         return 1
     folder = Path(tempfile.mkdtemp(prefix="riichi-web-bench-"))
-    proc, port = start_server(folder)
+    proc, port = start_server(folder, {cpus[0]} if args.pin else None)
+    if args.pin:  # this process's children (chromedriver, then Chromium) inherit it
+        os.sched_setaffinity(0, set(cpus[1:]))
+        print(f"pinned: the server on CPU {cpus[0]}, the clients on CPU {', '.join(map(str, cpus[1:]))}")
     try:
         first_load(port, folder)
         if args.decisions == 0:
