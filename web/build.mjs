@@ -10,7 +10,8 @@ import { fileURLToPath } from "node:url";
 
 const here = dirname(fileURLToPath(import.meta.url));
 const out = join(here, "..", "server", "webclient");
-const SOURCES = ["package-lock.json", "build.mjs", "tsconfig.json", "src", "static", "tiles"];
+const SOURCES = ["package-lock.json", "build.mjs", "tsconfig.json", "src", "static", "tiles",
+  "../protocol/yaku_names.json"];  // the yaku's names, riichi-play's too (src/results.ts)
 
 function files(path) {
   if (!statSync(path).isDirectory()) return [path];

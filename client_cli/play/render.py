@@ -11,6 +11,7 @@ from rich.text import Text
 from client_cli.play.tiles import WINDS, kinds_text, tile_text, tiles_text
 from client_cli.seat_state import red_fives_of
 from protocol.events import EventType, HandResult
+from protocol.yaku import yaku_name
 
 View = dict[str, Any]
 POND_ROW = 6
@@ -261,9 +262,9 @@ def result_text(result: dict[str, Any], names: list[str], red: bool = False, uni
                 out.append_text(tiles_text(meld["tiles"], red, unicode))
             out.append("\n")
             for name, han in w["yaku"]:
-                out.append(f"  {name:<18} {han:>2} han\n")
+                out.append(f"  {yaku_name(name):<38} {han:>2} han\n")
             if w.get("dora"):
-                out.append(f"  {'dora':<18} {w['dora']:>2} han\n")
+                out.append(f"  {'Dora':<38} {w['dora']:>2} han\n")
             limit = f"  {w['limit']}" if w.get("limit") else ""
             fu = "" if w.get("yakuman") else f" {w['fu']} fu"
             out.append(f"  {w['han']} han{fu}{limit}: {w['points']} points", style="bold")

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from selenium.webdriver.common.by import By
 
+from protocol.yaku import yaku_names
 from tests.web.browser import WebPlayer, create_table
 
 
@@ -43,7 +44,8 @@ def test_a_player_in_the_browser_plays_whole_hands_against_three_bots_by_clickin
     deltas = browser.find_elements(By.CSS_SELECTOR, "#result .deltas tr")
     assert len(deltas) == 4 and "alice" in deltas[0].text
     if state["result"] == "win":
-        assert browser.find_elements(By.CSS_SELECTOR, "#result .yaku tr")
+        rows = browser.find_elements(By.CSS_SELECTOR, "#result .yaku tr td:first-child")
+        assert rows and all(r.text in set(yaku_names().values()) | {"Dora"} for r in rows), [r.text for r in rows]
         assert "points" in browser.find_element(By.CSS_SELECTOR, "#result .points").text
     player.step(state)  # Continue
     player.until(lambda s: not s["dialog"], 10, "the dialog closed")

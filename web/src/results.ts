@@ -5,6 +5,14 @@
 import { Child, h } from "./dom";
 import { Ev } from "./seat_state";
 import { tileElement } from "./tiles";
+import yakuNames from "../../protocol/yaku_names.json";
+
+/** The name a player reads for a yaku's key (protocol/yaku_names.json, riichi-play's too);
+ * a key the table does not know is shown as itself, with spaces for its underscores. */
+export function yakuName(key: string): string {
+  const names = yakuNames as Record<string, string>;
+  return (key.startsWith("_") ? undefined : names[key]) ?? key.replace(/_/g, " ");
+}
 
 function tiles(list: number[], red: boolean): HTMLElement {
   return h("span", { class: "tiles" }, ...list.map((t) => tileElement(t, { red, classes: ["small"] })));
@@ -17,8 +25,8 @@ function who(names: string[], seat: number | null | undefined): string {
 function win(w: Ev, names: string[], red: boolean): HTMLElement {
   const how = w.tsumo ? "tsumo" : `ron off ${who(names, w.from)}`;
   const rows: Child[] = (w.yaku as Array<[string, number]>).map(([name, han]) =>
-    h("tr", {}, h("td", {}, name), h("td", { class: "num" }, `${han} han`)));
-  if (w.dora) rows.push(h("tr", {}, h("td", {}, "dora"), h("td", { class: "num" }, `${w.dora} han`)));
+    h("tr", {}, h("td", {}, yakuName(name)), h("td", { class: "num" }, `${han} han`)));
+  if (w.dora) rows.push(h("tr", {}, h("td", {}, "Dora"), h("td", { class: "num" }, `${w.dora} han`)));
   const fu = w.yakuman ? "" : ` ${w.fu} fu`;
   const limit = w.limit ? ` ${w.limit}` : "";
   const sticks = w.sticks ? ` + ${w.sticks} riichi stick${w.sticks === 1 ? "" : "s"}` : "";
