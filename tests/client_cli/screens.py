@@ -76,7 +76,7 @@ def table_message(seat, names, clock=None) -> dict:
 async def until(pilot, condition, what: str = "", timeout: float = 20.0,
                 explain: Callable[[], str] | None = None) -> None:
     """Let the app run until `condition()` holds, then once more; fails after `timeout` seconds
-    (saying what `explain()` says: what the app was sent and told, say)."""
+    and then says what `explain()` returns (a Recorder's account of what the app saw)."""
     deadline = time.monotonic() + timeout
     while not condition():
         if time.monotonic() > deadline:
@@ -86,8 +86,9 @@ async def until(pilot, condition, what: str = "", timeout: float = 20.0,
 
 
 class Recorder:
-    """The last messages a PlayApp handled and the last notices it showed, for a wait that
-    fails to say what the app saw (a refused answer, "choose the tile again", a key lost)."""
+    """The last messages a PlayApp handled, the notices it showed and its calls of discard and
+    act: a wait that fails says what the app saw (a refused answer, "choose the tile again",
+    keys that reached nothing)."""
 
     def __init__(self, app: PlayApp, keep: int = 16) -> None:
         self.app = app
