@@ -37,7 +37,7 @@ from server.cluster.wire import Answered, InputFrame, OutputFrame, WireError, in
 from server.session import Session
 from server.store.postgres import is_postgres_url
 from server.table.io import (
-    Broadcast, Holds, Input, Join, Member, Reconnect, Released, Seated, Send, Stop, TableClosed, Watch,
+    Broadcast, Holds, Input, Join, Member, Reconnect, Released, Seated, Send, Stop, TABLE_MOVED, TableClosed, Watch,
 )
 from server.table.seats import TableState
 
@@ -178,6 +178,8 @@ class Cluster:
         # are not relayed, since the node that takes each over resumes its clients there.
         self.leaving = False
         self.moving: set[str] = set()  # tables given up one by one (a lease lost): the same
+        # ... and the connections here that were at each, closed once it has closed (below)
+        self._moving_connections: dict[str, list[Any]] = {}
         self._claiming: dict[str, asyncio.Future[bool]] = {}  # tables being taken over here, until rebuilt
         self._pending: dict[str, list[tuple[str, Any]]] = {}  # node -> what goes there this turn
         self._flushing = False
@@ -281,18 +283,27 @@ class Cluster:
             for node in nodes:
                 self._queue(node, "frame", output_frame(table.id, self.node, TableClosed()))
         self.moving.discard(table.id)
+        # Its players here were told "server restarting", but this node goes on: their
+        # connections are closed, so that they come back at once and resume wherever the
+        # table runs now (else they wait for a read timeout on a connection that says nothing).
+        for connection in self._moving_connections.pop(table.id, ()):
+            asyncio.get_running_loop().create_task(connection.close_soon(1012, TABLE_MOVED))
         self.store.let_go(table.id)
         asyncio.get_running_loop().create_task(self.keeper.drop(table.id))
 
     def _lease_lost(self, table_id: str, epoch: int) -> None:
         """The lease is gone (refused, or not renewed in time): stop running the table here,
-        keeping it stored for the node that takes it over."""
-        self.store.let_go(table_id)
+        keeping it stored for the node that takes it over.  Its writes are refused from now
+        on, those of inputs still queued at it too."""
+        self.store.fence(table_id)
         table = self.lobby.tables.get(table_id) if self.lobby else None
         if table is not None:
             self.log.warning("table_given_up", table=table_id, epoch=epoch)
             self.moving.add(table_id)
-            table.put(Stop("the table moved to another server node", keep=True))
+            self._moving_connections[table_id] = [  # (other nodes' clients follow the move by _moved)
+                session.connection for session in list(table.sessions.values())
+                if isinstance(session, Session) and session.connection is not None]
+            table.put(Stop(TABLE_MOVED, keep=True))
 
     # ---- the lobby's questions: tables that other nodes run ------------------------
 

@@ -23,15 +23,12 @@ from server.rules.config import Rules
 from server.store.columns import (
     DecisionBatch, decision_rows, game_row, json_text, past_seat, record_of, rules_text, seat_row, table_row,
 )
+from server.store.protocol import Fenced
 from server.store.rows import GameRow, PastSeat, SeatRow, TableRow
 from server.store.schema import migrate_postgres
 
 URL_SCHEMES = ("postgresql://", "postgres://")
-
-
-class Fenced(Exception):
-    """Another node has taken the table (its epoch in the database is higher than this node's
-    lease): this node's write was not made, and it must stop running the table."""
+GIVEN_UP = -1  # the epoch kept for a table whose lease this node lost (no stored epoch is below 1)
 
 
 def is_postgres_url(db: str) -> bool:
@@ -84,15 +81,24 @@ class PostgresStore:
         return True
 
     def let_go(self, table_id: str) -> None:
-        """No more writes for the table under a lease (it finished, or moved to another node)."""
+        """No more writes for the table under a lease (it has closed here)."""
         self._epochs.pop(table_id, None)
+
+    def fence(self, table_id: str) -> None:
+        """The table's lease is lost: from now on every write for it is refused here (Fenced),
+        whatever its actor still has queued, until `let_go` once it has stopped.  (Forgetting
+        its epoch at once instead would let those writes through unfenced, into the game
+        another node now runs.)"""
+        self._epochs[table_id] = GIVEN_UP
 
     @contextlib.asynccontextmanager
     async def _writing(self, table_id: str) -> AsyncIterator[Any]:
         """A connection in a transaction for writes for a table: if the table is held under a
         lease, the transaction goes on only while the stored epoch is still this node's."""
+        epoch = self._epochs.get(table_id)
+        if epoch == GIVEN_UP:
+            raise Fenced(f"table {table_id}'s lease was lost here: another node runs it now")
         async with self.pool.acquire() as connection, connection.transaction():
-            epoch = self._epochs.get(table_id)
             if epoch is not None:
                 found = await connection.fetchval("SELECT epoch FROM tables WHERE id=$1 FOR SHARE", table_id)
                 if found is not None and found != epoch:
@@ -104,7 +110,8 @@ class PostgresStore:
             await connection.execute(query, *args)
 
     async def _fenced_games(self, connection: Any, game_ids: list[int]) -> set[int]:
-        """Those of the games whose tables this node holds but another has taken since."""
+        """Those of the games whose tables this node holds but another has taken since (or
+        whose lease this node lost: GIVEN_UP matches no stored epoch)."""
         if not self._epochs:
             return set()
         rows = await connection.fetch("SELECT g.id, t.id, t.epoch FROM games g JOIN tables t ON t.id = g.table_id"

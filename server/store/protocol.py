@@ -22,6 +22,12 @@ from server.rules.config import Rules
 from server.store.rows import PastSeat, SeatRow, TableRow
 
 
+class Fenced(Exception):
+    """Another node runs the table now (its epoch in the database is higher than this node's
+    lease, or this node lost the lease): this node's write was not made, and it must stop
+    running the table."""
+
+
 class Store(Protocol):
     # ---- tables (state: "waiting", "playing", "finished" or "closed") -------------------
 

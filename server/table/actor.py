@@ -25,14 +25,14 @@ from server.metrics import Figures
 from server.pace import AddressShare
 from server.rules.config import Rules
 from server.session import Session
-from server.store.protocol import Store
+from server.store.protocol import Fenced, Store
 from server.store.rows import TableRow
 from server.table.clock import Clock
 from server.table.core import TableCore
 from server.table.io import (
     Act, AppendDecisions, Broadcast, CancelTimer, ClockFired, Disconnect, FinishGame, GameStarted, Holds, Input, Join,
     Log, Output, Reconnect, Released, RemoveSeat, RemoveWatcher, Restored, SaveSeat, SaveTable, SaveWatcher, Seated,
-    Send, SetBroadcasts, SetSeatHost, SetSeatLeft, SetTableState, SetTimer, StartGame, TableClosed, Watch,
+    Send, SetBroadcasts, SetSeatHost, SetSeatLeft, SetTableState, SetTimer, StartGame, Stop, TABLE_MOVED, TableClosed, Watch,
 )
 from server.table.seats import Seat, TableState
 
@@ -167,6 +167,9 @@ class Table:
         outputs = self.core.handle(item, None if session is None else session.member, now)
         try:
             await self._carry(outputs, session)
+        except Fenced as problem:  # another node runs the table now: nothing more of it here
+            self.log.warning("table_fenced", seq=self.core.seq, input=type(item).__name__, why=str(problem))
+            await self._carry(self.core.handle(Stop(TABLE_MOVED, keep=True), None, now), None)
         except Exception:  # a table must outlive a store or a session that fails it
             self.log.exception("table_output_failed", seq=self.core.seq, input=type(item).__name__)
             if session is not None:

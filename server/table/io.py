@@ -100,10 +100,13 @@ class Abandon:
     reason: str
 
 
+TABLE_MOVED = "the table moved to another server node"
+
+
 @dataclass(frozen=True, slots=True)
 class Stop:
-    """Close the table: the server is stopping (`keep`: it is rebuilt at the next start), or
-    the lobby expired it (`keep` false)."""
+    """Close the table: the server is stopping (`keep`: it is rebuilt at the next start), the
+    table moved to another node (TABLE_MOVED, kept), or the lobby expired it (`keep` false)."""
 
     reason: str = "the server is stopping"
     keep: bool = True

@@ -136,3 +136,36 @@ async def test_a_node_whose_lease_ran_out_cannot_write_to_the_game_another_node_
     finally:
         await a_store.aclose()
         await b_store.aclose()
+
+
+async def test_once_a_node_has_lost_a_lease_its_table_writes_nothing_even_before_another_node_takes_it(redis, postgres):
+    """A node told its lease is lost stops the table, but inputs may still be queued at it (a
+    paused node wakes with its clients' answers on its sockets): from the loss on, every write
+    for that table is refused here, before the new node has taken it in the database and
+    after, so none slips in under the new node's game."""
+    url = await new_database(postgres)
+    a_store, b_store = await PostgresStore.open(url), await PostgresStore.open(url)
+    a, b = Leases(redis, "a", ttl=0.4), Leases(redis, "b", ttl=0.4)
+    try:
+        game = _played(60)
+        await a_store.save_table("t1", "INV", "WAT", game.rules, None)
+        epoch_a = await a.claim("t1")
+        assert await a_store.take("t1", epoch_a)
+        game_id = await a_store.start_game("t1", GameRecord.of(Game(game.rules, seed=game.seed, names=game.names)))
+        await a_store.append_decisions(game_id, 0, game.decisions[:40])
+        a_store.fence("t1")  # what the node does when its keeper says the lease is lost
+        with pytest.raises(Fenced):  # nobody has the table yet: refused all the same
+            await a_store.append_decisions(game_id, 40, game.decisions[40:45])
+        while (epoch_b := await b.claim("t1")) is None:
+            await asyncio.sleep(0.05)
+        assert await b_store.take("t1", epoch_b)
+        for write in (a_store.append_decisions(game_id, 40, game.decisions[40:45]),
+                      a_store.finish_game(game_id, {"scores": [0, 0, 0, 0]}, 1),
+                      a_store.set_table_state("t1", "closed", "a's last word")):
+            with pytest.raises(Fenced):
+                await write
+        await b_store.append_decisions(game_id, 40, game.decisions[40:60])
+        assert (await b_store.record(game_id)).decisions == game.decisions[:60]
+    finally:
+        await a_store.aclose()
+        await b_store.aclose()

@@ -71,6 +71,49 @@ async def test_a_table_made_on_one_node_is_played_by_a_friend_on_another_and_sto
     assert await stored_finals_replayed(url) == [results[0].final["scores"]]
 
 
+async def test_a_paused_node_whose_table_was_taken_over_writes_nothing_to_its_game_when_it_wakes(
+        postgres, redis_server, tmp_path):
+    """"A split-brain test: a node whose Redis connection is cut (pause the process, or block
+    it) while another takes its tables over does not write to those games when it comes back."
+    The table's node is paused (SIGSTOP) past its lease; another node takes the table over from
+    PostgreSQL; the paused node wakes with whatever its clients sent meanwhile on its sockets,
+    finds its lease gone, and stops the table; its clients come back through the one address,
+    and the game finishes with the result its stored record replays to (a decision the woken
+    node had written under the new node's game would break that replay, or the new node's)."""
+    url = await new_database(postgres)
+    nodes = _nodes(url, redis_server.url, tmp_path, "ab", "--lease-ttl", "1.5")
+    front = Front([n.port for n in nodes])
+    redis = aioredis.Redis.from_url(redis_server.url)
+    try:
+        players = await start_table(front.url, [front.url, front.url], seed=6, server_bots=1)
+        while await decisions_in_play(url) < 40:
+            assert not players[0].done(), players[0]
+            await asyncio.sleep(0.05)
+        [key] = await redis.keys("riichi:lease:*")
+        owner, epoch = (await redis.get(key)).decode().rsplit(":", 1)
+        paused = nodes["ab".index(owner)]
+        paused.proc.send_signal(signal.SIGSTOP)
+        try:
+            deadline = time.monotonic() + 30
+            while not (holder := await redis.get(key)) or holder.decode().rsplit(":", 1)[0] == owner:
+                assert time.monotonic() < deadline, "nobody took the paused node's table over"
+                await asyncio.sleep(0.05)
+            await asyncio.sleep(1.0)  # the new node runs the table; the paused one's clients wait
+        finally:
+            paused.proc.send_signal(signal.SIGCONT)
+        results = await asyncio.wait_for(asyncio.gather(*players), 240)
+        logs = {node.log_path.name: node.log_path.read_text() for node in nodes}
+        assert '"lease_lost"' in logs[paused.log_path.name]  # it woke to find its lease gone, and stopped
+        # no write of either node failed: one the woken node had slipped in under the new
+        # node's game would have made the new node's own write of that decision fail
+        assert not [name for name, text in logs.items() if "table_output_failed" in text], logs
+    finally:
+        await redis.aclose()
+        _stop(nodes, front)
+    assert all(r.final == results[0].final for r in results) and results[0].final["scores"]
+    assert await stored_finals_replayed(url) == [results[0].final["scores"]]
+
+
 @pytest.mark.parametrize("how", [signal.SIGKILL, signal.SIGTERM], ids=["killed", "stopped"])
 async def test_when_the_node_running_a_table_is_lost_another_takes_it_over_and_the_game_finishes(
         postgres, redis_server, tmp_path, how):

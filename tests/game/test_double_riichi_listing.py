@@ -10,6 +10,7 @@ screen all show the preset's listing.  (The mjai export carries no yaku lists.)
 
 from __future__ import annotations
 
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -17,6 +18,7 @@ from pathlib import Path
 import pytest
 
 from client_cli.play.render import result_text
+from protocol.yaku import yaku_name
 from server.cli.score_request import score_request
 from server.game.export_tenhou6 import export_tenhou6
 from server.game.record import GameRecord
@@ -93,5 +95,7 @@ def test_the_tenhou6_export_writes_double_riichi_at_two_han_under_either_preset(
 def test_the_result_screen_lists_double_riichi_as_its_preset_does(rules):
     game = double_riichi_game(rules)
     screen = result_text(game.results[0], game.names).plain
-    shown = [line.split() for line in screen.splitlines() if line.strip().split(" ")[0] in ("riichi", "double_riichi")]
-    assert [[name, int(han)] for name, han, _ in shown] == LISTED[rules.name]
+    keys = {yaku_name(key): key for key in ("riichi", "double_riichi")}  # the screen shows each by its name
+    shown = [re.fullmatch(r"\s+(.+?)\s+(\d+) han", line) for line in screen.splitlines()]
+    listed = [[keys[m[1]], int(m[2])] for m in shown if m and m[1] in keys]
+    assert listed == LISTED[rules.name]
