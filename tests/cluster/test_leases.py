@@ -100,6 +100,17 @@ def _played(decisions: int) -> Game:
     return game
 
 
+async def _forty_decisions_on_a(store: PostgresStore, leases: Leases, game: Game) -> tuple[int, int]:
+    """Node a claims table t1, takes it in the database and stores the first 40 decisions of
+    `game` there: (its epoch, the game's id)."""
+    await store.save_table("t1", "INV", "WAT", game.rules, None)
+    epoch = await leases.claim("t1")
+    assert await store.take("t1", epoch)
+    game_id = await store.start_game("t1", GameRecord.of(Game(game.rules, seed=game.seed, names=game.names)))
+    await store.append_decisions(game_id, 0, game.decisions[:40])
+    return epoch, game_id
+
+
 async def test_a_node_whose_lease_ran_out_cannot_write_to_the_game_another_node_took_over(redis, postgres):
     """The split brain: node a runs a table, stops renewing (its Redis cut off, or the process
     paused), node b claims the table and takes it in the database; whatever a still tries to
@@ -110,11 +121,7 @@ async def test_a_node_whose_lease_ran_out_cannot_write_to_the_game_another_node_
     a, b = Leases(redis, "a", ttl=0.4), Leases(redis, "b", ttl=0.4)
     try:
         game = _played(80)
-        await a_store.save_table("t1", "INV", "WAT", game.rules, None)
-        epoch_a = await a.claim("t1")
-        assert await a_store.take("t1", epoch_a)
-        game_id = await a_store.start_game("t1", GameRecord.of(Game(game.rules, seed=game.seed, names=game.names)))
-        await a_store.append_decisions(game_id, 0, game.decisions[:40])
+        epoch_a, game_id = await _forty_decisions_on_a(a_store, a, game)
         while (epoch_b := await b.claim("t1")) is None:  # a renews no more
             await asyncio.sleep(0.05)
         assert await b_store.take("t1", epoch_b) and epoch_b > epoch_a
@@ -148,11 +155,7 @@ async def test_once_a_node_has_lost_a_lease_its_table_writes_nothing_even_before
     a, b = Leases(redis, "a", ttl=0.4), Leases(redis, "b", ttl=0.4)
     try:
         game = _played(60)
-        await a_store.save_table("t1", "INV", "WAT", game.rules, None)
-        epoch_a = await a.claim("t1")
-        assert await a_store.take("t1", epoch_a)
-        game_id = await a_store.start_game("t1", GameRecord.of(Game(game.rules, seed=game.seed, names=game.names)))
-        await a_store.append_decisions(game_id, 0, game.decisions[:40])
+        _, game_id = await _forty_decisions_on_a(a_store, a, game)
         a_store.fence("t1")  # what the node does when its keeper says the lease is lost
         with pytest.raises(Fenced):  # nobody has the table yet: refused all the same
             await a_store.append_decisions(game_id, 40, game.decisions[40:45])
