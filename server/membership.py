@@ -67,6 +67,9 @@ class Membership:
         if not at:
             del self.places[token]
 
+    def moved(self, table: Table) -> None:
+        """Nothing: one process holds no leases, and its tables' writes are never fenced."""
+
     def closed(self, table: Table) -> None:
         for token in self.tokens.pop(table, ()):
             at = self.places.get(token, {})

@@ -154,6 +154,9 @@ class Replies:
     def holds(self, table: Table, holds: Holds) -> None:
         self.members.holds(table, holds)  # a token's seats are the table's node's to know
 
+    def moved(self, table: Table) -> None:
+        self.cluster.table_moved(table)
+
     def closed(self, table: Table) -> None:
         self.members.closed(table)
         self.cluster.table_closed(table)
@@ -293,17 +296,26 @@ class Cluster:
 
     def _lease_lost(self, table_id: str, epoch: int) -> None:
         """The lease is gone (refused, or not renewed in time): stop running the table here,
-        keeping it stored for the node that takes it over.  Its writes are refused from now
-        on, those of inputs still queued at it too."""
+        keeping it stored for the node that takes it over."""
         self.store.fence(table_id)
         table = self.lobby.tables.get(table_id) if self.lobby else None
         if table is not None:
             self.log.warning("table_given_up", table=table_id, epoch=epoch)
-            self.moving.add(table_id)
-            self._moving_connections[table_id] = [  # (other nodes' clients follow the move by _moved)
-                session.connection for session in list(table.sessions.values())
-                if isinstance(session, Session) and session.connection is not None]
+            self.table_moved(table)
             table.put(Stop(TABLE_MOVED, keep=True))
+
+    def table_moved(self, table: Table) -> None:
+        """Another node runs the table now (this node's lease is lost, or a write of the
+        table's was fenced), and it stops here: its writes are refused from now on, those of
+        inputs still queued at it too, and this node's own clients at it are let go once it
+        has closed (table_closed)."""
+        self.store.fence(table.id)
+        if table.id in self.moving:
+            return
+        self.moving.add(table.id)
+        self._moving_connections[table.id] = [  # (other nodes' clients follow the move by _moved)
+            session.connection for session in list(table.sessions.values())
+            if isinstance(session, Session) and session.connection is not None]
 
     # ---- the lobby's questions: tables that other nodes run ------------------------
 

@@ -53,6 +53,10 @@ class Replies(Protocol):
 
     def closed(self, table: Table) -> None: ...
 
+    def moved(self, table: Table) -> None:
+        """A write of the table's was refused (Fenced): another node runs it now, and the
+        table stops here.  (Only a node of several has leases to lose.)"""
+
 
 class Table:
     history_size = 256  # broadcasts kept for resuming clients (about 4 minutes of play at a human pace)
@@ -169,6 +173,7 @@ class Table:
             await self._carry(outputs, session)
         except Fenced as problem:  # another node runs the table now: nothing more of it here
             self.log.warning("table_fenced", seq=self.core.seq, input=type(item).__name__, why=str(problem))
+            self.replies.moved(self)
             await self._carry(self.core.handle(Stop(TABLE_MOVED, keep=True), None, now), None)
         except Exception:  # a table must outlive a store or a session that fails it
             self.log.exception("table_output_failed", seq=self.core.seq, input=type(item).__name__)
