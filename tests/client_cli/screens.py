@@ -123,7 +123,8 @@ class Recorder:
         kind = str(message.get("type"))
         if kind == "event":
             event = message["event"]
-            return f"event {event.get('type')} seat={event.get('seat')} tile={event.get('tile')} seq={message.get('seq')}"
+            return (f"event {event.get('type')} seat={event.get('seat')} tile={event.get('tile')}"
+                    f" seq={message.get('seq')}")
         if kind == "offer":
             kinds = sorted({a["type"] for a in message["actions"]})
             return f"offer decision={message['decision']} seq={message.get('seq')} {len(message['actions'])} of {kinds}"
