@@ -297,12 +297,13 @@ class Cluster:
     def _lease_lost(self, table_id: str, epoch: int) -> None:
         """The lease is gone (refused, or not renewed in time): stop running the table here,
         keeping it stored for the node that takes it over."""
-        self.store.fence(table_id)
         table = self.lobby.tables.get(table_id) if self.lobby else None
-        if table is not None:
-            self.log.warning("table_given_up", table=table_id, epoch=epoch)
-            self.table_moved(table)
-            table.put(Stop(TABLE_MOVED, keep=True))
+        if table is None:  # it no longer runs here: nothing is left to write for it
+            self.store.let_go(table_id)
+            return
+        self.log.warning("table_given_up", table=table_id, epoch=epoch)
+        self.table_moved(table)
+        table.put(Stop(TABLE_MOVED, keep=True))
 
     def table_moved(self, table: Table) -> None:
         """Another node runs the table now (this node's lease is lost, or a write of the
