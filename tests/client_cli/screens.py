@@ -105,7 +105,7 @@ class Recorder:
             self.notes.append(text)
             notify(text, **kwargs)
 
-        def calls(name: str) -> None:  # the app's own calls of `name`, told among the notices
+        def count(name: str) -> None:  # the app's own calls of `name`, counted and told among the notices
             method = getattr(app, name)
 
             def called(*args: Any) -> Any:
@@ -115,8 +115,8 @@ class Recorder:
             setattr(app, name, called)
 
         app.handle, app.notify = handled, notified
-        for name in ("discard", "act"):
-            calls(name)
+        for name in self.calls:
+            count(name)
 
     @staticmethod
     def _summary(message: dict[str, Any]) -> str:

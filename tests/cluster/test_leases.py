@@ -100,6 +100,18 @@ def _played(decisions: int) -> Game:
     return game
 
 
+@pytest_asyncio.fixture
+async def two_nodes(redis, postgres):
+    """Nodes a and b of one service, as their stores (one new database) and their leases."""
+    url = await new_database(postgres)
+    a_store, b_store = await PostgresStore.open(url), await PostgresStore.open(url)
+    try:
+        yield a_store, b_store, Leases(redis, "a", ttl=0.4), Leases(redis, "b", ttl=0.4)
+    finally:
+        await a_store.aclose()
+        await b_store.aclose()
+
+
 async def _forty_decisions_on_a(store: PostgresStore, leases: Leases, game: Game) -> tuple[int, int]:
     """Node a claims table t1, takes it in the database and stores the first 40 decisions of
     `game` there: (its epoch, the game's id)."""
@@ -111,64 +123,52 @@ async def _forty_decisions_on_a(store: PostgresStore, leases: Leases, game: Game
     return epoch, game_id
 
 
-async def test_a_node_whose_lease_ran_out_cannot_write_to_the_game_another_node_took_over(redis, postgres):
+async def test_a_node_whose_lease_ran_out_cannot_write_to_the_game_another_node_took_over(two_nodes):
     """The split brain: node a runs a table, stops renewing (its Redis cut off, or the process
     paused), node b claims the table and takes it in the database; whatever a still tries to
     write for that table or its game is refused, and the record holds only what each wrote
     while it held the table."""
-    url = await new_database(postgres)
-    a_store, b_store = await PostgresStore.open(url), await PostgresStore.open(url)
-    a, b = Leases(redis, "a", ttl=0.4), Leases(redis, "b", ttl=0.4)
-    try:
-        game = _played(80)
-        epoch_a, game_id = await _forty_decisions_on_a(a_store, a, game)
-        while (epoch_b := await b.claim("t1")) is None:  # a renews no more
-            await asyncio.sleep(0.05)
-        assert await b_store.take("t1", epoch_b) and epoch_b > epoch_a
-        assert not await a_store.take("t1", epoch_a)  # an old epoch cannot take it back
+    a_store, b_store, a, b = two_nodes
+    game = _played(80)
+    epoch_a, game_id = await _forty_decisions_on_a(a_store, a, game)
+    while (epoch_b := await b.claim("t1")) is None:  # a renews no more
+        await asyncio.sleep(0.05)
+    assert await b_store.take("t1", epoch_b) and epoch_b > epoch_a
+    assert not await a_store.take("t1", epoch_a)  # an old epoch cannot take it back
+    with pytest.raises(Fenced):
+        await a_store.append_decisions(game_id, 40, game.decisions[40:50])
+    for write in (a_store.finish_game(game_id, {"scores": [0, 0, 0, 0]}, 1),
+                  a_store.set_table_state("t1", "closed", "a's last word"),
+                  a_store.save_seat("t1", SeatRow(0, "intruder", "bot", "random", None, False)),
+                  a_store.set_table_broadcasts("t1", 99),
+                  a_store.start_game("t1", GameRecord.of(Game(game.rules, seed=game.seed, names=game.names)))):
         with pytest.raises(Fenced):
-            await a_store.append_decisions(game_id, 40, game.decisions[40:50])
-        for write in (a_store.finish_game(game_id, {"scores": [0, 0, 0, 0]}, 1),
-                      a_store.set_table_state("t1", "closed", "a's last word"),
-                      a_store.save_seat("t1", SeatRow(0, "intruder", "bot", "random", None, False)),
-                      a_store.set_table_broadcasts("t1", 99),
-                      a_store.start_game("t1", GameRecord.of(Game(game.rules, seed=game.seed, names=game.names)))):
-            with pytest.raises(Fenced):
-                await write
-        await b_store.append_decisions(game_id, 40, game.decisions[40:80])
-        assert (await b_store.record(game_id)).decisions == game.decisions[:80]
-        [row] = await b_store.open_tables()
-        assert row.state == "waiting" and row.seats == [] and row.broadcasts == 0
-        assert len(await b_store.games(finished=None)) == 1
-    finally:
-        await a_store.aclose()
-        await b_store.aclose()
+            await write
+    await b_store.append_decisions(game_id, 40, game.decisions[40:80])
+    assert (await b_store.record(game_id)).decisions == game.decisions[:80]
+    [row] = await b_store.open_tables()
+    assert row.state == "waiting" and row.seats == [] and row.broadcasts == 0
+    assert len(await b_store.games(finished=None)) == 1
 
 
-async def test_once_a_node_has_lost_a_lease_its_table_writes_nothing_even_before_another_node_takes_it(redis, postgres):
+async def test_once_a_node_has_lost_a_lease_its_table_writes_nothing_even_before_another_node_takes_it(two_nodes):
     """A node told its lease is lost stops the table, but inputs may still be queued at it (a
     paused node wakes with its clients' answers on its sockets): from the loss on, every write
     for that table is refused here, before the new node has taken it in the database and
     after, so none slips in under the new node's game."""
-    url = await new_database(postgres)
-    a_store, b_store = await PostgresStore.open(url), await PostgresStore.open(url)
-    a, b = Leases(redis, "a", ttl=0.4), Leases(redis, "b", ttl=0.4)
-    try:
-        game = _played(60)
-        _, game_id = await _forty_decisions_on_a(a_store, a, game)
-        a_store.fence("t1")  # what the node does when its keeper says the lease is lost
-        with pytest.raises(Fenced):  # nobody has the table yet: refused all the same
-            await a_store.append_decisions(game_id, 40, game.decisions[40:45])
-        while (epoch_b := await b.claim("t1")) is None:
-            await asyncio.sleep(0.05)
-        assert await b_store.take("t1", epoch_b)
-        for write in (a_store.append_decisions(game_id, 40, game.decisions[40:45]),
-                      a_store.finish_game(game_id, {"scores": [0, 0, 0, 0]}, 1),
-                      a_store.set_table_state("t1", "closed", "a's last word")):
-            with pytest.raises(Fenced):
-                await write
-        await b_store.append_decisions(game_id, 40, game.decisions[40:60])
-        assert (await b_store.record(game_id)).decisions == game.decisions[:60]
-    finally:
-        await a_store.aclose()
-        await b_store.aclose()
+    a_store, b_store, a, b = two_nodes
+    game = _played(60)
+    _, game_id = await _forty_decisions_on_a(a_store, a, game)
+    a_store.fence("t1")  # what the node does when its keeper says the lease is lost
+    with pytest.raises(Fenced):  # nobody has the table yet: refused all the same
+        await a_store.append_decisions(game_id, 40, game.decisions[40:45])
+    while (epoch_b := await b.claim("t1")) is None:
+        await asyncio.sleep(0.05)
+    assert await b_store.take("t1", epoch_b)
+    for write in (a_store.append_decisions(game_id, 40, game.decisions[40:45]),
+                  a_store.finish_game(game_id, {"scores": [0, 0, 0, 0]}, 1),
+                  a_store.set_table_state("t1", "closed", "a's last word")):
+        with pytest.raises(Fenced):
+            await write
+    await b_store.append_decisions(game_id, 40, game.decisions[40:60])
+    assert (await b_store.record(game_id)).decisions == game.decisions[:60]
