@@ -26,11 +26,13 @@ _CACHE: list[str] = []
 
 
 def pytest_configure(config: pytest.Config) -> None:
-    """riichi-score keeps its readings table in $XDG_CACHE_HOME/riichi-server: the commands the
-    tests start keep it in a folder of the run's own, not in the user's ~/.cache.  Set before
-    the test modules are imported, since some copy the environment when they are."""
-    _CACHE.append(tempfile.mkdtemp(prefix="riichi-tests-cache-"))
-    os.environ["XDG_CACHE_HOME"] = _CACHE[0]
+    """riichi-score keeps its readings table in $XDG_CACHE_HOME/riichi-server, and the local
+    server its games in $XDG_DATA_HOME: the commands the tests start keep them in folders of
+    the run's own, not in the user's ~/.cache, ~/.local/share or ~/.config.  Set before the
+    test modules are imported, since some copy the environment when they are."""
+    for variable in ("XDG_CACHE_HOME", "XDG_DATA_HOME", "XDG_CONFIG_HOME"):
+        _CACHE.append(tempfile.mkdtemp(prefix=f"riichi-tests-{variable.split('_')[1].lower()}-"))
+        os.environ[variable] = _CACHE[-1]
     config.addinivalue_line(
         "markers", "server(*extra, checked=False, shared=False): the `server` fixture's arguments; checked: the test"
                    " fails if the server logged an error or exited other than cleanly; shared: the module's one server")

@@ -37,7 +37,9 @@ from websockets.exceptions import ConnectionClosed
 from tests.harness import ServerProcess, served
 from tests.server.netplay import Conn, HandTracker, choose
 
-pytestmark = pytest.mark.server(checked=True)  # the test fails if the server logged an error
+# checked: the test fails if the server logged an error; alone: it compares latencies, so
+# scripts/test.sh runs it after the parallel pass, on an idle machine
+pytestmark = [pytest.mark.server(checked=True), pytest.mark.alone]
 
 TABLES = 4
 THINK = (0.002, 0.010)  # seconds a client waits before acting
