@@ -43,6 +43,8 @@ from server.rules.decompose import prefill as prefill_readings
 from server.rules.shanten import prefill as prefill_shanten
 from server.session import Session
 from server.store import token_hash
+from server.forwarded import TrustedProxies, network
+from server.proxy_header import BadHeader, Looks, looks_like_header, read_header
 from server.cluster.handoff import Handoffs, adopted_connection, service_folder, unread_messages
 from server.cluster.node import LEASE_TTL, REPORT_EVERY, Cluster, ClusterProblem, cluster_needs, open_redis
 from server.metrics import CONTENT_TYPE as METRICS_TYPE
@@ -145,8 +147,10 @@ class Outbox:
 class App:
     def __init__(self, lobby: Lobby, rate: float = RATE, burst: float = BURST, outbox_bytes: int = OUTBOX_BYTES,
                  sndbuf: int = 0, hello_timeout: float = HELLO_TIMEOUT,
-                 connections_per_address: int = CONNECTIONS_PER_ADDRESS, web: WebClient | None = None):
+                 connections_per_address: int = CONNECTIONS_PER_ADDRESS, web: WebClient | None = None,
+                 trusted: TrustedProxies = TrustedProxies()):
         self.lobby = lobby
+        self.trusted = trusted  # load balancers whose word on the client's address is taken (--trusted-proxy)
         self.web = web  # the web client's files (server/web.py), served on the same port; None: no page
         self.rate, self.burst = rate, burst
         self.outbox_bytes = outbox_bytes
@@ -159,6 +163,8 @@ class App:
         self.refused = RareLog("connections_refused")
         self.cut = RareLog("connections_cut")
         self.no_hello = RareLog("no_hello_closed")
+        self.proxy_refused = RareLog("proxy_header_refused")
+        self.proxy_bad = RareLog("proxy_header_bad")
         self.cluster: Cluster | None = None  # a node of several (--redis)
         self.handoffs: Handoffs | None = None  # ... that hands connections to the table's node on this machine
         self.adopt: Callable[..., ServerConnection] | None = None  # makes a connection of a socket handed here
@@ -166,11 +172,15 @@ class App:
         self.metrics = Figures(read=self.figures)  # GET /metrics (its tables count into it: Table.figures)
 
     def connection_class(self) -> type[ServerConnection]:
-        """websockets' connection, counted per client address from accept to close."""
+        """websockets' connection, counted per client address from accept to close.  Its
+        `address` is the client's: the TCP peer's, or what a trusted load balancer says."""
         app = self
 
         class CountedConnection(ServerConnection):
-            address = "?"
+            address = "?"  # the client's, as counted
+            peer = "?"  # the TCP peer's (a load balancer's, behind one)
+            counted_as: str | None = None  # the address its connection is counted under (None: not yet)
+            start: bytes | None = None  # its first bytes, while it may yet begin with a PROXY header
 
             def connection_made(self, transport: asyncio.BaseTransport) -> None:
                 super().connection_made(transport)
@@ -178,29 +188,101 @@ class App:
 
             def counted(self, transport: asyncio.BaseTransport) -> None:
                 peer = transport.get_extra_info("peername")
-                self.address = str(peer[0]) if peer else "?"
+                self.peer = self.address = str(peer[0]) if peer else "?"
+                handed = getattr(self, "handed", None)
+                if isinstance(handed, dict):  # another node read its header: the address comes with it
+                    self.address = str(handed.get("address") or self.peer)
+                else:
+                    self.start = b""
                 app.opened(self, transport)
+
+            def data_received(self, data: bytes) -> None:
+                if self.start is not None:
+                    data = app.first_bytes(self, data)
+                    if not data:
+                        return
+                super().data_received(data)
 
             def connection_lost(self, exc: Exception | None) -> None:
                 super().connection_lost(exc)
-                app.per_address.closed(self.address)
+                if self.counted_as is not None:
+                    app.per_address.closed(self.counted_as)
 
         return CountedConnection
 
     def opened(self, connection: Any, transport: asyncio.BaseTransport) -> None:
-        """A new TCP connection: counted; cut at once past twice the address's cap (a client
-        that goes on connecting after it was refused), before it costs a handshake."""
-        count = self.per_address.opened(connection.address)
+        """A new TCP connection: counted, unless it comes from a trusted load balancer,
+        which says whose it is in its first bytes (counted then)."""
+        if connection.start is None or not self.trusted.trusts(connection.peer):
+            self.count(connection, connection.address, transport)
+
+    def count(self, connection: Any, address: str, transport: asyncio.BaseTransport | None) -> bool:
+        """Count the connection under `address` (moved there if it was counted under another);
+        cut at once past twice the address's cap (a client that goes on connecting after it
+        was refused), before it costs a handshake.  (None: not cut here; the handshake is
+        answered 429.)  False: it was cut."""
+        if connection.counted_as is not None:
+            self.per_address.closed(connection.counted_as)
+        connection.address = connection.counted_as = address
+        count = self.per_address.opened(address)
         cap = self.connections_per_address
-        if cap and count > 2 * cap:
-            self.cut.note(peer=connection.address, cap=cap)
+        if cap and count > 2 * cap and transport is not None:
+            self.cut.note(peer=address, cap=cap)
             transport.abort()
+            return False
+        return True
+
+    def first_bytes(self, connection: Any, data: bytes) -> bytes:
+        """The first bytes of a connection, which may be a PROXY protocol header: read from a
+        trusted load balancer (the connection counted under the client's address it names),
+        refused from anyone else; what comes after it, for websockets (b"": nothing yet)."""
+        start = connection.start + data
+        transport = connection.transport
+        looks = looks_like_header(start)
+        if looks is Looks.UNDECIDED:
+            connection.start = start
+            return b""
+        trusted = self.trusted.trusts(connection.peer)
+        if looks is Looks.NOT:
+            connection.start = None
+            # from a load balancer: its own connection, or one that says whose in X-Forwarded-For
+            return b"" if trusted and not self.count(connection, connection.peer, transport) else start
+        if not trusted:
+            connection.start = None
+            self.proxy_refused.note(peer=connection.peer)
+            refuse(transport, f"a PROXY protocol header from {connection.peer}, which is not a trusted proxy:"
+                              f" start the server with --trusted-proxy {connection.peer} if it is your load balancer")
+            return b""
+        try:
+            header = read_header(start)
+        except BadHeader as problem:
+            connection.start = None
+            self.proxy_bad.note(peer=connection.peer, why=str(problem))
+            transport.abort()
+            return b""
+        if header is None:
+            connection.start = start
+            return b""
+        connection.start = None
+        return start[header.length:] if self.count(connection, header.source or connection.peer, transport) else b""
+
+    def forwarded(self, connection: Any, request: Any) -> None:
+        """An HTTP request's X-Forwarded-For, from a trusted proxy: the connection is the
+        client's it names (counted under that address)."""
+        if not self.trusted or connection.counted_as is None:
+            return
+        values = request.headers.get_all("X-Forwarded-For")
+        if values:
+            client = self.trusted.client_of(connection.address, values)
+            if client != connection.address:
+                self.count(connection, client, None)
 
     def over_cap(self, connection: Any) -> bool:
         cap = self.connections_per_address
         return bool(cap) and self.per_address[getattr(connection, "address", "?")] > cap
 
     async def process_request(self, connection: ServerConnection, request: Any) -> Any:
+        self.forwarded(connection, request)
         path = urlsplit(request.path).path  # a query string is ignored
         if path == "/healthz":
             problem = await self.problem()
@@ -309,6 +391,14 @@ class App:
             self.forget_idle_sessions()
 
 
+def refuse(transport: asyncio.BaseTransport, reason: str) -> None:
+    """Answer a connection HTTP 400 with `reason`, and close it (before websockets saw a byte)."""
+    body = (reason + "\n").encode()
+    transport.write(b"HTTP/1.1 400 Bad Request\r\nContent-Type: text/plain; charset=utf-8\r\n"
+                    b"Content-Length: %d\r\nConnection: close\r\n\r\n%s" % (len(body), body))
+    transport.close()
+
+
 def clean_name(name: str) -> str:
     """A player's name as others see it: control, format and other invisible characters
     (Unicode categories C*, line and paragraph separators) removed, at most 32 characters."""
@@ -329,7 +419,8 @@ class Connection:
         self.tokens, self.stamp = app.burst, time.monotonic()
         self.closing: tuple[int, str] | None = None
         self.dropped = False
-        self.address = str(ws.remote_address[0]) if ws.remote_address else None
+        # the client's (what a trusted load balancer said of it: CountedConnection)
+        self.address = getattr(ws, "address", None) or (str(ws.remote_address[0]) if ws.remote_address else None)
         self.log = log.bind(peer=self.address or "?")
         self.hello_timer = (asyncio.get_running_loop().call_later(app.hello_timeout, self.hello_overdue)
                             if app.hello_timeout else None)
@@ -501,7 +592,8 @@ class Connection:
             what = {"session": None if session is None else {
                         "id": session.id, "token": session.token, "name": session.name,
                         "program": session.program, "client": session.client},
-                    "unread": [self.frame, *unread], "from": handoffs.node}
+                    "unread": [self.frame, *unread], "from": handoffs.node,
+                    "address": self.address}  # the client's, which the socket's peer may not be
             if not handoffs.send(node, ws.transport.get_extra_info("socket").fileno(), what):
                 return False
             self.gone = True
@@ -664,7 +756,8 @@ async def running(args: argparse.Namespace) -> AsyncIterator[App]:
     lobby = Lobby(store, idle_seconds=args.idle, abandon_seconds=args.abandon,
                   tables_per_address=args.tables_per_address)
     app = App(lobby, outbox_bytes=args.outbox_bytes, sndbuf=args.sndbuf, hello_timeout=args.hello_timeout,
-              connections_per_address=args.connections_per_address, web=(web := WebClient()))
+              connections_per_address=args.connections_per_address, web=(web := WebClient()),
+              trusted=TrustedProxies(network(n) for n in args.trusted_proxy or ()))
     Table.figures = app.metrics
     cluster = None
     try:
@@ -768,6 +861,11 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--connections-per-address", type=int, default=CONNECTIONS_PER_ADDRESS,
                    help=f"connections one client address may have open, 0 for no cap"
                         f" (default {CONNECTIONS_PER_ADDRESS})")
+    p.add_argument("--trusted-proxy", action="append", metavar="ADDRESS", default=None,
+                   help="a load balancer's address or network (10.0.0.5, 10.0.0.0/8; again for more) whose PROXY"
+                        " protocol header or X-Forwarded-For names the client, whose address then counts for"
+                        " the limits per address and the logs; from any other peer a PROXY header is refused and"
+                        " X-Forwarded-For ignored (docs/server.md)")
     p.add_argument("--address-share", type=float, default=ADDRESS_SHARE,
                    help=f"the share of the server's time that the tables of one client address may take while"
                         f" others play, 0 for no limit (default {ADDRESS_SHARE:g})")
@@ -818,6 +916,11 @@ def main(argv: list[str] | None = None) -> int:
         return admin.run(args)
     if not 0 <= args.address_share <= 1:
         return fail(f"--address-share {args.address_share:g} is not a share: give 0 (no limit) to 1")
+    for proxy in args.trusted_proxy or ():
+        try:
+            network(proxy)
+        except ValueError as problem:
+            return fail(str(problem))
     if not 0 <= args.port <= 65535:
         return fail(f"port {args.port} is out of range (0-65535)")
     needs = workers_need(args.workers, args.db, args.redis) or cluster_needs(args.db, args.redis)
