@@ -3,12 +3,15 @@
 
     scripts/flood_bench.py                       # --address-share 0 (no limit) and the default, side by side
     scripts/flood_bench.py --share 0 --share 0.25 --flood client --flood-tables 20 --seconds 20
+    scripts/flood_bench.py --share default --normal-from 127.0.0.2 --flood-tables 19   # beside the farm
 
 For each server setting (`--share`: the server's --address-share; `default` leaves it out)
 it starts its own `riichi-server`, then:
 
-1. a normal table from 127.0.0.1: four protocol clients that each think 2-10 ms before
-   they answer (a brisk human pace), one game after another;
+1. a normal table from 127.0.0.1 (`--normal-from`; from the flood's own 127.0.0.2, another
+   normal table plays from 127.0.0.1 too, so that the flood's address is not alone): four
+   protocol clients that each think 2-10 ms before they answer (a brisk human pace), one
+   game after another;
 2. baseline: `--seconds` of that table alone;
 3. the flood: `--flood-tables` tables from 127.0.0.2 (any of 127/8 is this machine), each a
    host and three of the server's bots.  `--flood clock` (the issue's): the host's clock is
