@@ -1,8 +1,15 @@
-"""A connection handed to its table's node keeps the client's address that a load balancer
-gave (docs/cluster.md): two nodes behind a real HAProxy with send-proxy-v2, and the
-per-address cap on the node the connection was handed to counts it under its client."""
+"""Nodes behind a real HAProxy with send-proxy-v2 (docs/cluster.md): a connection handed to
+its table's node keeps the client's address that HAProxy gave (the per-address cap on the
+node it was handed to counts it under its client), and `--workers` passes --trusted-proxy
+to every worker."""
 
 from __future__ import annotations
+
+import asyncio
+import json
+import signal
+import time
+import urllib.request
 
 import msgpack
 import pytest
@@ -10,7 +17,8 @@ from websockets.exceptions import InvalidStatus
 
 from tests.cluster.test_handoff import _handoffs
 from tests.cluster.test_nodes import _nodes, _stop
-from tests.server.test_behind_proxy import player
+from tests.harness import ServerProcess
+from tests.server.test_behind_proxy import hello_peers, player
 from tests.services import new_database, start_haproxy
 
 
@@ -49,3 +57,30 @@ async def test_a_handed_connection_is_counted_under_the_address_haproxy_gave(pos
         for proxy in proxies:
             proxy.stop()
         _stop(nodes)
+
+
+@pytest.mark.asyncio
+async def test_every_worker_reads_the_address_haproxy_gives(postgres, redis_server, tmp_path):
+    url = await new_database(postgres)
+    server = ServerProcess(url, "--redis", redis_server.url, "--workers", "2", "--node-id", "w",
+                           "--trusted-proxy", "127.0.0.1", log=tmp_path / "workers.log").start()
+    proxy = None
+    try:
+        deadline, seen = time.monotonic() + 60, set()
+        while len(seen) < 2 and time.monotonic() < deadline:  # both workers listening
+            try:
+                with urllib.request.urlopen(f"http://127.0.0.1:{server.port}/status", timeout=5) as response:
+                    seen.add(json.loads(response.read())["node"])
+            except OSError:
+                await asyncio.sleep(0.1)
+        assert seen == {"w-1", "w-2"}
+        proxy = start_haproxy([server.port], "send-proxy-v2")
+        players = [await player(proxy.port, f"127.0.2.{i + 1}", f"p{i}") for i in range(12)]
+        assert hello_peers(server) == {f"p{i}": f"127.0.2.{i + 1}" for i in range(12)}
+        for ws in players:
+            await ws.close()
+        assert not server.errors(), server.errors()
+    finally:
+        if proxy is not None:
+            proxy.stop()
+        server.stop(signal.SIGTERM)
