@@ -36,15 +36,15 @@ from websockets.protocol import State
 from protocol.messages import (MAX_FRAME, VERSION, ByeCode, ErrorCode, Message, ProtocolError, bye, decode, encode,
                                error, ws_frame)
 from server.cli import games as admin
-from server.limits import AddressCounts, RareLog, quiet_descriptor_errors, raise_open_files_limit
+from server.limits import RareLog, quiet_descriptor_errors, raise_open_files_limit
 from server.lobby import Lobby, LobbyError
 from server.pace import AddressShare
 from server.rules.decompose import prefill as prefill_readings
 from server.rules.shanten import prefill as prefill_shanten
 from server.session import Session
 from server.store import token_hash
+from server.addresses import ClientAddresses
 from server.forwarded import TrustedProxies, network
-from server.proxy_header import BadHeader, Looks, looks_like_header, read_header
 from server.cluster.handoff import Handoffs, adopted_connection, service_folder, unread_messages
 from server.cluster.node import LEASE_TTL, REPORT_EVERY, Cluster, ClusterProblem, cluster_needs, open_redis
 from server.metrics import CONTENT_TYPE as METRICS_TYPE
@@ -150,7 +150,6 @@ class App:
                  connections_per_address: int = CONNECTIONS_PER_ADDRESS, web: WebClient | None = None,
                  trusted: TrustedProxies = TrustedProxies()):
         self.lobby = lobby
-        self.trusted = trusted  # load balancers whose word on the client's address is taken (--trusted-proxy)
         self.web = web  # the web client's files (server/web.py), served on the same port; None: no page
         self.rate, self.burst = rate, burst
         self.outbox_bytes = outbox_bytes
@@ -159,12 +158,9 @@ class App:
         self.connections_per_address = connections_per_address  # 0: no cap
         self.sessions: dict[str, Session] = {}  # by resume token hash
         self.connections: set[Connection] = set()
-        self.per_address = AddressCounts()
+        self.addresses = ClientAddresses(connections_per_address, trusted)  # whose each connection is, counted
         self.refused = RareLog("connections_refused")
-        self.cut = RareLog("connections_cut")
         self.no_hello = RareLog("no_hello_closed")
-        self.proxy_refused = RareLog("proxy_header_refused")
-        self.proxy_bad = RareLog("proxy_header_bad")
         self.cluster: Cluster | None = None  # a node of several (--redis)
         self.handoffs: Handoffs | None = None  # ... that hands connections to the table's node on this machine
         self.adopt: Callable[..., ServerConnection] | None = None  # makes a connection of a socket handed here
@@ -194,95 +190,23 @@ class App:
                     self.address = str(handed.get("address") or self.peer)
                 else:
                     self.start = b""
-                app.opened(self, transport)
+                app.addresses.opened(self, transport)
 
             def data_received(self, data: bytes) -> None:
-                if self.start is not None:
-                    data = app.first_bytes(self, data)
+                if self.start is not None:  # (a PROXY header may come first)
+                    data = app.addresses.first_bytes(self, data)
                     if not data:
                         return
                 super().data_received(data)
 
             def connection_lost(self, exc: Exception | None) -> None:
                 super().connection_lost(exc)
-                if self.counted_as is not None:
-                    app.per_address.closed(self.counted_as)
+                app.addresses.closed(self)
 
         return CountedConnection
 
-    def opened(self, connection: Any, transport: asyncio.BaseTransport) -> None:
-        """A new TCP connection: counted, unless it comes from a trusted load balancer,
-        which says whose it is in its first bytes (counted then)."""
-        if connection.start is None or not self.trusted.trusts(connection.peer):
-            self.count(connection, connection.address, transport)
-
-    def count(self, connection: Any, address: str, transport: asyncio.BaseTransport | None) -> bool:
-        """Count the connection under `address` (moved there if it was counted under another);
-        cut at once past twice the address's cap (a client that goes on connecting after it
-        was refused), before it costs a handshake.  (None: not cut here; the handshake is
-        answered 429.)  False: it was cut."""
-        if connection.counted_as is not None:
-            self.per_address.closed(connection.counted_as)
-        connection.address = connection.counted_as = address
-        count = self.per_address.opened(address)
-        cap = self.connections_per_address
-        if cap and count > 2 * cap and transport is not None:
-            self.cut.note(peer=address, cap=cap)
-            transport.abort()
-            return False
-        return True
-
-    def first_bytes(self, connection: Any, data: bytes) -> bytes:
-        """The first bytes of a connection, which may be a PROXY protocol header: read from a
-        trusted load balancer (the connection counted under the client's address it names),
-        refused from anyone else; what comes after it, for websockets (b"": nothing yet)."""
-        start = connection.start + data
-        transport = connection.transport
-        looks = looks_like_header(start)
-        if looks is Looks.UNDECIDED:
-            connection.start = start
-            return b""
-        trusted = self.trusted.trusts(connection.peer)
-        if looks is Looks.NOT:
-            connection.start = None
-            # from a load balancer: its own connection, or one that says whose in X-Forwarded-For
-            return b"" if trusted and not self.count(connection, connection.peer, transport) else start
-        if not trusted:
-            connection.start = None
-            self.proxy_refused.note(peer=connection.peer)
-            refuse(transport, f"a PROXY protocol header from {connection.peer}, which is not a trusted proxy:"
-                              f" start the server with --trusted-proxy {connection.peer} if it is your load balancer")
-            return b""
-        try:
-            header = read_header(start)
-        except BadHeader as problem:
-            connection.start = None
-            self.proxy_bad.note(peer=connection.peer, why=str(problem))
-            transport.abort()
-            return b""
-        if header is None:
-            connection.start = start
-            return b""
-        connection.start = None
-        return start[header.length:] if self.count(connection, header.source or connection.peer, transport) else b""
-
-    def forwarded(self, connection: Any, request: Any) -> None:
-        """An HTTP request's X-Forwarded-For, from a trusted proxy: the connection is the
-        client's it names (counted under that address)."""
-        if not self.trusted or connection.counted_as is None:
-            return
-        values = request.headers.get_all("X-Forwarded-For")
-        if values:
-            client = self.trusted.client_of(connection.address, values)
-            if client != connection.address:
-                self.count(connection, client, None)
-
-    def over_cap(self, connection: Any) -> bool:
-        cap = self.connections_per_address
-        return bool(cap) and self.per_address[getattr(connection, "address", "?")] > cap
-
     async def process_request(self, connection: ServerConnection, request: Any) -> Any:
-        self.forwarded(connection, request)
+        self.addresses.forwarded(connection, request.headers.get_all("X-Forwarded-For"))
         path = urlsplit(request.path).path  # a query string is ignored
         if path == "/healthz":
             problem = await self.problem()
@@ -301,7 +225,7 @@ class App:
             del response.headers["Content-Type"]
             response.headers["Content-Type"] = "application/json"
             return response
-        if self.over_cap(connection):
+        if self.addresses.over_cap(connection):
             address = getattr(connection, "address", "?")
             self.refused.note(peer=address, cap=self.connections_per_address)
             return connection.respond(HTTPStatus.TOO_MANY_REQUESTS,
@@ -389,14 +313,6 @@ class App:
         while True:
             await asyncio.sleep(every)
             self.forget_idle_sessions()
-
-
-def refuse(transport: asyncio.BaseTransport, reason: str) -> None:
-    """Answer a connection HTTP 400 with `reason`, and close it (before websockets saw a byte)."""
-    body = (reason + "\n").encode()
-    transport.write(b"HTTP/1.1 400 Bad Request\r\nContent-Type: text/plain; charset=utf-8\r\n"
-                    b"Content-Length: %d\r\nConnection: close\r\n\r\n%s" % (len(body), body))
-    transport.close()
 
 
 def clean_name(name: str) -> str:

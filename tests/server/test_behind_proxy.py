@@ -21,6 +21,7 @@ from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import InvalidStatus
 
 from protocol.messages import VERSION
+from server.proxy_header import V2_SIGNATURE, v1_line, v2_header
 from tests.harness import ServerProcess
 from tests.services import HAProxy, start_haproxy
 
@@ -124,3 +125,49 @@ async def test_x_forwarded_for_from_a_peer_not_trusted_is_ignored(server):
     second = await player(server.port, "127.0.0.1", "p2", {"X-Forwarded-For": "198.51.100.1, 203.0.113.9"})
     assert hello_peers(server)["p2"] == "203.0.113.9"
     await asyncio.gather(first.close(), second.close())
+
+
+async def headed_player(port: int, header: bytes, name: str, pieces: int = 1) -> ClientConnection:
+    """A connection from 127.0.0.1 that first sends `header` itself, in `pieces`, as a load
+    balancer would, then says hello."""
+    loop = asyncio.get_running_loop()
+    sock = socket.socket()
+    sock.setblocking(False)
+    await loop.sock_connect(sock, ("127.0.0.1", port))
+    step = -(-len(header) // pieces)
+    for at in range(0, len(header), step):
+        await loop.sock_sendall(sock, header[at:at + step])
+        await asyncio.sleep(0.05)  # separate reads on the server's side
+    ws = await connect(f"ws://127.0.0.1:{port}", sock=sock, max_size=None, open_timeout=20)
+    await ws.send(msgpack.packb({"type": "hello", "name": name, "version": VERSION}))
+    assert msgpack.unpackb(await asyncio.wait_for(ws.recv(), 20))["type"] == "welcome"
+    return ws
+
+
+@pytest.mark.server("--trusted-proxy", "127.0.0.1", checked=True)
+async def test_a_header_that_comes_in_pieces_is_read_whole(server):
+    v1 = await headed_player(server.port, v1_line("203.0.113.5", "127.0.0.1", 4000, 8765), "v1", pieces=4)
+    v2 = await headed_player(server.port, v2_header("2001:db8::5", "::1", 4000, 8765, tlvs=b"\x04\x00\x01x"), "v2",
+                             pieces=5)
+    assert hello_peers(server) == {"v1": "203.0.113.5", "v2": "2001:db8::5"}
+    await asyncio.gather(v1.close(), v2.close())
+
+
+@pytest.mark.server("--trusted-proxy", "127.0.0.1", checked=True)
+async def test_a_malformed_header_from_a_trusted_peer_closes_the_connection_and_the_server_goes_on(server):
+    loop = asyncio.get_running_loop()
+    for bad in (b"PROXY TCP4 203.0.113.999 127.0.0.1 1 2\r\nGET / HTTP/1.1\r\n\r\n",
+                V2_SIGNATURE + b"\x21\x51\x00\x0c" + bytes(12) + b"GET / HTTP/1.1\r\n\r\n"):
+        sock = socket.socket()
+        sock.setblocking(False)
+        await loop.sock_connect(sock, ("127.0.0.1", server.port))
+        await loop.sock_sendall(sock, bad)
+        try:
+            said = await asyncio.wait_for(loop.sock_recv(sock, 100), 10)
+        except ConnectionResetError:
+            said = b""
+        assert said == b""  # closed, nothing said
+        sock.close()
+    assert '"event": "proxy_header_bad"' in server.log_text()
+    ws = await headed_player(server.port, v1_line("203.0.113.6", "127.0.0.1", 1, 2), "after")
+    await ws.close()
