@@ -20,11 +20,13 @@ Within an address the share is the tables': players behind one NAT (or one load 
 that does not say who is behind it) share an address with whatever else comes from
 there.  When the address has used its share, its tables that have an input wait in one
 line, and each time its credit is back the one of them that has used the least of the
-loop lately goes next (one at a time: the next goes when that one's step is charged).
-A table at a person's pace has used next to nothing, so it goes first, after at most the
-step in hand, where it used to draw lots with the address's busiest tables for every
-input (a normal table beside a farm of clockless bots: 1.4 ms median before the farm,
-90 ms with it, 928 ms at p99).  The busy tables share what is left among themselves.
+loop lately goes next (one at a time: the next goes when that one's step is charged, or
+after HOLD if its step awaits its store or anything else for longer).  A table at a
+person's pace has used next to nothing, so it goes first, after at most the step in hand,
+where it used to draw lots with the address's busiest tables for every input (a brisk
+normal table beside a farm of clockless bots, scripts/flood_bench.py: 1.0 ms median alone,
+55 ms with the farm and 3.1 s at p99; now 4.9 and 62 ms).  The busy tables share what is
+left among themselves.
 """
 
 from __future__ import annotations
@@ -41,6 +43,9 @@ ACTIVE = 1.0  # seconds since its last charge in which an address counts as havi
 # How long a table's use of the loop counts for its place in its address's line: what it used
 # this long ago counts for 1/e of what it used just now.
 RECENT = 1.0  # seconds
+# A step may await its store (PostgreSQL's commit) or a slow client: the table let go from its
+# line holds the others of its address back for at most this long before the next goes too.
+HOLD = 0.1  # seconds
 
 
 class Line:
@@ -86,7 +91,7 @@ class AddressShare:
             line = self.lines.get(address)
             if line is not None and line.going == table:
                 line.going = None
-                self._next(address)
+                self._next(address)  # (which cancels the HOLD timer)
         if len(self.stamp) > 4096 or len(self.used) > 4096:
             self._forget_idle(now)
 
@@ -145,6 +150,14 @@ class AddressShare:
         table = min(line.waiting, key=lambda t: self.recent_use(t, now))
         line.going = table
         line.waiting.pop(table).set_result(None)
+        line.timer = asyncio.get_running_loop().call_later(HOLD, self._held_too_long, address, table)
+
+    def _held_too_long(self, address: str, table: Hashable) -> None:
+        line = self.lines.get(address)
+        if line is not None and line.going == table:
+            line.timer = None
+            line.going = None
+            self._next(address)
 
     def _contended(self, address: str, now: float) -> bool:
         return any(a != address and now - at < ACTIVE for a, at in self.stamp.items())

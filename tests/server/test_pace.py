@@ -5,7 +5,7 @@ import time
 
 import pytest
 
-from server.pace import AddressShare
+from server.pace import HOLD, AddressShare
 
 
 def test_an_address_past_its_share_waits_while_another_address_plays():
@@ -67,10 +67,20 @@ async def test_one_table_of_the_line_goes_at_a_time():
     first = asyncio.create_task(share.turn("10.0.0.2", "light"))
     second = asyncio.create_task(share.turn("10.0.0.2", "busy1"))
     await asyncio.wait_for(first, 2)
-    await asyncio.sleep(0.2)  # the address's credit is back long since: only the charge lets the next go
+    await asyncio.sleep(HOLD / 2)  # the address's credit is back: only the charge lets the next go ...
     assert not second.done()
     share.charge("10.0.0.2", 0.0, "light")
     await asyncio.wait_for(second, 2)
+
+
+@pytest.mark.asyncio
+async def test_a_table_whose_step_awaits_long_holds_its_line_back_no_longer_than_the_hold():
+    share = AddressShare(0.25, burst=0.0)
+    _in_debt(share)
+    first = asyncio.create_task(share.turn("10.0.0.2", "light"))
+    second = asyncio.create_task(share.turn("10.0.0.2", "busy1"))
+    await asyncio.wait_for(first, 2)
+    await asyncio.wait_for(second, 2)  # "light" never charged (its step still awaits its store): after HOLD
 
 
 @pytest.mark.asyncio
@@ -82,7 +92,7 @@ async def test_a_table_cancelled_in_line_or_let_go_and_cancelled_before_its_step
     waiting = asyncio.create_task(share.turn("10.0.0.2", "busy2"))
     light = asyncio.create_task(share.turn("10.0.0.2", "light"))
     last = asyncio.create_task(share.turn("10.0.0.2", "busy1"))
-    await asyncio.sleep(0.2)
+    await asyncio.sleep(HOLD / 2)
     waiting.cancel()  # cancelled while in line
     await asyncio.gather(waiting, return_exceptions=True)
     share.charge("10.0.0.2", 0.0, "first")  # lets "light" go at once ...
