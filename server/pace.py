@@ -45,7 +45,7 @@ ACTIVE = 1.0  # seconds since its last charge in which an address counts as havi
 RECENT = 1.0  # seconds
 # A step may await its store (PostgreSQL's commit) or a slow client: the table let go from its
 # line holds the others of its address back for at most this long before the next goes too.
-HOLD = 0.1  # seconds
+HOLD = 0.5  # seconds
 
 
 class Line:
