@@ -50,8 +50,7 @@ fi
 
 # What the tests start for themselves, from Debian's packages: headless Chromium and its
 # driver for the browser tests (tests/web/), PostgreSQL and Redis servers for the PostgreSQL
-# store and the cluster, HAProxy for the load balancer in front of the nodes (tests/store/,
-# tests/cluster/, tests/services.py).
+# store and the cluster (tests/store/, tests/cluster/, tests/services.py).
 packages=()
 if ! command -v chromium >/dev/null 2>&1 || ! command -v chromedriver >/dev/null 2>&1; then
   packages+=(chromium chromium-driver)
@@ -59,11 +58,11 @@ fi
 if ! compgen -G '/usr/lib/postgresql/*/bin/initdb' >/dev/null; then
   packages+=(postgresql)
 fi
+if ! command -v haproxy >/dev/null 2>&1 && [ ! -x /usr/sbin/haproxy ]; then
+  packages+=(haproxy)  # the load balancer in front of the nodes (tests/server/test_behind_proxy.py)
+fi
 if ! command -v redis-server >/dev/null 2>&1; then
   packages+=(redis-server)
-fi
-if ! command -v haproxy >/dev/null 2>&1 && [ ! -x /usr/sbin/haproxy ]; then
-  packages+=(haproxy)
 fi
 if [ ${#packages[@]} -gt 0 ]; then
   if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
