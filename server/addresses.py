@@ -33,12 +33,12 @@ class Counted(Protocol):
 
 
 class ClientAddresses:
-    """The connections open per client address, and the reading of what a trusted load
-    balancer says of them.  `cap`: connections an address may have open (0: no cap)."""
+    """The connections open per client address (counted in `counts`), and the reading of what
+    a trusted load balancer says of them.  `cap`: connections an address may have open (0:
+    no cap)."""
 
-    def __init__(self, cap: int, trusted: TrustedProxies = TrustedProxies()):
-        self.cap, self.trusted = cap, trusted
-        self.open = AddressCounts()
+    def __init__(self, counts: AddressCounts, cap: int, trusted: TrustedProxies = TrustedProxies()):
+        self.open, self.cap, self.trusted = counts, cap, trusted
         self.cut = RareLog("connections_cut")
         self.proxy_refused = RareLog("proxy_header_refused")
         self.proxy_bad = RareLog("proxy_header_bad")

@@ -36,7 +36,7 @@ from websockets.protocol import State
 from protocol.messages import (MAX_FRAME, VERSION, ByeCode, ErrorCode, Message, ProtocolError, bye, decode, encode,
                                error, ws_frame)
 from server.cli import games as admin
-from server.limits import RareLog, quiet_descriptor_errors, raise_open_files_limit
+from server.limits import AddressCounts, RareLog, quiet_descriptor_errors, raise_open_files_limit
 from server.lobby import Lobby, LobbyError
 from server.pace import AddressShare
 from server.rules.decompose import prefill as prefill_readings
@@ -158,7 +158,8 @@ class App:
         self.connections_per_address = connections_per_address  # 0: no cap
         self.sessions: dict[str, Session] = {}  # by resume token hash
         self.connections: set[Connection] = set()
-        self.addresses = ClientAddresses(connections_per_address, trusted)  # whose each connection is, counted
+        self.per_address = AddressCounts()
+        self.addresses = ClientAddresses(self.per_address, connections_per_address, trusted)  # whose each one is
         self.refused = RareLog("connections_refused")
         self.no_hello = RareLog("no_hello_closed")
         self.cluster: Cluster | None = None  # a node of several (--redis)
