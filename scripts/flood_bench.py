@@ -3,12 +3,15 @@
 
     scripts/flood_bench.py                       # --address-share 0 (no limit) and the default, side by side
     scripts/flood_bench.py --share 0 --share 0.25 --flood client --flood-tables 20 --seconds 20
+    scripts/flood_bench.py --share default --normal-from 127.0.0.2 --flood-tables 19   # beside the farm
 
 For each server setting (`--share`: the server's --address-share; `default` leaves it out)
 it starts its own `riichi-server`, then:
 
-1. a normal table from 127.0.0.1: four protocol clients that each think 2-10 ms before
-   they answer (a brisk human pace), one game after another;
+1. a normal table from 127.0.0.1 (`--normal-from`; from the flood's own 127.0.0.2, another
+   normal table plays from 127.0.0.1 too, so that the flood's address is not alone): four
+   protocol clients that each think 2-10 ms before they answer (a brisk human pace), one
+   game after another;
 2. baseline: `--seconds` of that table alone;
 3. the flood: `--flood-tables` tables from 127.0.0.2 (any of 127/8 is this machine), each a
    host and three of the server's bots.  `--flood clock` (the issue's): the host's clock is
@@ -117,8 +120,8 @@ def pick(actions: list[dict[str, Any]], rng: random.Random) -> dict[str, Any]:
 class Normal:
     """The normal table: four paced clients from 127.0.0.1, one game after another."""
 
-    def __init__(self, port: int):
-        self.port = port
+    def __init__(self, port: int, source: str = "127.0.0.1"):
+        self.port, self.source = port, source
         self.samples: list[tuple[float, float]] = []
         self.running = True
 
@@ -141,7 +144,7 @@ class Normal:
     async def run(self) -> None:
         rng = random.Random(1)
         while self.running:
-            conns = [await open_ws(self.port, "127.0.0.1", f"n{i}") for i in range(4)]
+            conns = [await open_ws(self.port, self.source, f"n{i}") for i in range(4)]
             await conns[0].send(msgpack.packb({"type": "create_table", "rules": "tenhou", "clock": {"none": True}}))
             invite = (await until(conns[0], "table"))["invite"]
             for i, ws in enumerate(conns[1:], 1):
@@ -199,8 +202,11 @@ def summary(latencies: list[float]) -> dict[str, Any]:
 async def measure(share: str, args: argparse.Namespace, tmp: Path) -> dict[str, Any]:
     proc, port, db = start_server(tmp, share)
     try:
-        normal = Normal(port)
+        normal = Normal(port, args.normal_from)
         table = asyncio.create_task(normal.run())
+        # another address's table, so that the flood's address shares the server with someone
+        other = Normal(port, "127.0.0.1") if args.normal_from != "127.0.0.1" else None
+        beside = asyncio.create_task(other.run()) if other is not None else None
         await asyncio.sleep(2.0)
         t0, c0 = time.monotonic(), cpu_seconds(proc.pid)
         await asyncio.sleep(args.seconds)
@@ -215,9 +221,11 @@ async def measure(share: str, args: argparse.Namespace, tmp: Path) -> dict[str, 
         t3, c3, d3 = time.monotonic(), cpu_seconds(proc.pid), decisions_stored(db)
         flood.terminate()
         await flood.wait()
-        normal.running = False
-        table.cancel()
-        await asyncio.gather(table, return_exceptions=True)
+        for n, task in ((normal, table), (other, beside)):
+            if n is not None:
+                n.running = False
+                task.cancel()
+                await asyncio.gather(task, return_exceptions=True)
         return {"share": share,
                 "baseline": {**summary(normal.between(t0, t1)), "server_cpu": round((c1 - c0) / (t1 - t0), 2)},
                 "flood": {**summary(normal.between(t2, t3)), "server_cpu": round((c3 - c2) / (t3 - t2), 2),
@@ -232,6 +240,9 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--share", action="append", help="an --address-share for the server, or 'default' (default: 0 and default)")
     p.add_argument("--flood", choices=("clock", "client"), default="clock")
     p.add_argument("--flood-tables", type=int, default=20)
+    p.add_argument("--normal-from", default="127.0.0.1", metavar="ADDRESS",
+                   help="the normal table's address (default 127.0.0.1; 127.0.0.2 is the flood's own, and then"
+                        " another normal table plays from 127.0.0.1 too, unmeasured)")
     p.add_argument("--seconds", type=float, default=15.0, help="seconds each phase is measured")
     p.add_argument("--json", action="store_true", help="one JSON line a setting instead of the table")
     p.add_argument("--flood-worker", type=int, metavar="PORT", help=argparse.SUPPRESS)  # the flood's own process
@@ -244,7 +255,7 @@ def main(argv: list[str] | None = None) -> int:
     shares = args.share or ["0", "default"]
     with tempfile.TemporaryDirectory(prefix="flood-bench-") as tmp:
         results = [asyncio.run(measure(share, args, Path(tmp))) for share in shares]
-    print(f"{args.flood_tables} flood tables ({args.flood}) from 127.0.0.2, a normal table from 127.0.0.1;"
+    print(f"{args.flood_tables} flood tables ({args.flood}) from 127.0.0.2, a normal table from {args.normal_from};"
           f" {args.seconds:g} s a phase; a shared machine: compare the rows of this run only")
     print(f"{'share':>10}  {'phase':8}  {'n':>5}  {'p50 ms':>7}  {'p99 ms':>7}  {'server CPU':>10}  {'flood dec/s':>11}")
     for r in results:

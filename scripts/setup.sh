@@ -59,6 +59,9 @@ fi
 if ! compgen -G '/usr/lib/postgresql/*/bin/initdb' >/dev/null; then
   packages+=(postgresql)
 fi
+if ! command -v haproxy >/dev/null 2>&1 && [ ! -x /usr/sbin/haproxy ]; then
+  packages+=(haproxy)  # the load balancer in front of the nodes (tests/server/test_behind_proxy.py)
+fi
 if ! command -v redis-server >/dev/null 2>&1; then
   packages+=(redis-server)
 fi

@@ -43,6 +43,8 @@ from server.rules.decompose import prefill as prefill_readings
 from server.rules.shanten import prefill as prefill_shanten
 from server.session import Session
 from server.store import token_hash
+from server.addresses import ClientAddresses
+from server.forwarded import TrustedProxies, network
 from server.cluster.handoff import Handoffs, adopted_connection, service_folder, unread_messages
 from server.cluster.node import LEASE_TTL, REPORT_EVERY, Cluster, ClusterProblem, cluster_needs, open_redis
 from server.metrics import CONTENT_TYPE as METRICS_TYPE
@@ -145,7 +147,8 @@ class Outbox:
 class App:
     def __init__(self, lobby: Lobby, rate: float = RATE, burst: float = BURST, outbox_bytes: int = OUTBOX_BYTES,
                  sndbuf: int = 0, hello_timeout: float = HELLO_TIMEOUT,
-                 connections_per_address: int = CONNECTIONS_PER_ADDRESS, web: WebClient | None = None):
+                 connections_per_address: int = CONNECTIONS_PER_ADDRESS, web: WebClient | None = None,
+                 trusted: TrustedProxies = TrustedProxies()):
         self.lobby = lobby
         self.web = web  # the web client's files (server/web.py), served on the same port; None: no page
         self.rate, self.burst = rate, burst
@@ -156,8 +159,8 @@ class App:
         self.sessions: dict[str, Session] = {}  # by resume token hash
         self.connections: set[Connection] = set()
         self.per_address = AddressCounts()
+        self.addresses = ClientAddresses(self.per_address, connections_per_address, trusted)  # whose each one is
         self.refused = RareLog("connections_refused")
-        self.cut = RareLog("connections_cut")
         self.no_hello = RareLog("no_hello_closed")
         self.cluster: Cluster | None = None  # a node of several (--redis)
         self.handoffs: Handoffs | None = None  # ... that hands connections to the table's node on this machine
@@ -166,11 +169,15 @@ class App:
         self.metrics = Figures(read=self.figures)  # GET /metrics (its tables count into it: Table.figures)
 
     def connection_class(self) -> type[ServerConnection]:
-        """websockets' connection, counted per client address from accept to close."""
+        """websockets' connection, counted per client address from accept to close.  Its
+        `address` is the client's: the TCP peer's, or what a trusted load balancer says."""
         app = self
 
         class CountedConnection(ServerConnection):
-            address = "?"
+            address = "?"  # the client's, as counted
+            peer = "?"  # the TCP peer's (a load balancer's, behind one)
+            counted_as: str | None = None  # the address its connection is counted under (None: not yet)
+            start: bytes | None = None  # its first bytes, while it may yet begin with a PROXY header
 
             def connection_made(self, transport: asyncio.BaseTransport) -> None:
                 super().connection_made(transport)
@@ -178,29 +185,29 @@ class App:
 
             def counted(self, transport: asyncio.BaseTransport) -> None:
                 peer = transport.get_extra_info("peername")
-                self.address = str(peer[0]) if peer else "?"
-                app.opened(self, transport)
+                self.peer = self.address = str(peer[0]) if peer else "?"
+                handed = getattr(self, "handed", None)
+                if isinstance(handed, dict):  # another node read its header: the address comes with it
+                    self.address = str(handed.get("address") or self.peer)
+                else:
+                    self.start = b""
+                app.addresses.opened(self, transport)
+
+            def data_received(self, data: bytes) -> None:
+                if self.start is not None:  # (a PROXY header may come first)
+                    data = app.addresses.first_bytes(self, data)
+                    if not data:
+                        return
+                super().data_received(data)
 
             def connection_lost(self, exc: Exception | None) -> None:
                 super().connection_lost(exc)
-                app.per_address.closed(self.address)
+                app.addresses.closed(self)
 
         return CountedConnection
 
-    def opened(self, connection: Any, transport: asyncio.BaseTransport) -> None:
-        """A new TCP connection: counted; cut at once past twice the address's cap (a client
-        that goes on connecting after it was refused), before it costs a handshake."""
-        count = self.per_address.opened(connection.address)
-        cap = self.connections_per_address
-        if cap and count > 2 * cap:
-            self.cut.note(peer=connection.address, cap=cap)
-            transport.abort()
-
-    def over_cap(self, connection: Any) -> bool:
-        cap = self.connections_per_address
-        return bool(cap) and self.per_address[getattr(connection, "address", "?")] > cap
-
     async def process_request(self, connection: ServerConnection, request: Any) -> Any:
+        self.addresses.forwarded(connection, request.headers.get_all("X-Forwarded-For"))
         path = urlsplit(request.path).path  # a query string is ignored
         if path == "/healthz":
             problem = await self.problem()
@@ -219,7 +226,7 @@ class App:
             del response.headers["Content-Type"]
             response.headers["Content-Type"] = "application/json"
             return response
-        if self.over_cap(connection):
+        if self.addresses.over_cap(connection):
             address = getattr(connection, "address", "?")
             self.refused.note(peer=address, cap=self.connections_per_address)
             return connection.respond(HTTPStatus.TOO_MANY_REQUESTS,
@@ -329,7 +336,8 @@ class Connection:
         self.tokens, self.stamp = app.burst, time.monotonic()
         self.closing: tuple[int, str] | None = None
         self.dropped = False
-        self.address = str(ws.remote_address[0]) if ws.remote_address else None
+        # the client's (what a trusted load balancer said of it: CountedConnection)
+        self.address = getattr(ws, "address", None) or (str(ws.remote_address[0]) if ws.remote_address else None)
         self.log = log.bind(peer=self.address or "?")
         self.hello_timer = (asyncio.get_running_loop().call_later(app.hello_timeout, self.hello_overdue)
                             if app.hello_timeout else None)
@@ -501,7 +509,8 @@ class Connection:
             what = {"session": None if session is None else {
                         "id": session.id, "token": session.token, "name": session.name,
                         "program": session.program, "client": session.client},
-                    "unread": [self.frame, *unread], "from": handoffs.node}
+                    "unread": [self.frame, *unread], "from": handoffs.node,
+                    "address": self.address}  # the client's, which the socket's peer may not be
             if not handoffs.send(node, ws.transport.get_extra_info("socket").fileno(), what):
                 return False
             self.gone = True
@@ -664,7 +673,8 @@ async def running(args: argparse.Namespace) -> AsyncIterator[App]:
     lobby = Lobby(store, idle_seconds=args.idle, abandon_seconds=args.abandon,
                   tables_per_address=args.tables_per_address)
     app = App(lobby, outbox_bytes=args.outbox_bytes, sndbuf=args.sndbuf, hello_timeout=args.hello_timeout,
-              connections_per_address=args.connections_per_address, web=(web := WebClient()))
+              connections_per_address=args.connections_per_address, web=(web := WebClient()),
+              trusted=TrustedProxies(network(n) for n in args.trusted_proxy or ()))
     Table.figures = app.metrics
     cluster = None
     try:
@@ -768,6 +778,11 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--connections-per-address", type=int, default=CONNECTIONS_PER_ADDRESS,
                    help=f"connections one client address may have open, 0 for no cap"
                         f" (default {CONNECTIONS_PER_ADDRESS})")
+    p.add_argument("--trusted-proxy", action="append", metavar="ADDRESS", default=None,
+                   help="a load balancer's address or network (10.0.0.5, 10.0.0.0/8; again for more) whose PROXY"
+                        " protocol header or X-Forwarded-For names the client, whose address then counts for"
+                        " the limits per address and the logs; from any other peer a PROXY header is refused and"
+                        " X-Forwarded-For ignored (docs/server.md)")
     p.add_argument("--address-share", type=float, default=ADDRESS_SHARE,
                    help=f"the share of the server's time that the tables of one client address may take while"
                         f" others play, 0 for no limit (default {ADDRESS_SHARE:g})")
@@ -818,6 +833,11 @@ def main(argv: list[str] | None = None) -> int:
         return admin.run(args)
     if not 0 <= args.address_share <= 1:
         return fail(f"--address-share {args.address_share:g} is not a share: give 0 (no limit) to 1")
+    for proxy in args.trusted_proxy or ():
+        try:
+            network(proxy)
+        except ValueError as problem:
+            return fail(str(problem))
     if not 0 <= args.port <= 65535:
         return fail(f"port {args.port} is out of range (0-65535)")
     needs = workers_need(args.workers, args.db, args.redis) or cluster_needs(args.db, args.redis)

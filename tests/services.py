@@ -1,6 +1,6 @@
 """Real servers for the tests, started on loopback in a temporary folder and stopped after:
-PostgreSQL and Redis from the machine's own binaries (Debian's `postgresql` and
-`redis-server`, which scripts/setup.sh installs).  A missing binary is a failure that says
+PostgreSQL, Redis and HAProxy from the machine's own binaries (Debian's `postgresql`,
+`redis-server` and `haproxy`, which scripts/setup.sh installs).  A missing binary is a failure that says
 how to install it, never a skip.
 
 PostgreSQL will not run as root; as root (CI), its folder is given to the `postgres` user
@@ -21,8 +21,8 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-INSTALL = ("run scripts/setup.sh (as root it installs Debian's postgresql and redis-server), or apt-get install"
-           " postgresql redis-server")
+INSTALL = ("run scripts/setup.sh (as root it installs Debian's postgresql, redis-server and haproxy), or apt-get"
+           " install postgresql redis-server haproxy")
 
 
 class MissingService(Exception):
@@ -158,6 +158,67 @@ def start_redis() -> Redis:
     process.kill()
     shutil.rmtree(folder, ignore_errors=True)
     raise RuntimeError("redis-server did not start")
+
+
+@dataclass
+class HAProxy:
+    folder: Path
+    port: int
+    process: subprocess.Popen
+
+    @property
+    def url(self) -> str:
+        return f"ws://127.0.0.1:{self.port}"
+
+    def stop(self) -> None:
+        self.process.terminate()
+        try:
+            self.process.wait(10)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+            self.process.wait(10)
+        shutil.rmtree(self.folder, ignore_errors=True)
+
+
+def start_haproxy(backends: list[int], server_options: str = "", mode: str = "tcp") -> HAProxy:
+    """HAProxy on a free loopback port in front of these loopback ports (round robin), in
+    `mode` tcp or http; `server_options` go on each backend's line (send-proxy, send-proxy-v2).
+    http mode adds X-Forwarded-For (option forwardfor)."""
+    program = shutil.which("haproxy") or (os.path.exists("/usr/sbin/haproxy") and "/usr/sbin/haproxy")
+    if not program:
+        raise MissingService(f"haproxy is not installed: {INSTALL}")
+    folder = Path(tempfile.mkdtemp(prefix="riichi-haproxy-"))
+    port = free_port()
+    servers = "\n".join(f"    server n{i} 127.0.0.1:{backend} {server_options}" for i, backend in enumerate(backends))
+    (folder / "haproxy.cfg").write_text(f"""global
+    maxconn 4000
+defaults
+    mode {mode}
+    timeout connect 5s
+    timeout client 1h
+    timeout server 1h
+    timeout tunnel 1h
+{"    option forwardfor" if mode == "http" else ""}
+frontend riichi
+    bind 127.0.0.1:{port}
+    default_backend nodes
+backend nodes
+    balance roundrobin
+{servers}
+""")
+    process = subprocess.Popen([program, "-db", "-f", str(folder / "haproxy.cfg")], stdout=subprocess.DEVNULL,
+                               stderr=open(folder / "haproxy.log", "wb"))  # noqa: SIM115 (open while it runs)
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline and process.poll() is None:
+        try:
+            socket.create_connection(("127.0.0.1", port), timeout=1).close()
+            return HAProxy(folder, port, process)
+        except OSError:
+            time.sleep(0.05)
+    process.kill()
+    text = (folder / "haproxy.log").read_text(errors="replace")
+    shutil.rmtree(folder, ignore_errors=True)
+    raise RuntimeError(f"haproxy did not start: {text[-2000:]}")
 
 
 class Front:

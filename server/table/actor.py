@@ -149,14 +149,15 @@ class Table:
             while self.core.state is not TableState.CLOSED:
                 item, session, came = await self.queue.get()
                 share, creator = self.share, self.creator
-                if share is not None and creator is not None:
-                    # checked again after each wait: the address's other tables woke too
-                    while wait := share.delay(creator):
-                        await asyncio.sleep(wait)
+                if share is None or creator is None:
+                    await self._step(item, session)
+                else:
+                    await share.turn(creator, self.id)  # its place in its address's line (server/pace.py)
                     started = time.perf_counter()
-                await self._step(item, session)
-                if share is not None and creator is not None:
-                    share.charge(creator, time.perf_counter() - started)
+                    try:
+                        await self._step(item, session)
+                    finally:  # charged whatever happened, or the address's line would wait for it
+                        share.charge(creator, time.perf_counter() - started, self.id)
                 if came and self.figures is not None:
                     self.figures.answered(time.perf_counter() - came)
         finally:
