@@ -545,6 +545,8 @@ class Connection:
                 table = joining if joining is not None and joining.state is not TableState.CLOSED else session.table
                 item = from_client(msg)
                 if table is None or table.state is TableState.CLOSED or item is None:
+                    if kind == "result_closed":
+                        return  # a result read after its table closed: nothing to wait for
                     self.send(error(ErrorCode.NOT_AT_TABLE, f"'{kind}' needs a table: create one or join with a code"))
                 else:
                     table.put(item, session)
