@@ -2,8 +2,9 @@
 
 It seats four (players or the server's bots), starts a game when all are ready, offers
 each waiting player's seat its legal actions with a decision id and a deadline, answers for
-bots itself, plays for a seat whose time runs out (tsumogiri, pass on calls) and ends the
-table in one place (`_finish`).  Inputs (server/table/io.py) come in with the member they
+bots itself, plays for a seat whose time runs out (tsumogiri, pass on calls), holds the
+next hand while its players read a hand's result (`BetweenHands`) and ends the table in one
+place (`_finish`).  Inputs (server/table/io.py) come in with the member they
 come from and the time as a number; outputs come out, in the order they must be carried out:
 what to store (before what follows is sent), what to send to whom, the timer to set, the
 replies that tell the lobby who is where.  It never touches asyncio, sockets, the clock or
