@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import random
+import signal
 
 import pytest
 
@@ -100,3 +101,30 @@ async def test_a_table_whose_only_player_is_away_is_never_held_between_hands(ser
             break
     assert hands >= 2
     await watcher.close()
+
+
+@pytest.mark.asyncio
+async def test_a_server_killed_while_a_result_is_open_comes_back_with_the_next_hand_under_way(server):
+    """The pause is not stored: a table rebuilt from its record in it goes on at once (its
+    players come back to a snapshot of the new hand, with whole clocks), never waiting out
+    the hour's pause."""
+    host, _ = await host_and_three_bots(server, CLOCK)
+    rng = random.Random(5)
+    while True:
+        m = await asyncio.wait_for(host.recv(), 30)
+        if m["type"] == "offer":
+            await host.send({"type": "act", "decision": m["decision"], "action": a_discard(m, rng)})
+        elif m["type"] == "event" and m["event"]["type"] == "hand_end":
+            break
+    since, token = m["seq"], host.resume_token
+    await server.stop_async(signal.SIGKILL)
+    server.start()
+    back = await Client.connect(server.url, "host", resume=token, since=since)
+    assert back.welcome["resumed"] is True
+    assert (await recv(back, "catchup"))["reason"] == "restart"
+    snapshot = await recv(back, "snapshot")
+    assert snapshot["view"]["round"] != "E1" or snapshot["view"]["honba"] > 0  # the next hand
+    while (m := await asyncio.wait_for(back.recv(), 10))["type"] != "offer":  # at once, not in an hour
+        assert m["type"] != "error", m
+    assert m["bank_ms"] == 1000
+    await back.close()
