@@ -75,7 +75,8 @@ def test_a_result_nobody_closes_holds_the_next_hand_for_between_hands_only():
     sent = d.to(host, d(ClockFired(), at=ended + 15))
     assert events(sent)[:2] == ["hand_start", "draw"]
     assert d.last(host, "offer")["deadline_ms"] == 25_000  # the clock starts now, whole
-    assert [o.fields for o in of(Log, d.out) if o.event == "result_not_closed"] == [{"seats": [0], "seq": sent[0]["seq"] - 1}]
+    told = [o.fields for o in of(Log, d.out) if o.event == "result_not_closed"]
+    assert told == [{"seats": [0], "seq": sent[0]["seq"] - 1}]
 
 
 def test_every_connected_player_closes_the_result_before_the_next_hand_starts():
