@@ -52,6 +52,7 @@ sys.path.insert(0, str(ROOT))
 import msgpack
 from websockets.asyncio.client import connect
 
+from protocol.events import EventType
 from protocol.messages import VERSION
 
 CLK_TCK = os.sysconf("SC_CLK_TCK")
@@ -196,7 +197,7 @@ class Player:
                 if self.sent_at is not None:
                     self.stats.latencies.append(now - self.sent_at)
                     self.sent_at = None
-                if message["event"]["type"] == "hand_end":  # read, then closed: the next hand waits for it
+                if message["event"]["type"] == EventType.HAND_END:  # read, then closed: the next hand waits for it
                     loop.call_later(self.think * (0.5 + self.rng.random()),
                                     lambda: asyncio.ensure_future(self._send_quietly(RESULT_CLOSED)))
             elif kind == "offer":
