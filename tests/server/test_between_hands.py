@@ -13,7 +13,7 @@ import signal
 import pytest
 
 from protocol.client import Client
-from tests.clients import recv
+from tests.clients import plain_answer, recv
 
 CLOCK = {"per_decision": 1.0, "bank": 1.0, "between_hands": 3600}
 READING = 2.5  # seconds: longer than per_decision + bank
@@ -29,15 +29,6 @@ async def host_and_three_bots(server, clock: dict, bot: bool = False) -> tuple[C
     return host, table
 
 
-def a_discard(offer: dict, rng: random.Random) -> dict:
-    """A pass when calls are offered, else a plain discard at random (else the first action)."""
-    actions = offer["actions"]
-    if any(a["type"] == "pass" for a in actions):
-        return {"type": "pass"}
-    discards = [a for a in actions if a["type"] == "discard" and not a.get("riichi")]
-    return rng.choice(discards) if discards else actions[0]
-
-
 @pytest.mark.asyncio
 @pytest.mark.server(checked=True)
 async def test_a_player_who_reads_the_result_longer_than_the_clock_loses_no_time_and_the_next_hand_starts_once_closed(
@@ -48,7 +39,7 @@ async def test_a_player_who_reads_the_result_longer_than_the_clock_loses_no_time
         m = await asyncio.wait_for(host.recv(), 30)
         assert m["type"] != "timeout", "the clock ran out for a player who answers at once"
         if m["type"] == "offer":
-            await host.send({"type": "act", "decision": m["decision"], "action": a_discard(m, rng)})
+            await host.send({"type": "act", "decision": m["decision"], "action": plain_answer(m, rng)})
         elif m["type"] == "event" and m["event"]["type"] == "hand_end":
             with pytest.raises(TimeoutError):  # nothing of the next hand while the result is open
                 await asyncio.wait_for(host.recv(), READING)
@@ -58,7 +49,7 @@ async def test_a_player_who_reads_the_result_longer_than_the_clock_loses_no_time
             offer = await recv(host, "offer", timeout=10)  # (the bots play before it, the same way)
             assert offer["bank_ms"] == 1000  # reading took nothing of the bank
             assert 1000 < offer["deadline_ms"] <= 2000  # nor of the decision's time
-            await host.send({"type": "act", "decision": offer["decision"], "action": a_discard(offer, rng)})
+            await host.send({"type": "act", "decision": offer["decision"], "action": plain_answer(offer, rng)})
             read += 1
     await host.send({"type": "result_closed"})  # a second one, outside the pause: ignored, no answer
     await host.send({"type": "ping", "id": 1})
@@ -75,7 +66,7 @@ async def test_a_program_and_three_bots_are_never_held_between_hands(server):
     while True:
         m = await asyncio.wait_for(host.recv(), 20)  # a pause of an hour would end this
         if m["type"] == "offer":
-            await host.send({"type": "act", "decision": m["decision"], "action": a_discard(m, rng)})
+            await host.send({"type": "act", "decision": m["decision"], "action": plain_answer(m, rng)})
         elif m["type"] == "event" and m["event"]["type"] == "hand_end":
             hands += 1
         elif m["type"] == "result":
@@ -113,7 +104,7 @@ async def test_a_server_killed_while_a_result_is_open_comes_back_with_the_next_h
     while True:
         m = await asyncio.wait_for(host.recv(), 30)
         if m["type"] == "offer":
-            await host.send({"type": "act", "decision": m["decision"], "action": a_discard(m, rng)})
+            await host.send({"type": "act", "decision": m["decision"], "action": plain_answer(m, rng)})
         elif m["type"] == "event" and m["event"]["type"] == "hand_end":
             break
     since, token = m["seq"], host.resume_token
