@@ -81,7 +81,7 @@ class LocalServer:
     def start(self, timeout: float = 15.0) -> LocalServer:
         """Start it and wait for /healthz; raises RuntimeError saying why it did not start
         (its folder is kept then when the message names its log).  Started again after a
-        `stop`, it goes on with the same database."""
+        `stop`, it goes on with the same database (an ephemeral one rebuilds none of its tables)."""
         if not port_free(self.port):
             raise RuntimeError(f"port {self.port} on 127.0.0.1 is taken: choose another with --port,"
                                f" or play on that server with --server ws://127.0.0.1:{self.port}")
