@@ -84,6 +84,7 @@ CLIENT_MESSAGES: dict[str, Fields] = {
     "ready": {},
     "act": {"decision": (_INT, True), "action": (_MAP, True)},
     "leave": {},
+    "result_closed": {},  # the player closed the hand's result: the next hand's clock may start
     "ping": {"id": (_INT + _STR, False)},
 }
 

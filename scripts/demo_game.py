@@ -3,10 +3,12 @@ whole game as it is played: each hand's result and the final standings.  This is
 screenless form of the first command (`scripts/run.sh --plain`); `scripts/run.sh` itself
 opens the terminal client, riichi-play.
 
-    python scripts/demo_game.py [--rules ema2016|tenhou] [--port 0] [--keep-server]
+    python scripts/demo_game.py [--rules ema2016|tenhou] [--port 0] [--db FILE] [--keep-server]
 
-The server is a real process on 127.0.0.1 with its own database file in a temporary
-folder; it stops when the game is over (unless --keep-server).
+The server is a real process on 127.0.0.1 with its database in FILE (scripts/run.sh gives
+the one in the user's data folder, which `riichi-server games` lists), else in a temporary
+folder that is left for the game's export; it stops when the game is over (unless
+--keep-server).  It is --ephemeral: it rebuilds no table of an earlier server at start.
 """
 
 from __future__ import annotations
@@ -37,7 +39,7 @@ def free_port() -> int:
 def start_server(port: int, db: Path) -> subprocess.Popen:
     script = Path(sys.executable).parent / "riichi-server"
     command = [str(script)] if script.exists() else [sys.executable, "-m", "server.app"]
-    process = subprocess.Popen([*command, "--port", str(port), "--db", str(db)], cwd=ROOT,
+    process = subprocess.Popen([*command, "--port", str(port), "--db", str(db), "--ephemeral"], cwd=ROOT,
                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     for _ in range(100):
         try:
@@ -128,11 +130,12 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description="Watch a whole game on a local riichi-server: you (a plain player) and three bots.")
     parser.add_argument("--rules", choices=["ema2016", "tenhou"], default="ema2016")
     parser.add_argument("--port", type=int, default=0, help="server port (default: a free one)")
+    parser.add_argument("--db", type=Path, default=None, help="the server's database (default: a new one in a"
+                        " temporary folder)")
     parser.add_argument("--keep-server", action="store_true", help="leave the server running afterwards")
     args = parser.parse_args(argv)
     port = args.port or free_port()
-    folder = Path(tempfile.mkdtemp(prefix="riichi-demo-"))
-    db = folder / "riichi.sqlite3"
+    db = args.db or Path(tempfile.mkdtemp(prefix="riichi-demo-")) / "riichi.sqlite3"
     server = start_server(port, db)
     print(f"riichi-server on ws://127.0.0.1:{port} (database {db})", flush=True)
     try:

@@ -52,6 +52,7 @@ sys.path.insert(0, str(ROOT))
 import msgpack
 from websockets.asyncio.client import connect
 
+from protocol.events import EventType
 from protocol.messages import VERSION
 
 CLK_TCK = os.sysconf("SC_CLK_TCK")
@@ -133,6 +134,9 @@ def raise_nofile(want: int) -> int:
 
 # ---- one worker process: its share of the tables ------------------------------
 
+RESULT_CLOSED = msgpack.packb({"type": "result_closed"}, use_bin_type=True)  # a player done reading a result
+
+
 class Stats:
     def __init__(self) -> None:
         self.decisions = 0
@@ -193,6 +197,9 @@ class Player:
                 if self.sent_at is not None:
                     self.stats.latencies.append(now - self.sent_at)
                     self.sent_at = None
+                if message["event"]["type"] == EventType.HAND_END:  # read, then closed: the next hand waits for it
+                    loop.call_later(self.think * (0.5 + self.rng.random()),
+                                    lambda: asyncio.ensure_future(self._send_quietly(RESULT_CLOSED)))
             elif kind == "offer":
                 if self.timer is not None:
                     self.timer.cancel()

@@ -36,6 +36,7 @@ from websockets.protocol import State
 from protocol.messages import (MAX_FRAME, VERSION, ByeCode, ErrorCode, Message, ProtocolError, bye, decode, encode,
                                error, ws_frame)
 from server.cli import games as admin
+from server.cli.local_games import SERVER_DEFAULT
 from server.limits import AddressCounts, RareLog, quiet_descriptor_errors, raise_open_files_limit
 from server.lobby import Lobby, LobbyError
 from server.pace import AddressShare
@@ -554,6 +555,8 @@ class Connection:
                 table = joining if joining is not None and joining.state is not TableState.CLOSED else session.table
                 item = from_client(msg)
                 if table is None or table.state is TableState.CLOSED or item is None:
+                    if kind == "result_closed":
+                        return  # a result read after its table closed: nothing to wait for
                     self.send(error(ErrorCode.NOT_AT_TABLE, f"'{kind}' needs a table: create one or join with a code"))
                 else:
                     table.put(item, session)
@@ -688,7 +691,7 @@ async def running(args: argparse.Namespace) -> AsyncIterator[App]:
             cluster.figures = app.figures
             restored = await cluster.claim_orphans()
         else:
-            restored = await lobby.restore()
+            restored = 0 if args.ephemeral else await lobby.restore()  # its tables end with it
         # No compression: frames are small msgpack maps, and deflate would cost CPU and ~100 KiB
         # a connection.  The write limit is the outbox's, so a keepalive ping never waits on a
         # buffer that the outbox still accepts; a client that never reads is dropped by one or
@@ -758,7 +761,7 @@ def awaited_by(task: asyncio.Task) -> list[str]:
 
 def parser() -> argparse.ArgumentParser:
     db = argparse.ArgumentParser(add_help=False)
-    db.add_argument("--db", default="riichi.sqlite3",
+    db.add_argument("--db", default=None,
                     help="the SQLite file (default riichi.sqlite3), or a PostgreSQL URL: postgresql://USER@HOST/DB")
     p = argparse.ArgumentParser(prog="riichi-server", parents=[db],
                                 description="A riichi mahjong game server (msgpack over websockets).")
@@ -831,6 +834,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser().parse_args(argv)
     if args.command is not None:
         return admin.run(args)
+    args.db = args.db or SERVER_DEFAULT
     if not 0 <= args.address_share <= 1:
         return fail(f"--address-share {args.address_share:g} is not a share: give 0 (no limit) to 1")
     for proxy in args.trusted_proxy or ():

@@ -270,13 +270,13 @@ class Lobby:
     async def stop(self, timeout: float = 5.0, ended: bool = False) -> None:
         """No new tables; every table tells its clients and ends (tables waiting or in play stay
         stored, and are rebuilt at the next start); `ended`: the server is not coming back,
-        and its clients are told so."""
+        its clients are told so and its tables are closed (their finished games stay stored)."""
         self.closing, self.ended = True, ended
         code, reason = self.stopping_bye()
         tasks = []
         for table in list(self.tables.values()):
             if table.task is not None and not table.task.done():
-                table.put(Stop(reason, code=code))
+                table.put(Stop(reason, keep=not ended, code=code))  # (ended: nothing is rebuilt)
                 tasks.append(table.task)
         if tasks:
             await asyncio.wait(tasks, timeout=timeout)

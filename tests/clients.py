@@ -30,6 +30,15 @@ async def until_quiet(client, seconds: float = 0.5) -> list[dict]:
             return seen
 
 
+def plain_answer(offer: dict, rng: random.Random) -> dict:
+    """A pass when calls are offered, else a plain discard at random (else the first action)."""
+    actions = offer["actions"]
+    if any(a["type"] == "pass" for a in actions):
+        return {"type": "pass"}
+    discards = [a for a in actions if a["type"] == "discard" and not a.get("riichi")]
+    return rng.choice(discards) if discards else actions[0]
+
+
 async def host_guest_and_two_bots(server, clock: dict) -> tuple[Client, Client, dict]:
     """A tenhou table with the host in seat 0, a guest in seat 1 and two bots, started:
     (host, guest, the host's first `table` message)."""

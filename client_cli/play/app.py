@@ -21,6 +21,7 @@ import os
 import signal
 import sys
 import time
+from pathlib import Path
 from typing import Any
 
 from client_cli.play import render
@@ -71,6 +72,9 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--keep-data", action="store_true",
                    help="with --local: keep the server's temporary folder (database, server.log) when you quit,"
                         " and print where it is (by default it is removed)")
+    p.add_argument("--db", type=Path, default=None, metavar="FILE",
+                   help="with --local: the server's database, kept when you quit with its finished games"
+                        " (scripts/run.sh gives the one in your data folder; by default a temporary one)")
     p.add_argument("--unicode", action="store_true", help="draw the Unicode mahjong tiles instead of 5p-style text")
     return p
 
@@ -271,6 +275,8 @@ def argument_problem(args: argparse.Namespace) -> str | None:
     """A value argparse lets through that cannot work, in one line (None: none)."""
     if args.keep_data and not args.local:
         return "--keep-data goes with --local"
+    if args.db is not None and not args.local:
+        return "--db goes with --local (a server of your own: riichi-server --db FILE)"
     if args.local:
         if not 0 <= args.port <= 65535:
             return f"--port {args.port}: a port is 1-65535 (or 0: 8765 if free, else any free one)"
@@ -314,7 +320,7 @@ def main(argv: list[str] | None = None) -> int:
     local = None
     if args.local:  # started from the main thread: it is sent SIGTERM when this process ends
         try:
-            local = LocalServer(args.port).start()
+            local = LocalServer(args.port, db=args.db).start()
         except (RuntimeError, OSError, OverflowError) as problem:
             print(f"riichi-play: {problem}", file=sys.stderr)
             return 1
@@ -332,6 +338,8 @@ def main(argv: list[str] | None = None) -> int:
                       file=sys.stderr)
             else:
                 local.remove()
+            if args.db is not None:
+                print(f"riichi-play: the games are kept in {args.db}: riichi-server games lists them", file=sys.stderr)
 
 
 if __name__ == "__main__":

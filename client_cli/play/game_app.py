@@ -21,6 +21,7 @@ from client_cli.play import render
 from client_cli.play.connection import DEFAULT_SERVER, Connection, ConnectError
 from client_cli.play.offers import Choices, choices, label
 from client_cli.play.panes import StartPane, TablePane, WaitingPane
+from client_cli.play.quit_prompt import QuitPrompt
 from client_cli.play.results import FinalScreen, ResultScreen
 from client_cli.play.sessions import SessionFile
 from client_cli.play.widgets import HAND_KEYS, HandView
@@ -41,7 +42,6 @@ class PlayApp(App[int]):
         super().__init__()
         self.local = local  # the server is riichi-play --local's own: it ends when this client quits
         self.sessions = sessions  # where the seat's resume token is kept for --resume (None: nowhere)
-        self.quit_asked = 0.0
         self.command = command  # how a friend runs this client (shown with the invite code)
         self.conn = conn
         self.intent = intent or []
@@ -58,7 +58,6 @@ class PlayApp(App[int]):
         self.riichi_mode = False
         self.turn_seat: int | None = None
         self.turn_started = time.monotonic()
-        self.hand_ended = False  # a new hand's first decision gets the clock's between_hands more
         self.final: Message | None = None
         self.results: list[Message] = []  # every hand_end result seen, in order
         self.shown: ResultScreen | FinalScreen | None = None  # the screen open over the table
@@ -85,19 +84,31 @@ class PlayApp(App[int]):
         self.run_worker(self._pump(), exclusive=True, group="pump")
 
     async def action_quit(self) -> None:
-        """Ctrl+Q; during a game, a second press within 3 s (the seat is kept and played for)."""
-        playing = ((self.table or {}).get("state") == "playing" and (self.table or {}).get("you") is not None
-                   and not self.conn.ended)  # after a bye there is no seat left to keep
-        if playing and self.final is None and time.monotonic() - self.quit_asked > 3:
-            self.quit_asked = time.monotonic()
-            if self.local:  # its server stops with this client: there is nothing to come back to
-                self.notify("Ctrl+Q again to quit: quitting ends this local server and its game (for everyone"
-                            " at it)", severity="warning", timeout=5, markup=False)
-            else:
-                self.notify(f"Ctrl+Q again to leave the game: your seat is kept and played for; come back with:"
-                            f" {self.resume_command()}", severity="warning", timeout=5, markup=False)
+        """Ctrl+Q; during a game it asks first (QuitPrompt, open until answered: Ctrl+Q again
+        leaves, and the seat is kept and played for)."""
+        if isinstance(self.screen, QuitPrompt):
+            self.screen.dismiss(True)
             return
-        if playing and self.final is None:
+        if self._seated_in_play():
+            if self.local:  # its server stops with this client: there is nothing to come back to
+                question = "Ctrl+Q again to quit: quitting ends this local server and its game (for everyone at it)"
+            else:
+                question = (f"Ctrl+Q again to leave the game: your seat is kept and played for; come back with:"
+                            f" {self.resume_command()}")
+            self.push_screen(QuitPrompt(question), callback=self._quit_answered)
+            return
+        self.exit()
+
+    def _seated_in_play(self) -> bool:
+        """Whether we hold a seat in a game that goes on (after a bye there is none left to keep)."""
+        table = self.table or {}
+        return (table.get("state") == "playing" and table.get("you") is not None and not self.conn.ended
+                and self.final is None)
+
+    async def _quit_answered(self, leave: bool | None) -> None:
+        if not leave:
+            return
+        if self._seated_in_play():
             # a `leave`, not just a closed connection: the server plays for the seat at once
             # instead of waiting out its clock (or for ever, with no clock) each turn
             try:
@@ -234,13 +245,7 @@ class PlayApp(App[int]):
             if line is not None:
                 self.event_log.append(line)
         if event["type"] in (EventType.DRAW, EventType.CALL, EventType.HAND_START) and self.state.view is not None:
-            started = time.monotonic()
-            if event["type"] == EventType.DRAW and self.hand_ended:  # as the server starts that clock later
-                started += ((self.table or {}).get("clock") or {}).get("between_hands", 0.0)
-                self.hand_ended = False
-            self.turn_seat, self.turn_started = self.state.view["turn"], started
-        if event["type"] == EventType.HAND_END:
-            self.hand_ended = True
+            self.turn_seat, self.turn_started = self.state.view["turn"], time.monotonic()
         if event["type"] == EventType.HAND_END and self.state.view is not None:
             self.results.append(event["result"])
             view = self.state.view
@@ -375,15 +380,18 @@ class PlayApp(App[int]):
         self._result_banner()
 
     def _closed_over_table(self, how: str | None) -> None:
-        self.shown = None
+        closed, self.shown = self.shown, None
         if how == "skip":  # Escape: to the table; the final standings still come
             self.held = [s for s in self.held if isinstance(s, FinalScreen)]
+        if isinstance(closed, ResultScreen) and not any(isinstance(s, ResultScreen) for s in self.held):
+            # the last result read: the server holds the next hand (and its clock) until then
+            self.run_worker(self.conn.send({"type": "result_closed"}), group="send")
         if self.held:
             self._over_table(self.held.pop(0))
 
     def _result_banner(self) -> None:
         """On an open result: how many more wait behind it, and our turn with our clock (the
-        clock runs while the result is read)."""
+        server waits for the result to be closed, but only for its table's `between_hands`)."""
         if not isinstance(self.shown, ResultScreen):
             return
         more = sum(isinstance(s, ResultScreen) for s in self.held)

@@ -1,6 +1,6 @@
 """`riichi-play --local`: a riichi-server process on 127.0.0.1 for this session, with its
-database and log in a temporary folder; stopped when riichi-play ends, and the folder
-removed (`remove`) unless the player keeps it (`--keep-data`)."""
+database (unless `--db` gives one to keep) and log in a temporary folder; stopped when
+riichi-play ends, and the folder removed (`remove`) unless the player keeps it (`--keep-data`)."""
 
 from __future__ import annotations
 
@@ -55,14 +55,17 @@ class LocalServer:
     """A server process; `url` is where it listens.  `ephemeral` (riichi-play --local's): it
     tells its clients on stopping that it has ended for good, so that none waits for it."""
 
-    def __init__(self, port: int = 0, ephemeral: bool = True):
+    def __init__(self, port: int = 0, ephemeral: bool = True, db: Path | None = None):
         self.port = port or (DEFAULT_PORT if port_free(DEFAULT_PORT) else free_port())
         self.ephemeral = ephemeral
+        self.kept_db = db  # a database of the player's, kept (None: one in the temporary folder)
         self.folder: Path | None = None  # made by the first start
         self.process: subprocess.Popen | None = None
 
     @property
     def db(self) -> Path:
+        if self.kept_db is not None:
+            return self.kept_db
         assert self.folder is not None
         return self.folder / "riichi.sqlite3"
 
@@ -78,7 +81,7 @@ class LocalServer:
     def start(self, timeout: float = 15.0) -> LocalServer:
         """Start it and wait for /healthz; raises RuntimeError saying why it did not start
         (its folder is kept then when the message names its log).  Started again after a
-        `stop`, it goes on with the same database."""
+        `stop`, it goes on with the same database (an ephemeral one rebuilds none of its tables)."""
         if not port_free(self.port):
             raise RuntimeError(f"port {self.port} on 127.0.0.1 is taken: choose another with --port,"
                                f" or play on that server with --server ws://127.0.0.1:{self.port}")

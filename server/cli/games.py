@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import quote
 
+from server.cli.local_games import database_to_read
 from server.cli.pipes import quiet_when_the_reader_leaves
 from server.game.record import GameRecord
 from server.store import GameRow, SqliteFile
@@ -44,7 +45,8 @@ def add_commands(parser: argparse.ArgumentParser) -> None:
     commands = parser.add_subparsers(dest="command")
     db = argparse.ArgumentParser(add_help=False)
     db.add_argument("--db", default=argparse.SUPPRESS,
-                    help="the SQLite file (default riichi.sqlite3), or the server's PostgreSQL URL")
+                    help="the SQLite file, or the server's PostgreSQL URL (default: riichi.sqlite3 if this folder"
+                         " has one, else the games of scripts/run.sh in the user's data folder)")
     games = commands.add_parser("games", parents=[db], help="list finished games")
     games.add_argument("--json", action="store_true", help="one JSON array of the games, for programs")
     export = commands.add_parser("export", parents=[db], help="write a stored game to standard output")
@@ -54,7 +56,14 @@ def add_commands(parser: argparse.ArgumentParser) -> None:
 
 @quiet_when_the_reader_leaves
 def run(args: argparse.Namespace) -> int:
-    """Run `games` or `export` from riichi-server's parsed arguments; the exit status."""
+    """Run `games` or `export` from riichi-server's parsed arguments (`args.db` None: no
+    --db given, server/cli/local_games.py says which one); the exit status."""
+    args.db, which = database_to_read(args.db)
+    if which is not None:
+        if not Path(args.db).exists():
+            return fail(f"no games yet: {args.db} does not exist (scripts/run.sh keeps its games there) and this"
+                        " folder has no riichi.sqlite3: give the server's --db file")
+        print(f"riichi-server: {which}", file=sys.stderr)
     if is_postgres_url(args.db):
         return asyncio.run(_run_postgres(args))
     try:

@@ -21,8 +21,8 @@ import msgpack
 
 from protocol.messages import Message
 from server.table.io import (
-    Act, AddBot, Broadcast, Disconnect, Holds, Input, Join, Leave, Member, Ready, Reconnect, Released, Seated, Send,
-    TableClosed, Watch,
+    Act, AddBot, Broadcast, Disconnect, Holds, Input, Join, Leave, Member, Ready, Reconnect, Released, ResultClosed,
+    Seated, Send, TableClosed, Watch,
 )
 
 @dataclass(frozen=True, slots=True)
@@ -35,7 +35,7 @@ class Answered:
 
 # The inputs a client's node relays to the table's node, and the outputs that come back.
 RELAYED_INPUTS: dict[str, type] = {kind.__name__: kind for kind in (
-    Join, Watch, AddBot, Ready, Act, Leave, Disconnect, Reconnect)}
+    Join, Watch, AddBot, Ready, Act, Leave, ResultClosed, Disconnect, Reconnect)}
 RELAYED_OUTPUTS: dict[str, type] = {kind.__name__: kind for kind in (
     Send, Broadcast, Seated, Released, Holds, TableClosed, Answered)}
 RelayedOutput = Send | Broadcast | Seated | Released | Holds | TableClosed | Answered

@@ -20,7 +20,7 @@ from server.game.engine import Game
 from server.game.events import Event
 from server.game.views import seat_view, spectator_view
 from server.rules.config import Rules
-from server.table.clock import Clock, Offer
+from server.table.clock import BetweenHands, Clock, Offer
 from server.table.history import History
 from server.table.io import Broadcast, Log, Member, Output, Reconnect, Send, SetBroadcasts
 from server.table.seats import Seat, SeatState, TableState
@@ -44,6 +44,7 @@ class TableBase:
         # Decision ids count per seat, so a seat learns nothing from them about others' offers.
         self.decisions_offered = [0, 0, 0, 0]
         self.offers: dict[int, Offer] = {}
+        self.between: BetweenHands | None = None  # the pause after a hand while its result is read
         self.absence = clock.absence if clock else Clock.absence
         self.banks = [clock.bank if clock else 0.0] * 4
         self.rngs = [random.Random(i) for i in range(4)]

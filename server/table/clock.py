@@ -3,12 +3,13 @@ for a seat whose time runs out."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from server.game.actions import Action, Discard, Pass
 from server.game.analysis import is_red_id
 from server.game.engine import Game
+from server.game.events import Event
 
 
 @dataclass(frozen=True)
@@ -17,7 +18,7 @@ class Clock:
     per_decision: float = 5.0
     bank: float = 20.0
     absence: float = 60.0  # seconds away after which the host may hand the seat to a bot
-    between_hands: float = 5.0  # the first decision of a hand starts this much later: time to read the result
+    between_hands: float = 15.0  # the longest a table waits between hands for its players to close the result
 
     @classmethod
     def from_data(cls, data: dict[str, Any] | None) -> Clock | None:
@@ -43,6 +44,16 @@ class Offer:
     actions: list[Action]
     started: float
     deadline: float | None
+
+
+@dataclass(slots=True)
+class BetweenHands:
+    """The pause after a hand's end while its players read the result: the next hand's
+    events wait here unsent, and nothing is offered or played, until every connected player
+    has closed the result (`closed`: their seats) or `until` has come."""
+    until: float
+    held: list[Event]
+    closed: set[int] = field(default_factory=set)
 
 
 def auto_action(game: Game, seat: int, offers: list[Action]) -> Action:

@@ -2,8 +2,9 @@
 
 It seats four (players or the server's bots), starts a game when all are ready, offers
 each waiting player's seat its legal actions with a decision id and a deadline, answers for
-bots itself, plays for a seat whose time runs out (tsumogiri, pass on calls) and ends the
-table in one place (`_finish`).  Inputs (server/table/io.py) come in with the member they
+bots itself, plays for a seat whose time runs out (tsumogiri, pass on calls), holds the
+next hand while its players read a hand's result (`BetweenHands`) and ends the table in one
+place (`_finish`).  Inputs (server/table/io.py) come in with the member they
 come from and the time as a number; outputs come out, in the order they must be carried out:
 what to store (before what follows is sent), what to send to whom, the timer to set, the
 replies that tell the lobby who is where.  It never touches asyncio, sockets, the clock or
@@ -28,17 +29,17 @@ from server.game.record import GameRecord
 from server.players import PLAYERS
 from server.rules.config import Rules, rules_from_data
 from server.store.rows import TableRow
-from server.table.clock import Clock, Offer, auto_action
+from server.table.clock import BetweenHands, Clock, Offer, auto_action
 from server.table.io import (
     Abandon, Act, AddBot, AppendDecisions, CancelTimer, ClockFired, Disconnect, FinishGame, GameStarted, Holds, Input,
-    Join, Leave, Log, Member, Output, Ready, Reconnect, Released, Restored, SaveTable, SetTableState, SetTimer, Stop,
-    TableClosed, Watch,
+    Join, Leave, Log, Member, Output, Ready, Reconnect, Released, Restored, ResultClosed, SaveTable, SetTableState,
+    SetTimer, Stop, TableClosed, Watch,
 )
 from server.table.seating import Seating
 from server.table.seats import Seat, SeatState, TableState
 
 WAITING, PLAYING, FINISHED, CLOSED = TableState.WAITING, TableState.PLAYING, TableState.FINISHED, TableState.CLOSED
-LEFT, BOT = SeatState.LEFT, SeatState.BOT
+HERE, LEFT, BOT = SeatState.HERE, SeatState.LEFT, SeatState.BOT
 
 
 class End(Enum):
@@ -101,6 +102,7 @@ class TableCore(Seating):
             return []
         try:
             self._dispatch(item, who)
+            self._next_hand_when_read()
         except Exception:  # a table must outlive any one bad input
             self._out.append(Log("table_input_failed", {"seq": self.seq, "input": type(item).__name__,
                                                         "exception": traceback.format_exc()}, error=True))
@@ -126,6 +128,8 @@ class TableCore(Seating):
                 self._ready(_member(who))
             case Leave():
                 self._leave(item, _member(who))
+            case ResultClosed():
+                self._result_closed(_member(who))
             case Disconnect():
                 self._disconnect(_member(who))
             case Reconnect():
@@ -189,17 +193,26 @@ class TableCore(Seating):
                 self._advance(events)
 
     def _arm_clock(self) -> None:
-        """One timer for the earliest open deadline (SetTimer), or none (CancelTimer)."""
+        """One timer for the earliest open deadline or the end of the pause between hands
+        (SetTimer), or none (CancelTimer)."""
         deadlines = [o.deadline for o in self.offers.values() if o.deadline is not None]
+        if self.between is not None:
+            deadlines.append(self.between.until)
         at = min(deadlines) if deadlines and self.state is PLAYING else None
         if at != self.timer_at:
             self.timer_at = at
             self._out.append(CancelTimer() if at is None else SetTimer(at))
 
     def _advance(self, events: list[Event]) -> None:
-        """Let bots answer, store the new decisions, then send the events and the new offers."""
+        """Let bots answer, store the new decisions, then send the events and the new offers;
+        at a hand's end (with a clock) send the events up to it and hold the rest, with the
+        game, until its players have read the result (`_next_hand_when_read`)."""
+        if self.between is not None:  # between hands nothing is played: this waits with the next hand
+            self.between.held.extend(events)
+            return
         game = self.game
-        while not game.over:
+        hand_ended = self._pauses_after(events)
+        while not game.over and not hand_ended:
             hurry = self.humans_connected()
             auto = [s for s in game.waiting_for() if self.seats[s].state is BOT
                     or (hurry and self.seats[s].state is LEFT)]
@@ -210,32 +223,63 @@ class TableCore(Seating):
                     action = auto_action(game, seat, game.legal_actions(seat))
                 else:
                     action = PLAYERS[self.seats[seat].strategy](game, seat, game.legal_actions(seat), self.rngs[seat])
-                events.extend(game.apply(seat, action))
+                caused = game.apply(seat, action)
+                events.extend(caused)
+                if self._pauses_after(caused):
+                    hand_ended = True
+                    break
         if len(game.decisions) > self.saved:
             self._out.append(AppendDecisions(self.game_id, self.saved, tuple(game.decisions[self.saved:])))
             self.saved = len(game.decisions)
-        self._broadcast_events(events)
         if game.over:
+            self._broadcast_events(events)
             return self._finish(End.PLAYED_OUT, "the game is over", ByeCode.GAME_OVER)
-        self._offer_to_waiting(any(e.type == EventType.HAND_END for e in events))
+        if hand_ended:
+            cut = max(i for i, e in enumerate(events) if e.type == EventType.HAND_END) + 1
+            self._broadcast_events(events[:cut])
+            self.offers.clear()  # (a hand's end leaves no decision of it open)
+            self.between = BetweenHands(self.now + self.clock.between_hands, events[cut:])
+            return
+        self._broadcast_events(events)
+        self._offer_to_waiting()
 
-    def _offer_to_waiting(self, new_hand: bool) -> None:
+    def _pauses_after(self, events: list[Event]) -> bool:
+        """Whether these events end a hand that is followed by a pause to read its result."""
+        return (self.clock is not None and self.clock.between_hands > 0
+                and any(e.type == EventType.HAND_END for e in events))
+
+    def _result_closed(self, who: Member) -> None:
+        seat = self._seat_of(who.id)
+        if self.between is not None and seat is not None:  # (at any other time: nothing to do)
+            self.between.closed.add(seat)
+
+    def _next_hand_when_read(self) -> None:
+        """End the pause between hands once no connected player is still reading the result
+        (bots, programs and seats whose player is away or left never hold it), or its time
+        is up; the next hand then starts, with every clock whole."""
+        while (between := self.between) is not None and self.state is PLAYING:
+            reading = [i for i, s in enumerate(self.seats) if s is not None and s.state is HERE and not s.program
+                       and i not in between.closed]
+            if reading and self.now < between.until:
+                return
+            if reading:
+                self._log("result_not_closed", seats=reading, seq=self.seq)
+            self.between = None
+            self._advance(between.held)
+
+    def _offer_to_waiting(self) -> None:
         game = self.game
         waiting = set(game.waiting_for())
         for seat in list(self.offers):
             if seat not in waiting:
                 del self.offers[seat]
-        # A new hand's first decision starts a little later, so its players can read how the
-        # last hand ended before their clock runs.
-        pause = self.clock.between_hands if self.clock and new_hand else 0.0
         for seat in sorted(waiting):
             legal = game.legal_actions(seat)
             offer = self.offers.get(seat)
             if offer is None or offer.actions != legal:
                 self.decisions_offered[seat] += 1
-                start = self.now + pause
-                deadline = start + self.clock.per_decision + self.banks[seat] if self.clock else None
-                self.offers[seat] = Offer(self.decisions_offered[seat], legal, start, deadline)
+                deadline = self.now + self.clock.per_decision + self.banks[seat] if self.clock else None
+                self.offers[seat] = Offer(self.decisions_offered[seat], legal, self.now, deadline)
                 self._send_offer(seat)
 
     # ---- the end -----------------------------------------------------------------
@@ -277,6 +321,7 @@ class TableCore(Seating):
                 self._out.append(SetTableState(CLOSED, reason))
         self.state = CLOSED
         self.offers.clear()
+        self.between = None
         self._log("table_closed", reason=reason, seq=self.seq)
         self._out.append(TableClosed())
 

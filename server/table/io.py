@@ -74,6 +74,11 @@ class Leave:
 
 
 @dataclass(frozen=True, slots=True)
+class ResultClosed:
+    """The member's player has closed the last hand's result (the next hand may start)."""
+
+
+@dataclass(frozen=True, slots=True)
 class Disconnect:
     """The member's connection is gone; its seat is kept."""
 
@@ -126,8 +131,8 @@ class Restored:
     """The table was rebuilt after a restart: open its offers again (bots answer at once)."""
 
 
-Input = (Join | Watch | AddBot | Ready | Act | Leave | Disconnect | Reconnect | ClockFired | Abandon | Stop
-         | GameStarted | Restored)
+Input = (Join | Watch | AddBot | Ready | Act | Leave | ResultClosed | Disconnect | Reconnect | ClockFired | Abandon
+         | Stop | GameStarted | Restored)
 
 
 # ---- outputs: to members ----------------------------------------------------
@@ -300,4 +305,6 @@ def from_client(message: Mapping[str, Any]) -> Input | None:
             return Leave()
         case "add_bot":
             return AddBot(message.get("seat"), message.get("strategy"))
+        case "result_closed":
+            return ResultClosed()
     return None

@@ -178,3 +178,36 @@ def test_games_and_export_end_quietly_when_the_reader_leaves(tmp_path):
     game_id = played_game(db)
     assert _a_little_then_leave("export", str(game_id), "--db", str(db), "--format", "mjai") == (
         CLOSED_PIPE_STATUS, "")
+
+
+def run_in(folder: Path, *args: str) -> subprocess.CompletedProcess:
+    """The command in `folder`, with the user's data folder in it too (never the user's own)."""
+    env = {**os.environ, "XDG_DATA_HOME": str(folder / "data")}
+    return subprocess.run([str(SERVER), *args], capture_output=True, text=True, timeout=60, cwd=folder, env=env)
+
+
+def test_games_with_no_db_reads_the_games_of_run_sh_in_the_data_folder_and_says_so(tmp_path):
+    local = tmp_path / "data" / "riichi-server" / "riichi.sqlite3"
+    local.parent.mkdir(parents=True)
+    store_with_games(local, [["ann", "bob", "cy", "di"]])
+    out = run_in(tmp_path, "games")
+    assert out.returncode == 0 and out.stderr == f"riichi-server: reading {local} (the games played with" \
+                                                 " scripts/run.sh; give --db for another)\n"
+    assert out.stdout.splitlines()[1].split()[:2] == ["1", "tenhou"]
+    export = run_in(tmp_path, "export", "1")
+    assert export.returncode == 0 and json.loads(export.stdout)["names"] == ["ann", "bob", "cy", "di"]
+
+
+def test_games_with_no_db_reads_this_folders_riichi_sqlite3_first_as_the_server_keeps_it_there(tmp_path):
+    (tmp_path / "data" / "riichi-server").mkdir(parents=True)
+    store_with_games(tmp_path / "data" / "riichi-server" / "riichi.sqlite3", [["ann", "bob", "cy", "di"]])
+    store_with_games(tmp_path / "riichi.sqlite3", [["e", "f", "g", "h"]] * 2)
+    out = run_in(tmp_path, "games", "--json")
+    assert [g["names"] for g in json.loads(out.stdout)] == [["e", "f", "g", "h"]] * 2
+    assert out.stderr == f"riichi-server: reading {tmp_path / 'riichi.sqlite3'} (riichi-server's default in this" \
+                         " folder; give --db for another)\n"
+
+
+def test_games_with_no_db_and_no_database_anywhere_is_one_line_and_creates_nothing(tmp_path):
+    assert_one_line_error(run_in(tmp_path, "games"), "no games yet", str(tmp_path / "data"), "--db")
+    assert list(tmp_path.iterdir()) == []

@@ -16,7 +16,7 @@ from client_cli.play.game_app import PlayApp
 from client_cli.play.widgets import HAND_KEYS, HandView
 from server.game.actions import Chi, Discard, Tsumo
 from server.game.views import seat_view
-from tests.client_cli.screens import StandIn, a_game_with
+from tests.client_cli.screens import StandIn, a_game_with, until
 
 
 def feed(conn: StandIn, game, seat: int) -> None:
@@ -208,3 +208,40 @@ async def test_the_drawn_tiles_key_selects_it_first_and_discards_it_pressed_agai
         await pilot.press(HAND_KEYS[last])
         await pilot.pause()
         assert conn.sent == [{"type": "act", "decision": 7, "action": {"type": "discard", "tile": drawn}}]
+
+
+def a_turn_with_a_discard():
+    return a_game_with(lambda g: g.public.phase.value == "turn")
+
+
+@pytest.mark.asyncio
+async def test_ctrl_q_pressed_again_seconds_later_still_leaves_and_an_enter_between_discards_nothing():
+    """Issue 24: the prompt was a notice that lapsed after 3 s; the second Ctrl+Q asked again
+    and the Enter after it discarded a tile.  It is a prompt now, open until answered."""
+    game = a_turn_with_a_discard()
+    async with at_the_offer(game, game.waiting_for()[0]) as (conn, app, pilot):
+        await pilot.press("ctrl+q")
+        await asyncio.sleep(3.5)  # longer than the notice lasted
+        await pilot.press("enter")
+        await pilot.pause()
+        assert conn.sent == [] and "Ctrl+Q again to leave the game" in str(app.screen.query_one("#quit-question")
+                                                                           .render())
+        await pilot.press("ctrl+q")
+        await until(pilot, lambda: not app.is_running, "riichi-play to quit")
+        assert conn.sent == [{"type": "leave"}]
+
+
+@pytest.mark.asyncio
+async def test_the_quit_prompt_answered_no_goes_back_to_the_game_with_nothing_sent():
+    game = a_turn_with_a_discard()
+    async with at_the_offer(game, game.waiting_for()[0]) as (conn, app, pilot):
+        await pilot.press("ctrl+q")
+        await pilot.press("enter")  # not an answer: the prompt keeps the keys
+        await pilot.pause()
+        assert conn.sent == [] and app.screen is not app.screen_stack[0]
+        await pilot.press("n")
+        await until(pilot, lambda: app.screen is app.screen_stack[0], "the table again")
+        assert conn.sent == [] and app.is_running
+        await pilot.press("enter")  # the keys are the game's again
+        await until(pilot, lambda: conn.sent, "a discard")
+        assert [m["type"] for m in conn.sent] == ["act"]

@@ -249,7 +249,7 @@ async def test_the_start_pane_creates_a_table_and_a_wrong_code_is_told(server):
         await pilot.click("#create")
         await until(pilot, lambda: app.pane == "waiting" and app.table["seats"][2] is not None, what="the table")
         assert app.table["seats"][3] is None and app.table["rules"] == "ema2016"
-        assert app.table["clock"] == {"per_decision": 10.0, "bank": 60.0, "absence": 60.0, "between_hands": 5.0}
+        assert app.table["clock"] == {"per_decision": 10.0, "bank": 60.0, "absence": 60.0, "between_hands": 15.0}
 
 
 @pytest.mark.asyncio

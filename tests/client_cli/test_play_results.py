@@ -138,3 +138,26 @@ async def test_a_message_that_comes_while_the_app_shuts_down_is_dropped_not_rais
     conn.queue.put_nowait(table_message(0, ["alice", "bob", "carol", "dave"]))
     assert not app.is_running
     assert await app._handle_next() is False
+
+
+@pytest.mark.asyncio
+async def test_closing_the_last_result_held_tells_the_server_once_so_that_the_next_hand_starts():
+    """The server holds the next hand, and its clock, until the result is closed
+    (`result_closed`): sent when the last result open or held is closed, Enter or Escape."""
+    for last_key in ("enter", "escape"):
+        conn = StandIn()
+        app = PlayApp(conn)
+        async with app.run_test(size=SIZE) as pilot:
+            view = await a_table(pilot, conn, app)
+            for seq in (2, 3):
+                conn.queue.put_nowait({"type": "event", "seq": seq,
+                                       "event": {"type": "hand_end", "result": draw_result(seq % 4, view["scores"])}})
+            await until(pilot, lambda: len(app.results) == 2, "the results")
+            await pilot.press("enter")  # the older one: the newer is still to be read
+            await until(pilot, lambda: isinstance(app.screen, ResultScreen) and "1 more" not in footer(app),
+                        "the second result")
+            assert conn.sent == []
+            await pilot.press(last_key)
+            await until(pilot, lambda: app.screen is app.screen_stack[0], "the table")
+            await until(pilot, lambda: conn.sent, "result_closed")
+            assert conn.sent == [{"type": "result_closed"}]

@@ -79,3 +79,17 @@ async def test_after_a_while_of_failed_reconnects_the_client_says_the_server_see
             await until(pilot, lambda: conn.reconnects == 1 and app.offer is not None, timeout=30, what="resuming")
     finally:
         server.remove()
+
+
+def test_a_local_server_given_a_database_keeps_it_when_its_folder_is_removed(tmp_path):
+    """riichi-play --local --db FILE (as scripts/run.sh runs it): the games stay in FILE; the
+    temporary folder (the server's log) goes as before."""
+    db = tmp_path / "data" / "riichi.sqlite3"
+    db.parent.mkdir()
+    local = LocalServer(free_port(), db=db).start()
+    try:
+        assert local.db == db and db.is_file() and local.log.parent != db.parent
+        folder = local.folder
+    finally:
+        local.remove()
+    assert db.is_file() and not folder.exists()

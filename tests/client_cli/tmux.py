@@ -29,7 +29,8 @@ class Tmux:
     def open(self, name: str, command: str) -> None:
         # the pane stays after the command ends, so its last words can be read
         self.run("new-session", "-d", "-s", name, "-x", "120", "-y", "40", "-c", str(ROOT),
-                 f"env -u COLUMNS -u LINES RIICHI_PLAY_STATE={self.state} {command}; echo EXITED $?; sleep 30")
+                 f"env -u COLUMNS -u LINES RIICHI_PLAY_STATE={self.state} XDG_DATA_HOME={self.state.parent / 'data'}"
+                 f" {command}; echo EXITED $?; sleep 30")  # (scripts/run.sh's games: not in the user's data folder)
 
     def screen(self, name: str) -> str:
         return self.run("capture-pane", "-p", "-t", name)

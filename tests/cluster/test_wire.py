@@ -12,13 +12,13 @@ from server.cluster.wire import (
     RELAYED_INPUTS, RELAYED_OUTPUTS, Answered, InputFrame, OutputFrame, WireError, input_frame, output_frame, read_frame,
 )
 from server.table.io import (
-    Act, AddBot, Broadcast, ClockFired, Disconnect, Holds, Join, Leave, Member, Ready, Reconnect, Released, Seated,
-    Send, SetTimer, TableClosed, Watch,
+    Act, AddBot, Broadcast, ClockFired, Disconnect, Holds, Join, Leave, Member, Ready, Reconnect, Released,
+    ResultClosed, Seated, Send, SetTimer, TableClosed, Watch,
 )
 
 MEMBER = Member("s1", "hash1", "Ann", program=True)
 INPUTS = [Join(seat=2, host=True), Join(), Watch(), AddBot(1, "shanten"), Ready(),
-          Act(7, {"type": "discard", "tile": "5p", "riichi": True}), Leave(moved=True), Disconnect(),
+          Act(7, {"type": "discard", "tile": "5p", "riichi": True}), Leave(moved=True), ResultClosed(), Disconnect(),
           Reconnect(since=41, restart=True, watch=False)]
 MESSAGE = Message({"type": "event", "seq": 3, "event": {"type": "discard", "seat": 1, "tile": "0m"}})
 OUTPUTS = [Send("s1", {"type": "error", "code": "bad_action", "message": "not yours"}),

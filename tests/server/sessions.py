@@ -9,7 +9,7 @@ import random
 
 from server.lobby import Lobby
 from server.session import Session
-from server.table.io import Act, AddBot, Ready
+from server.table.io import Act, AddBot, Ready, ResultClosed
 
 
 def connected(name: str, token: str | None = None) -> Session:
@@ -27,7 +27,8 @@ async def next_message(session: Session, kind: str | None = None, timeout: float
 
 
 async def play_host(session, rng: random.Random, stop_after: int | None = None) -> list[dict]:
-    """Answer every offer with a random legal action until the result (or stop_after offers)."""
+    """Answer every offer with a random legal action, and close each hand's result at once,
+    until the game's result (or stop_after offers)."""
     seen, offers = [], 0
     while True:
         message = await next_message(session)
@@ -38,6 +39,8 @@ async def play_host(session, rng: random.Random, stop_after: int | None = None) 
             offers += 1
             action = rng.choice(message["actions"])
             session.table.put(Act(message["decision"], action), session)
+        elif message["type"] == "event" and message["event"]["type"] == "hand_end" and session.table is not None:
+            session.table.put(ResultClosed(), session)  # read at once, as a client closes the result
         elif message["type"] in ("result", "bye"):
             return seen
 

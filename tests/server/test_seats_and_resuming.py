@@ -4,6 +4,7 @@ real server (tests/server/test_end_to_end.py's fixture)."""
 from __future__ import annotations
 
 import asyncio
+import signal
 
 import pytest
 
@@ -108,3 +109,41 @@ async def test_a_stopping_server_says_in_its_bye_whether_it_comes_back(tmp_path,
     finally:
         if srv.proc.poll() is None:
             srv.stop()
+
+
+def restored_tables(srv: ServerProcess) -> int:
+    """How many tables the server rebuilt at its last start (its `listening` log line)."""
+    import json
+
+    lines = [json.loads(line) for line in srv.log_text().splitlines() if '"listening"' in line]
+    return lines[-1]["restored_tables"]
+
+
+@pytest.mark.asyncio
+async def test_an_ephemeral_server_closes_its_tables_when_it_stops_and_rebuilds_none_when_it_starts(tmp_path):
+    """--ephemeral (riichi-play --local, scripts/run.sh): its games end with it, so that several
+    may share one database (scripts/run.sh's, in the user's data folder) and none takes up
+    another's tables.  A table of a server that stopped so is not rebuilt by the next server
+    either; one left open by a server that was killed is not rebuilt by an ephemeral one."""
+    db = tmp_path / "riichi.sqlite3"
+    ephemeral = ServerProcess(db, "--ephemeral").start()
+    host, _ = await seated_host(ephemeral)
+    token = host.resume_token
+    await ephemeral.stop_async()
+    assert (await recv(host, "bye"))["code"] == "server_ended"
+    kept = ServerProcess(db, log=tmp_path / "kept.log").start()
+    try:
+        assert restored_tables(kept) == 0
+        back = await Client.connect(kept.url, "host", resume=token)
+        assert back.welcome["resumed"] is False and (await recv(back, "error"))["code"] == "seat_lost"
+        await back.close()
+        await seated_host(kept)  # a table in play, left open: the server is killed
+        kept.stop(signal.SIGKILL)
+        again = ServerProcess(db, "--ephemeral", log=tmp_path / "again.log").start()
+        try:
+            assert restored_tables(again) == 0
+        finally:
+            again.stop()
+    finally:
+        if kept.running():
+            kept.stop()

@@ -8,7 +8,7 @@ import pytest
 from server.game.analysis import is_red_id
 from server.lobby import Lobby, LobbyError
 from server.store import SqliteStore
-from server.table.io import Act, AddBot, Disconnect, Ready, Stop
+from server.table.io import Act, AddBot, Disconnect, Ready, ResultClosed, Stop
 from tests.server.sessions import connected, next_message, play_host, seated_table
 
 
@@ -91,27 +91,28 @@ def _face(action: dict, table) -> tuple:
 
 
 @pytest.mark.asyncio
-async def test_a_new_hands_first_decision_waits_between_hands_before_the_clock_runs(lobby):
+async def test_a_new_hand_waits_for_its_player_to_close_the_result_and_its_clock_starts_only_then(lobby):
     # ema2016: no game ends when a score goes below zero, so two hands are always reached
-    # (under load the 0.1 s clock plays for the host, the game takes another path, and
-    # under tenhou rules it once ended after one hand)
-    host, table = await seated_table(lobby, "ema2016", clock={"per_decision": 0.1, "bank": 0, "between_hands": 0.6})
-    rng, hand_over, checked = random.Random(8), False, 0
+    host, table = await seated_table(lobby, "ema2016", clock={"per_decision": 0.1, "bank": 0, "between_hands": 60})
+    rng, hand_over, checked, hands = random.Random(8), False, 0, 0
     while checked < 2:
         m = await next_message(host, timeout=30)
         if m["type"] == "event" and m["event"]["type"] == "hand_end":
+            await asyncio.sleep(0.4)  # read the result for longer than a decision's time
+            assert host.outbox.empty()  # nothing of the next hand meanwhile
+            table.put(ResultClosed(), host)
             hand_over = True
+        elif m["type"] == "event" and m["event"]["type"] == "hand_start":
+            assert hand_over or hands == 0  # (the first hand follows the game's start)
+            hands += 1
         elif m["type"] == "event" and m["event"]["type"] == "game_end":
             break
         elif m["type"] == "timeout":
             assert not hand_over, "timed out while reading the last hand's result"
         elif m["type"] == "offer":
-            if hand_over:  # the first offer of the next hand: the pause and the decision's time
-                assert m["deadline_ms"] > 500
-                await asyncio.sleep(0.4)  # read the result for longer than a decision's time
+            if hand_over:  # the first offer of the next hand: the decision's whole time
+                assert 0 < m["deadline_ms"] <= 100
                 checked, hand_over = checked + 1, False
-            else:
-                assert m["deadline_ms"] <= 100
             table.put(Act(m["decision"], rng.choice(m["actions"])), host)
     assert checked == 2
 

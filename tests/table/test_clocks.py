@@ -1,6 +1,5 @@
 """Clocks, on the table core itself, with time passed in as a number: docs/server.md "5 s a
-decision plus a 20 s bank per seat per game ... 5 s more for the first decision of each new
-hand (`between_hands`) ... a seat whose time runs out is played for (the drawn tile
+decision plus a 20 s bank per seat per game ... a seat whose time runs out is played for (the drawn tile
 discarded, calls passed) and told"."""
 
 from server.game.actions import Discard
@@ -47,19 +46,6 @@ def test_a_seat_whose_time_runs_out_is_played_for_with_the_drawn_tile_told_and_i
                        "action": {"type": "discard", "tile": drawn}}
     assert d.core.game.decisions[0] == (0, Discard(drawn))
     assert d.last(host, "offer")["bank_ms"] == 0
-
-
-def test_a_new_hands_first_decision_starts_between_hands_later():
-    d = host_and_bots(Clock(per_decision=5, bank=0, between_hands=3))
-    assert d.last(host, "offer")["deadline_ms"] == 5_000  # no hand before the first: no pause
-    while True:
-        offer = d.last(host, "offer")
-        discard = next((a for a in offer["actions"] if a["type"] == "discard"), offer["actions"][0])
-        out = d(Act(offer["decision"], discard), host)
-        if any(m["type"] == "event" and m["event"]["type"] == "hand_end" for m in d.to(host, out)):
-            break
-        assert d.last(host, "offer")["deadline_ms"] == 5_000  # within a hand: the decision's time alone
-    assert d.last(host, "offer")["deadline_ms"] == 8_000  # the pause, then the decision's 5 s
 
 
 def test_the_timer_is_cancelled_when_no_offer_is_open():

@@ -62,13 +62,14 @@ def emulate(browser: webdriver.Chrome, size: tuple[int, int], touch: bool = Fals
     browser.execute_cdp_cmd("Emulation.setTouchEmulationEnabled", {"enabled": touch, "maxTouchPoints": 5 if touch else 1})
 
 
-def received_frames(browser: webdriver.Chrome) -> list[dict[str, Any]]:
-    """The websocket frames the page received since the last call, decoded (binary msgpack
-    maps only: anything else fails the test)."""
+def received_frames(browser: webdriver.Chrome, sent: bool = False) -> list[dict[str, Any]]:
+    """The websocket frames the page received (`sent`: those it sent) since the last call of
+    either kind, decoded (binary msgpack maps only: anything else fails the test)."""
     out = []
+    wanted = "Network.webSocketFrameSent" if sent else "Network.webSocketFrameReceived"
     for entry in browser.get_log("performance"):
         message = json.loads(entry["message"])["message"]
-        if message.get("method") != "Network.webSocketFrameReceived":
+        if message.get("method") != wanted:
             continue
         frame = message["params"]["response"]
         assert frame["opcode"] == 2, f"a text frame: {frame['payloadData'][:80]}"

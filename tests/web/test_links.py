@@ -4,6 +4,7 @@
 
 from __future__ import annotations
 
+import os
 import re
 import signal
 import subprocess
@@ -48,11 +49,12 @@ def test_riichi_bot_new_table_prints_a_watch_link_that_opens_the_page(server):
         assert page.status == 200 and b'<script src="/app.js"' in page.read()
 
 
-def test_the_readmes_first_command_prints_a_link_that_opens_the_lobby():
+def test_the_readmes_first_command_prints_a_link_that_opens_the_lobby(tmp_path):
     """`scripts/run.sh --web` (the README's first line): set-up, a local server, and its link."""
     repo = Path(__file__).resolve().parents[2]
     proc = subprocess.Popen(["bash", str(repo / "scripts" / "run.sh"), "--web"], stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True, cwd=repo)
+                            stderr=subprocess.PIPE, text=True, cwd=repo,
+                            env={**os.environ, "XDG_DATA_HOME": str(tmp_path)})  # its games: not in the user's
     try:
         line = proc.stdout.readline()
         found = re.fullmatch(r"Open (http://127\.0\.0\.1:\d+/) in a browser to play \(Ctrl\+C stops the server\)\.\n",

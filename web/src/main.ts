@@ -47,7 +47,6 @@ class App {
   others: seats.SavedSeat[] = []; // more kept seats to try (another tab may hold the first)
   turnSeat: number | null = null;
   turnStarted = 0;
-  handEnded = false;
   log: Child[][] = [];
   board: Board;
   dialogs: ResultDialogs;
@@ -65,6 +64,7 @@ class App {
     this.board.onSeatToBot = (seat) => this.seatToBot(seat);
     this.dialogs = new ResultDialogs(byId<HTMLDialogElement>("result"));
     this.dialogs.onFinalClosed = () => undefined;
+    this.dialogs.onResultsRead = () => { this.send({ type: "result_closed" }); }; // the next hand waits for it
     this.wireForms();
     document.addEventListener("keydown", (event) => this.key(event));
     window.addEventListener("pagehide", () => this.keepGame(true));
@@ -362,16 +362,10 @@ class App {
       if (line) this.log = [...this.log, line].slice(-LOG_LINES);
       if (event.type === "hand_start") this.selected = null;
       if (event.type === "draw" || event.type === "call" || event.type === "hand_start") {
-        let started = performance.now();
-        if (event.type === "draw" && this.handEnded) {
-          started += 1000 * (this.table?.clock?.between_hands ?? 0); // the server starts that clock later
-          this.handEnded = false;
-        }
         this.turnSeat = view.turn;
-        this.turnStarted = started;
+        this.turnStarted = performance.now();
       }
       if (event.type === "hand_end") {
-        this.handEnded = true;
         this.dialogs.show(`${roundText(view)}, honba ${view.honba}`, resultBody(event.result, view.names,
           redFives(view)));
       }

@@ -81,6 +81,7 @@ export class ResultDialogs {
   private held: Shown[] = [];
   private open: Shown | null = null;
   onFinalClosed: () => void = () => undefined;
+  onResultsRead: () => void = () => undefined; // the last hand result open or held is closed
 
   constructor(private dialog: HTMLDialogElement) {
     dialog.addEventListener("cancel", (event) => { // Escape: to the table, skipping held results
@@ -99,7 +100,7 @@ export class ResultDialogs {
     if (this.open === null) this.next();
   }
 
-  /** Say on the open result when it is our turn (the clock runs while it is read). */
+  /** Say on the open result when it is our turn (the server waits for it, but only so long). */
   turn(text: string): void {
     const line = this.dialog.querySelector(".your-turn");
     if (line) line.textContent = text;
@@ -110,6 +111,7 @@ export class ResultDialogs {
     this.open = null;
     this.dialog.close();
     if (was && was.final) this.onFinalClosed();
+    if (was && !was.final && !this.held.some((s) => !s.final)) this.onResultsRead();
     this.next();
   }
 
