@@ -178,7 +178,7 @@ SERVER_MESSAGES: dict[str, Fields] = {
     "timeout": {**_SEQ, "decision": (_INT, True), "action": (_ACTION, True)},
     # `you` and `names` when it is sent again after the end (PROTOCOL.md "After the end")
     "result": {**_SEQ, "game": (_INT, True), "final": ((MapOf(_FINAL),), True), "you": (_INT, False),
-               "names": ((ListOf(_STR),), False)},
+               "names": ((ListOf(_STR),), False), "uma": ((ListOf(_NUM),), False)},
     "left": {**_SEQ, "table": (_STR, True), "seat": (_OPT_INT, True), "seat_kept": (_BOOL, True)},
     "error": {"code": ((Among(frozenset(ERROR_CODES)),), True), "message": (_STR, True), "decision": (_INT, False),
               "version": (_INT, False)},

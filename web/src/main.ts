@@ -3,14 +3,18 @@
 // (which reconnects by itself), keeps the game in a `SeatState`, draws it with `Board`, and
 // turns clicks, taps and keys into `act` messages, as riichi-play does in a terminal.
 
+import { autoAnswer, Comforts } from "./comforts";
 import { byId, Child, fill, h } from "./dom";
 import { Connection, LinkState, Msg, Resume } from "./connection";
+import { FinalScreen } from "./final";
+import { eventLine } from "./log";
 import { Action, Choices, choices, label, RIICHI } from "./offers";
 import { resultBody, ResultDialogs, standingsBody } from "./results";
 import * as seats from "./seats";
 import { Dump, SeatState, View } from "./seat_state";
+import { Sounds } from "./sounds";
 import { Board, Extras, HAND_KEYS, handOrder, redFives, roundText, SEAT_TO_BOT_KEY, toPlay } from "./table";
-import { prepareTileBacks, tileElement, WINDS } from "./tiles";
+import { prepareTileBacks, WINDS } from "./tiles";
 
 type Screen = "lobby" | "join" | "waiting" | "table";
 const CODE = /^\/(join|watch)\/([A-Za-z0-9_-]{1,64})\/?$/;
@@ -56,6 +60,10 @@ class App {
   drawPending = false;
   measurePending = false; // our answer's event is drawn next: time it
   answerTimer: number | null = null; // drawing the answered offer if its event is late
+  comforts: Comforts;
+  sounds = new Sounds();
+  final: FinalScreen;
+  rematchInvite: string | null = null; // the rematch another player of the game asked for
 
   constructor() {
     this.board = new Board(byId("board-root"));
@@ -64,7 +72,17 @@ class App {
     this.board.onWaits = () => { this.showWaits = !this.showWaits; this.redraw(); };
     this.board.onSeatToBot = (seat) => this.seatToBot(seat);
     this.dialogs = new ResultDialogs(byId<HTMLDialogElement>("result"));
-    this.dialogs.onFinalClosed = () => undefined;
+    this.dialogs.onFinalClosed = () => this.final.closed();
+    this.final = new FinalScreen(byId("final-bar"), { lobby: () => this.toLobby(), rematch: () => this.rematch() });
+    this.comforts = new Comforts(byId("comforts"));
+    this.sounds.enabled = this.comforts.on("sound");
+    this.comforts.onChange = (name, on) => {
+      if (name === "sound") this.sounds.set(on);
+      const drawn = this.state?.view?.you?.drawn ?? null;
+      const auto = this.offer === null ? null : autoAnswer(this.offer.actions as Action[], this.choices, drawn,
+        this.comforts.settings);
+      if (auto !== null) this.act(auto); // switched on while asked: it answers at once
+    };
     this.wireForms();
     document.addEventListener("keydown", (event) => this.key(event));
     window.addEventListener("pagehide", () => this.keepGame(true));
@@ -286,6 +304,7 @@ class App {
         return undefined;
       case "error": return this.onError(m);
       case "bye": return this.onBye(m);
+      case "rematch_offered": return this.onRematchOffered(m);
       default: return undefined;
     }
   }
@@ -318,6 +337,7 @@ class App {
   }
 
   onTable(m: Msg): void {
+    if (this.final.game !== null) this.leaveFinal(); // the table of a rematch: the last game is over
     this.table = m;
     this.fallback = this.trying = null;
     this.others = [];
@@ -370,7 +390,9 @@ class App {
         this.turnSeat = view.turn;
         this.turnStarted = started;
       }
+      if (event.type === "call") this.sounds.play("call");
       if (event.type === "hand_end") {
+        if (event.result.type === "win") this.sounds.play("win");
         this.handEnded = true;
         this.dialogs.show(`${roundText(view)}, honba ${view.honba}`, resultBody(event.result, view.names,
           redFives(view)));
@@ -394,6 +416,12 @@ class App {
     const order = this.state?.view ? handOrder(this.state.view) : [];
     const drawn = this.state?.view?.you?.drawn;
     if (this.choices.canDiscard && drawn !== null && drawn !== undefined) this.selected = order.indexOf(drawn);
+    const auto = autoAnswer(m.actions as Action[], this.choices, drawn ?? null, this.comforts.settings);
+    if (auto !== null) { // a comfort answers it (web/src/comforts.ts)
+      this.act(auto);
+      return;
+    }
+    this.sounds.play("turn");
     this.retitle();
     this.scheduleRedraw();
   }
@@ -406,9 +434,59 @@ class App {
 
   onResult(m: Msg): void {
     seats.forgetTab();
+    if (m.game === this.final.game) return; // sent again to a page that came back for the rematch
     const names: string[] = m.names ?? this.state?.view?.names ?? ["seat 0", "seat 1", "seat 2", "seat 3"];
-    this.dialogs.show("Final standings", standingsBody(m.final, names), true);
+    this.dialogs.show("Final standings", h("div", { class: "final-body" }, standingsBody(m.final, names, m.uma ?? null),
+      this.final.ended(m.game)), true);
     this.status("the game is over", "info");
+  }
+
+  onRematchOffered(m: Msg): void {
+    this.rematchInvite = m.invite;
+    this.final.offered(m.game, m.by);
+    if (this.final.game === m.game) this.notice(`${m.by} asked for a rematch: Rematch takes your seat at it.`, "info");
+  }
+
+  /** The final screen's Rematch: on the connection the game was played on, or (if it has
+   * closed since) on a new one with the same resume token, which the server knows held a seat. */
+  rematch(): void {
+    const game = this.final.game;
+    if (game === null) return;
+    const message: Msg = { type: "rematch", game };
+    this.watching = false;
+    this.codes = this.rematchInvite ? [this.rematchInvite] : [];
+    if (this.conn !== null && this.conn.connected) {
+      this.conn.send(message);
+      return;
+    }
+    const token = this.conn?.token ?? null;
+    this.connect(seats.savedName() || "player", token === null ? null : { token, since: null }, [message]);
+  }
+
+  /** The final screen's Back to the lobby. */
+  toLobby(): void {
+    this.conn?.close();
+    this.conn = null;
+    this.table = null;
+    this.leaveFinal();
+    this.status("", "info");
+    this.notice("");
+    this.show("lobby");
+  }
+
+  /** Nothing of the game that ended stays: its dialogs, its table, its way forward. */
+  leaveFinal(): void {
+    this.final.reset();
+    while (this.dialogs.isOpen) this.dialogs.close();
+    this.final.reset(); // (closing the final dialog put its actions back under the table)
+    this.state = null;
+    this.log = [];
+    this.rematchInvite = null;
+    this.clearOffer();
+    this.selected = null;
+    this.handEnded = false;
+    this.turnSeat = null;
+    history.replaceState(null, "", "/");
   }
 
   onError(m: Msg): void {
@@ -445,6 +523,7 @@ class App {
         && m.decision === this.answered.decision) {
       this.onOffer(this.answered); // the server refused the answer and keeps the offer open: so do we
     }
+    if (this.final.game !== null) this.final.refused(); // a rematch refused: it may be asked again
     this.notice(`${m.message} (${code})`);
   }
 
@@ -643,6 +722,10 @@ class App {
     const target = event.target as HTMLElement | null;
     if (target && (target.tagName === "INPUT" || target.tagName === "SELECT" || target.tagName === "TEXTAREA")) return;
     if (event.ctrlKey || event.metaKey || event.altKey) return;
+    if (this.final.key(event.key)) { // the game's end: its way forward, dialog or not
+      event.preventDefault();
+      return;
+    }
     if (this.dialogs.isOpen) return; // the dialog's button has Enter; Escape closes it
     if (this.screen === "waiting") {
       const id = { g: "ready", b: "add-bot", Escape: "leave" }[event.key];
@@ -670,6 +753,8 @@ class App {
         this.selected = index;
         this.redraw();
       }
+    } else if (this.comforts.key(key)) {
+      this.redraw();
     } else if (key === "w" && view.you) {
       this.showWaits = !this.showWaits;
       this.redraw();
@@ -683,30 +768,6 @@ class App {
       handled = false;
     }
     if (handled) event.preventDefault();
-  }
-}
-
-/** One line of the table's log (draws and call windows say nothing). */
-function eventLine(e: Msg, view: View): Child[] | null {
-  const red = redFives(view);
-  const name = (seat: number): string => view.names[seat];
-  switch (e.type) {
-    case "discard":
-      return [`${name(e.seat)}: `, e.riichi ? h("b", {}, "riichi ") : null, tileElement(e.tile, { red, classes: ["tiny"] })];
-    case "call":
-      return [`${name(e.seat)} ${e.meld === "kan" ? "kong" : e.meld} `,
-        ...(e.tiles as number[]).map((t) => tileElement(t, { red, classes: ["tiny"] }))];
-    case "dora":
-      return ["new dora indicator ", tileElement(e.indicator, { red, classes: ["tiny"] })];
-    case "hand_start":
-      return [`${roundText(view)} begins, honba ${e.honba}`];
-    case "hand_end":
-      return e.result.type === "win"
-        ? [(e.result.wins as Msg[]).map((w) => `${name(w.seat)} wins by ${w.tsumo ? "tsumo" : "ron"} (${w.points})`)
-          .join("; ")]
-        : [String(e.result.reason ?? "exhaustive draw").replace(/_/g, " ")];
-    default:
-      return null;
   }
 }
 
