@@ -278,13 +278,15 @@ class WebPlayer:
 
 
 def create_table(browser, port: int, name: str, bots: int = 3, strategy: str = "random", rules: str = "tenhou",
-                 clock: str = "none") -> None:
-    """From the lobby at /: the name, the rules, the clock and the bots, then Create."""
+                 clock: str = "none", length: str = "2") -> None:
+    """From the lobby at /: the name, the rules, the length (rounds: "1" East only), the clock
+    and the bots, then Create."""
     browser.get(f"http://127.0.0.1:{port}/")
     field = browser.find_element(By.ID, "name")
     field.clear()  # the page fills in the name given last time
     field.send_keys(name)
     Select(browser.find_element(By.ID, "rules")).select_by_value(rules)
+    Select(browser.find_element(By.ID, "length")).select_by_value(length)
     Select(browser.find_element(By.ID, "clock")).select_by_value(clock)
     Select(browser.find_element(By.ID, "bots")).select_by_value(str(bots))
     Select(browser.find_element(By.ID, "bot-strategy")).select_by_value(strategy)

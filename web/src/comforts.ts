@@ -36,23 +36,28 @@ function load(): Settings {
   return off;
 }
 
-/** The answer the comforts give to an offer by themselves (null: the player answers).
- * `drawn`: our drawn tile, if we hold one (none after a call, none in a call window). */
-export function autoAnswer(actions: Action[], choices: Choices, drawn: number | null, on: Settings): Action | null {
+export interface AutoAnswer { action: Action; by: Comfort }
+
+/** The answer the comforts give to an offer by themselves, and which one gives it (null: the
+ * player answers).  `drawn`: our drawn tile, if we hold one (none after a call, none in a call
+ * window). */
+export function autoAnswer(actions: Action[], choices: Choices, drawn: number | null, on: Settings): AutoAnswer | null {
   if (on.autoWin) {
     const win = actions.find((a) => WINS.has(a.type));
-    if (win) return win;
+    if (win) return { action: win, by: "autoWin" };
   }
   const discards = actions.filter((a) => a.type === "discard");
   const others = actions.filter((a) => a.type !== "discard" && !(on.noCalls && CALLS.has(a.type)));
   if (discards.length === 0) { // a call window: pass it if it offers only calls (never a ron)
     const pass = actions.find((a) => a.type === "pass");
     const calls = actions.some((a) => CALLS.has(a.type));
-    return on.noCalls && pass && calls && others.every((a) => a.type === "pass") ? pass : null;
+    return on.noCalls && pass && calls && others.every((a) => a.type === "pass") ? { action: pass, by: "noCalls" }
+      : null;
   }
   // our turn: with no calls, a kong offered beside the discards is no reason to stop
   if (!on.discardDrawn || drawn === null || others.length || discards.some((a) => a.riichi)) return null;
-  return choices.discardFor(drawn);
+  const discard = choices.discardFor(drawn);
+  return discard === null ? null : { action: discard, by: "discardDrawn" };
 }
 
 export class Comforts {
@@ -61,6 +66,12 @@ export class Comforts {
 
   constructor(private bar: HTMLElement) {
     this.draw();
+  }
+
+  /** A comfort answered an offer: counted on the bar (`data-answered-NAME`, which the tests read). */
+  answered(name: Comfort): void {
+    const attribute = `data-answered-${name.toLowerCase()}`;
+    this.bar.setAttribute(attribute, String(Number(this.bar.getAttribute(attribute) ?? 0) + 1));
   }
 
   on(name: Comfort): boolean {

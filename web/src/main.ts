@@ -81,7 +81,10 @@ class App {
       const drawn = this.state?.view?.you?.drawn ?? null;
       const auto = this.offer === null ? null : autoAnswer(this.offer.actions as Action[], this.choices, drawn,
         this.comforts.settings);
-      if (auto !== null) this.act(auto); // switched on while asked: it answers at once
+      if (auto !== null) { // switched on while asked: it answers at once
+        this.comforts.answered(auto.by);
+        this.act(auto.action);
+      }
     };
     this.wireForms();
     document.addEventListener("keydown", (event) => this.key(event));
@@ -216,7 +219,9 @@ class App {
       const clock = (byId<HTMLSelectElement>("clock")).value;
       // a clock is "per_decision,bank" or "per_decision,bank,absence" in seconds
       const [perDecision, bank, absence] = clock.split(",").map(Number);
+      const rounds = Number((byId<HTMLSelectElement>("length")).value);
       const create: Msg = { type: "create_table", rules: (byId<HTMLSelectElement>("rules")).value,
+        ...(rounds === 1 ? { overrides: { rounds } } : {}),
         clock: clock === "none" ? { none: true } : { per_decision: perDecision, bank,
           ...(absence === undefined ? {} : { absence }) } };
       const bots = Number((byId<HTMLSelectElement>("bots")).value);
@@ -418,7 +423,8 @@ class App {
     if (this.choices.canDiscard && drawn !== null && drawn !== undefined) this.selected = order.indexOf(drawn);
     const auto = autoAnswer(m.actions as Action[], this.choices, drawn ?? null, this.comforts.settings);
     if (auto !== null) { // a comfort answers it (web/src/comforts.ts)
-      this.act(auto);
+      this.comforts.answered(auto.by);
+      this.act(auto.action);
       return;
     }
     this.sounds.play("turn");
