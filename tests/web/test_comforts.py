@@ -1,7 +1,8 @@
 """The comforts' answers (web/src/comforts.ts `autoAnswer`), run in node as the page runs them
 (web/build/comforts_cli.mjs, built by web/build.mjs): auto-win takes every tsumo and ron, no
 calls passes a call window of chi, pon and kong but never one that offers a ron, and discard
-drawn discards the drawn tile only when nothing but plain discards is offered."""
+drawn discards the drawn tile only when nothing but plain discards is offered; a turn in riichi
+that offers nothing but the drawn tile is played whatever is switched on."""
 
 from __future__ import annotations
 
@@ -67,3 +68,9 @@ def test_discard_drawn_keeps_a_red_five_apart_from_the_plain_five():
     turn = [discard(16), discard(17), discard(3)]  # with red fives, 16 (red) and 17 are two faces
     got = answers([(turn, 16, {"discardDrawn": True}), (turn, 18, {"discardDrawn": True})], red=True)
     assert [g["action"]["tile"] for g in got] == [16, 18]
+
+
+def test_a_turn_in_riichi_that_offers_only_the_drawn_tile_plays_it_with_every_comfort_off():
+    got = answers([([discard(53)], 54, {}), ([discard(53), {"type": "tsumo"}], 54, {}),
+                   ([discard(53), {"type": "ankan", "kind": 13}], 54, {}), ([PASS], None, {})])
+    assert got == [{"action": discard(54), "by": "riichi"}, None, None, None]

@@ -36,12 +36,18 @@ function load(): Settings {
   return off;
 }
 
-export interface AutoAnswer { action: Action; by: Comfort }
+/** Who answered: a comfort, or "riichi" (a turn in riichi that offers nothing but the drawn
+ * tile's discard: there is nothing to choose, so it is played whatever is switched on). */
+export interface AutoAnswer { action: Action; by: Comfort | "riichi" }
 
 /** The answer the comforts give to an offer by themselves, and which one gives it (null: the
  * player answers).  `drawn`: our drawn tile, if we hold one (none after a call, none in a call
  * window). */
 export function autoAnswer(actions: Action[], choices: Choices, drawn: number | null, on: Settings): AutoAnswer | null {
+  if (actions.length === 1 && actions[0].type === "discard" && !actions[0].riichi && drawn !== null) {
+    const only = choices.discardFor(drawn);
+    if (only !== null) return { action: only, by: "riichi" };
+  }
   if (on.autoWin) {
     const win = actions.find((a) => WINS.has(a.type));
     if (win) return { action: win, by: "autoWin" };
@@ -69,7 +75,7 @@ export class Comforts {
   }
 
   /** A comfort answered an offer: counted on the bar (`data-answered-NAME`, which the tests read). */
-  answered(name: Comfort): void {
+  answered(name: Comfort | "riichi"): void {
     const attribute = `data-answered-${name.toLowerCase()}`;
     this.bar.setAttribute(attribute, String(Number(this.bar.getAttribute(attribute) ?? 0) + 1));
   }
