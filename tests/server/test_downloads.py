@@ -13,6 +13,8 @@ import pytest
 from protocol.client import Client
 from server.game.export_mjai import export_mjai
 from server.game.export_tenhou6 import export_tenhou6
+from server.game.flow import uma_and_oka
+from server.rules.config import TENHOU
 from server.store import SqliteFile
 from tests.clients import play_counting, recv
 
@@ -45,6 +47,7 @@ async def test_a_finished_games_record_is_served_as_tenhou6_json_and_as_mjai_lin
     result = await play_counting(host, random.Random(5), [])
     await host.close()
     game = result["game"]
+    assert result["uma"] == uma_and_oka(result["final"]["scores"], TENHOU)  # the standings' uma column
     store = SqliteFile(server.db)
     record = store.record(game)
     store.close()
