@@ -89,6 +89,7 @@ class Lobby:
                      clock: dict[str, Any] | None = None, address: str | None = None) -> Table:
         """A new table with the host in seat 0; raises LobbyError on bad rules or clock, or
         when `address` (the client's) already created tables_per_address open tables."""
+        self._may_create(address)
         try:
             game_rules = rules_from_data({"preset": rules, "overrides": overrides or {}})
             table_clock = Clock.from_data(clock)
@@ -96,8 +97,9 @@ class Lobby:
             raise LobbyError(ErrorCode.BAD_RULES, str(problem).splitlines()[0][:200]) from None
         return self._new_table(host, game_rules, table_clock, address)
 
-    def _new_table(self, host: Session, rules: Rules, clock: Clock | None, address: str | None,
-                   seat: int = 0) -> Table:
+    def _may_create(self, address: str | None) -> None:
+        """Raises LobbyError when no table may be created now (the server stops, or the address
+        has its share of open tables)."""
         if self.closing:
             raise LobbyError(ErrorCode.CLOSING, "the server is stopping: no new tables")
         if address is not None and self.tables_per_address:
@@ -105,6 +107,9 @@ class Lobby:
             if mine >= self.tables_per_address:
                 raise LobbyError(ErrorCode.TOO_MANY_TABLES, f"your address already has {mine} open tables (the most"
                                  f" allowed): finish or leave one first")
+
+    def _new_table(self, host: Session, rules: Rules, clock: Clock | None, address: str | None,
+                   seat: int = 0) -> Table:
         table = Table.create(secrets.token_hex(6), new_code(), new_code(), rules, clock, self.store,
                              self.replies, creator=address)  # (its task stores it first)
         self._open(table)
@@ -137,6 +142,7 @@ class Lobby:
         if table is not None:
             raise LobbyError(ErrorCode.IN_PLAY, f"the rematch of game {game_id} has begun without you: watch it with"
                              " its watch code, or create a table")
+        self._may_create(address)
         table = self._new_table(session, ended.rules, ended.clock, address, seat=seat)
         for bot_seat, strategy in sorted(ended.bots.items()):
             table.put(AddBot(seat=bot_seat, strategy=strategy or None), session)

@@ -64,6 +64,7 @@ class App {
   sounds = new Sounds();
   final: FinalScreen;
   rematchInvite: string | null = null; // the rematch another player of the game asked for
+  autoDecision: number | null = null; // the decision a comfort answered last (refused: the player answers it)
 
   constructor() {
     this.board = new Board(byId("board-root"));
@@ -421,8 +422,10 @@ class App {
     const order = this.state?.view ? handOrder(this.state.view) : [];
     const drawn = this.state?.view?.you?.drawn;
     if (this.choices.canDiscard && drawn !== null && drawn !== undefined) this.selected = order.indexOf(drawn);
-    const auto = autoAnswer(m.actions as Action[], this.choices, drawn ?? null, this.comforts.settings);
+    const auto = m.decision === this.autoDecision ? null
+      : autoAnswer(m.actions as Action[], this.choices, drawn ?? null, this.comforts.settings);
     if (auto !== null) { // a comfort answers it (web/src/comforts.ts)
+      this.autoDecision = m.decision;
       this.comforts.answered(auto.by);
       this.act(auto.action);
       return;
@@ -488,6 +491,7 @@ class App {
     this.state = null;
     this.log = [];
     this.rematchInvite = null;
+    this.autoDecision = null; // decision ids count from 1 again in the next game
     this.clearOffer();
     this.selected = null;
     this.handEnded = false;
