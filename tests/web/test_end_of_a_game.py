@@ -3,7 +3,9 @@ lobby (issue 24): a short game (East only, three random bots, no clock) where th
 passes every call offered (no calls), takes every win (auto-win) and discards the drawn tile
 whenever nothing but a discard is offered (discard drawn); the final standings are labelled,
 the game's record is a link that downloads it, and the toggles are kept by the browser.
-The one end-to-end proof of these items: kept as short as a game can be."""
+The one end-to-end proof of these items: kept as short as a game can be (about 10 s each).
+Then a rematch from the final screen, by its key: the page is at the new table's waiting room,
+the bots in their seats, and its game starts afresh."""
 
 from __future__ import annotations
 
@@ -26,7 +28,7 @@ return {noCalls: Number(bar.dataset.answeredNocalls || 0), autoWin: Number(bar.d
 
 def test_a_game_played_with_the_three_comforts_on_ends_on_a_final_screen_that_leads_to_the_lobby(server, browsers):
     browser = browsers()
-    create_table(browser, server.port, "alice", strategy="random", rules="tenhou", length="1")
+    create_table(browser, server.port, "alice", strategy="random", rules="ema2016", length="1")
     player = WebPlayer(browser)
     player.until(lambda s: s["screen"] == "waiting")
     player.press("#ready")
@@ -64,4 +66,37 @@ def test_a_game_played_with_the_three_comforts_on_ends_on_a_final_screen_that_le
     browser.refresh()  # the toggles are the browser's: kept
     player.until(lambda s: s["screen"] == "lobby", 10, "the lobby again")
     assert set(browser.execute_script(TOGGLES).values()) == {"true"}
+    assert page_errors(browser) == []
+
+
+SEATS = """
+return Array.from(document.querySelectorAll('#seats tr')).map((r) => r.textContent);
+"""
+
+
+def test_the_final_screens_rematch_seats_us_at_a_new_table_with_the_same_bots_and_its_game_starts_afresh(
+        server, browsers):
+    browser = browsers()
+    create_table(browser, server.port, "alice", strategy="random", rules="ema2016", length="1")
+    player = WebPlayer(browser)
+    player.until(lambda s: s["screen"] == "waiting")
+    player.press("#ready")
+    player.until(lambda s: s["screen"] == "table")
+    for name in ("noCalls", "autoWin", "discardDrawn"):
+        player.press(f'#comforts [data-comfort="{name}"]')
+    player.play(lambda s, p: s["dialog"] == "final", timeout=600)
+    first = browser.find_element("css selector", "#record-tenhou6").get_attribute("href")
+    player.key("r")  # Rematch, from the final dialog
+    player.until(lambda s: s["screen"] == "waiting" and s["dialog"] == "", 10, "the rematch's waiting room")
+    seats = browser.execute_script(SEATS)
+    assert "alice" in seats[0] and "host" in seats[0]
+    assert [("random-bot-%d" % i) in seats[i] for i in (1, 2, 3)] == [True, True, True], seats
+    assert browser.current_url.endswith("/") and "/join/" not in browser.current_url
+    player.press("#ready")
+    state = player.until(lambda s: s["screen"] == "table" and len(s["hand"]) >= 13, 15, "the new game")
+    fresh = browser.execute_script("return [document.querySelector('#center .round').textContent,"
+                                   " document.getElementById('final-bar').hidden]")
+    assert fresh == ["East 1", True] and state["dialog"] == "" and "over" not in state["status"], (fresh, state)
+    player.play(lambda s, p: s["dialog"] == "final", timeout=600)  # the new game is played to its own end
+    assert browser.find_element("css selector", "#record-tenhou6").get_attribute("href") != first
     assert page_errors(browser) == []

@@ -3,7 +3,7 @@
 // (which reconnects by itself), keeps the game in a `SeatState`, draws it with `Board`, and
 // turns clicks, taps and keys into `act` messages, as riichi-play does in a terminal.
 
-import { autoAnswer, Comforts } from "./comforts";
+import { autoAnswer, AutoAnswer, Comforts } from "./comforts";
 import { byId, Child, fill, h } from "./dom";
 import { Connection, LinkState, Msg, Resume } from "./connection";
 import { FinalScreen } from "./final";
@@ -21,7 +21,8 @@ const CODE = /^\/(join|watch)\/([A-Za-z0-9_-]{1,64})\/?$/;
 const LOG_LINES = 5;
 const TITLE = "riichi mahjong";
 const YOUR_TURN_TITLE = "Your turn · riichi mahjong";
-const ANSWER_WAIT_MS = 60; // an answer's event drawn by then, or the table without the offer
+const ANSWER_WAIT_MS = 60;
+const NO_CHOICES = new Choices(); // an answer's event drawn by then, or the table without the offer
 
 function codeFrom(text: string): string {
   const trimmed = text.trim();
@@ -73,19 +74,14 @@ class App {
     this.board.onWaits = () => { this.showWaits = !this.showWaits; this.redraw(); };
     this.board.onSeatToBot = (seat) => this.seatToBot(seat);
     this.dialogs = new ResultDialogs(byId<HTMLDialogElement>("result"));
+    byId("result").addEventListener("close", () => this.autoPlay()); // what a comfort held while it was open
     this.dialogs.onFinalClosed = () => this.final.closed();
     this.final = new FinalScreen(byId("final-bar"), { lobby: () => this.toLobby(), rematch: () => this.rematch() });
     this.comforts = new Comforts(byId("comforts"));
     this.sounds.enabled = this.comforts.on("sound");
     this.comforts.onChange = (name, on) => {
       if (name === "sound") this.sounds.set(on);
-      const drawn = this.state?.view?.you?.drawn ?? null;
-      const auto = this.offer === null ? null : autoAnswer(this.offer.actions as Action[], this.choices, drawn,
-        this.comforts.settings);
-      if (auto !== null) { // switched on while asked: it answers at once
-        this.comforts.answered(auto.by);
-        this.act(auto.action);
-      }
+      else this.autoPlay(); // switched on while asked: it answers at once
     };
     this.wireForms();
     document.addEventListener("keydown", (event) => this.key(event));
@@ -422,17 +418,29 @@ class App {
     const order = this.state?.view ? handOrder(this.state.view) : [];
     const drawn = this.state?.view?.you?.drawn;
     if (this.choices.canDiscard && drawn !== null && drawn !== undefined) this.selected = order.indexOf(drawn);
-    const auto = m.decision === this.autoDecision ? null
-      : autoAnswer(m.actions as Action[], this.choices, drawn ?? null, this.comforts.settings);
-    if (auto !== null) { // a comfort answers it (web/src/comforts.ts)
-      this.autoDecision = m.decision;
-      this.comforts.answered(auto.by);
-      this.act(auto.action);
-      return;
-    }
-    this.sounds.play("turn");
+    if (this.autoPlay()) return;
+    if (this.automatic() === null) this.sounds.play("turn"); // (not for what the page plays once a result is closed)
     this.retitle();
     this.scheduleRedraw();
+  }
+
+  /** What a comfort answers to the open offer by itself (web/src/comforts.ts), if anything. */
+  automatic(): AutoAnswer | null {
+    const offer = this.offer;
+    if (offer === null || offer.decision === this.autoDecision) return null; // (refused once: the player's)
+    return autoAnswer(offer.actions as Action[], this.choices, this.state?.view?.you?.drawn ?? null,
+      this.comforts.settings);
+  }
+
+  /** Answer the open offer if a comfort does, but not under an open result: the player, who
+   * cannot play under it, would not see what the page played (tick tries again). */
+  autoPlay(): boolean {
+    const auto = this.dialogs.isOpen ? null : this.automatic();
+    if (auto === null || this.offer === null) return false;
+    this.autoDecision = this.offer.decision;
+    this.comforts.answered(auto.by);
+    this.act(auto.action);
+    return true;
   }
 
   onTimeout(m: Msg): void {
@@ -491,6 +499,7 @@ class App {
     this.state = null;
     this.log = [];
     this.rematchInvite = null;
+    this.status("", "info");
     this.autoDecision = null; // decision ids count from 1 again in the next game
     this.clearOffer();
     this.selected = null;
@@ -625,7 +634,9 @@ class App {
     });
     const you = this.table?.you;
     const hosting = !this.watching && typeof you === "number" && seatsInfo[you]?.host === true && !view.final;
-    return { choices: this.choices, riichiMode: this.riichiMode, selected: this.selected, myClock: this.clockText(),
+    // an offer a comfort answers once the result over the table is closed: nothing to choose meanwhile
+    const choices = this.automatic() !== null ? NO_CHOICES : this.choices;
+    return { choices, riichiMode: this.riichiMode, selected: this.selected, myClock: this.clockText(),
       turnClock: this.turnClock(view), away, programs, log: this.log, showWaits: this.showWaits,
       decision: this.offer ? this.offer.decision : null, seatToBot: hosting ? [...away].sort() : [] };
   }
@@ -654,6 +665,7 @@ class App {
   tick(): void {
     const view = this.state?.view;
     if (!view || this.screen !== "table") return;
+    if (this.offer !== null && this.autoPlay()) return; // a result closed since the offer came
     if (this.offerDeadline !== null || this.table?.clock) this.board.drawClocks(view, this.extras(view));
     if (this.offer) this.dialogs.turn(`Your turn${this.clockText() ? `, ${this.clockText()}` : ""}: close this to play`);
   }
