@@ -486,16 +486,14 @@ class App {
     this.conn = null;
     this.table = null;
     this.leaveFinal();
-    this.status("", "info");
     this.notice("");
     this.show("lobby");
   }
 
   /** Nothing of the game that ended stays: its dialogs, its table, its way forward. */
   leaveFinal(): void {
-    this.final.reset();
+    this.final.reset(); // first: closing the final dialog then puts nothing back under the table
     while (this.dialogs.isOpen) this.dialogs.close();
-    this.final.reset(); // (closing the final dialog put its actions back under the table)
     this.state = null;
     this.log = [];
     this.rematchInvite = null;
