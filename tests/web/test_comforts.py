@@ -16,7 +16,8 @@ OFF = {"noCalls": False, "autoWin": False, "discardDrawn": False, "sound": False
 
 def answers(cases: list[tuple[list[dict], int | None, dict]], red: bool = False) -> list[dict | None]:
     assert CLI.exists(), "web/build/comforts_cli.mjs is missing: run scripts/setup.sh (it builds web/)"
-    lines = "".join(json.dumps({"actions": a, "drawn": d, "on": {**OFF, **on}, "red": red}) + "\n" for a, d, on in cases)
+    lines = "".join(json.dumps({"actions": a, "drawn": d, "on": {**OFF, **on}, "red": red}) + "\n"
+                    for a, d, on in cases)
     done = subprocess.run(["node", str(CLI)], input=lines, capture_output=True, text=True, timeout=30, check=True)
     return [json.loads(line) for line in done.stdout.splitlines()]
 
