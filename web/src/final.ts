@@ -14,13 +14,16 @@ export class FinalScreen {
   game: number | null = null;
   private offeredBy: string | null = null;
   private asked = false;
+  private seated = true; // a spectator has no seat to take at a rematch
   private actions: HTMLElement = h("div");
 
   constructor(private bar: HTMLElement, private hooks: FinalHooks) {}
 
-  /** The game `game` has ended: the actions, to show under its standings. */
-  ended(game: number): HTMLElement {
+  /** The game `game` has ended: the actions, to show under its standings (a spectator's
+   * without the rematch). */
+  ended(game: number, seated: boolean): HTMLElement {
     this.game = game;
+    this.seated = seated;
     this.asked = false;
     this.actions = h("div", { class: "final-actions buttons", id: "final-actions" });
     this.draw();
@@ -74,7 +77,7 @@ export class FinalScreen {
       h("a", { href: `/api/games/${game}/tenhou6`, download: `game-${game}.tenhou6.json`, id: "record-tenhou6" },
         "tenhou.net/6"), " · ",
       h("a", { href: `/api/games/${game}/mjai`, download: `game-${game}.mjai.jsonl`, id: "record-mjai" }, "mjai"));
-    this.actions.replaceChildren(rematch, lobby, record);
+    this.actions.replaceChildren(...(this.seated ? [rematch] : []), lobby, record);
   }
 
   /** The final screen's keys (r: rematch, l: lobby); true if the key was one of them. */

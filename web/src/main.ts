@@ -454,7 +454,7 @@ class App {
     if (m.game === this.final.game) return; // sent again to a page that came back for the rematch
     const names: string[] = m.names ?? this.state?.view?.names ?? ["seat 0", "seat 1", "seat 2", "seat 3"];
     this.dialogs.show("Final standings", h("div", { class: "final-body" }, standingsBody(m.final, names, m.uma ?? null),
-      this.final.ended(m.game)), true);
+      this.final.ended(m.game, !this.watching)), true);
     this.status("the game is over", "info");
   }
 
