@@ -182,7 +182,9 @@ class WebPlayer:
             self.key(hand_keys[index])
             self.key(hand_keys[index])  # a second press of the tile's key discards it
         elif self.via == "touch":
-            self.press(selector)  # the first tap chooses the tile
+            chosen = self.browser.execute_script("return !!document.querySelector(arguments[0] + '.selected')", selector)
+            if not chosen:  # the first tap chooses the tile (the drawn tile is chosen already: one tap
+                self.press(selector)  # discards it, and a second would land on whatever came there since)
             self.press(selector)
         else:
             self.press(selector)
