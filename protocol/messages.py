@@ -39,6 +39,7 @@ class ErrorCode(StrEnum):
     BAD_RULES = "bad_rules"
     TOO_MANY_TABLES = "too_many_tables"
     NO_TABLE = "no_table"
+    NO_GAME = "no_game"  # a rematch of a game that did not end here lately
     WATCH_CODE = "watch_code"  # a join with a watch code
     TABLE_FULL = "table_full"
     SEAT_TAKEN = "seat_taken"
@@ -85,6 +86,7 @@ CLIENT_MESSAGES: dict[str, Fields] = {
     "act": {"decision": (_INT, True), "action": (_MAP, True)},
     "leave": {},
     "result_closed": {},  # the player closed the hand's result: the next hand's clock may start
+    "rematch": {"game": (_INT, True)},
     "ping": {"id": (_INT + _STR, False)},
 }
 
@@ -177,11 +179,13 @@ SERVER_MESSAGES: dict[str, Fields] = {
     "timeout": {**_SEQ, "decision": (_INT, True), "action": (_ACTION, True)},
     # `you` and `names` when it is sent again after the end (PROTOCOL.md "After the end")
     "result": {**_SEQ, "game": (_INT, True), "final": ((MapOf(_FINAL),), True), "you": (_INT, False),
-               "names": ((ListOf(_STR),), False)},
+               "names": ((ListOf(_STR),), False), "uma": ((ListOf(_NUM),), False)},
     "left": {**_SEQ, "table": (_STR, True), "seat": (_OPT_INT, True), "seat_kept": (_BOOL, True)},
     "error": {"code": ((Among(frozenset(ERROR_CODES)),), True), "message": (_STR, True), "decision": (_INT, False),
               "version": (_INT, False)},
     "pong": {"id": (_INT + _STR, False)},
+    # to a player of a game that ended: another player asked for its rematch (no seq: at no table)
+    "rematch_offered": {"game": (_INT, True), "invite": (_STR, True), "seat": (_INT, True), "by": (_STR, True)},
     # a server that stops says bye to connections at no table too: without a seq then
     "bye": {"seq": (_INT, False), "code": ((Among(frozenset(ByeCode)),), True), "reason": (_STR, True)},
 }

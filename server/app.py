@@ -37,6 +37,7 @@ from protocol.messages import (MAX_FRAME, VERSION, ByeCode, ErrorCode, Message, 
                                error, ws_frame)
 from server.cli import games as admin
 from server.cli.local_games import SERVER_DEFAULT
+from server.downloads import Downloads, is_download
 from server.limits import AddressCounts, RareLog, quiet_descriptor_errors, raise_open_files_limit
 from server.lobby import Lobby, LobbyError
 from server.pace import AddressShare
@@ -55,7 +56,7 @@ from server.store.opening import StoreProblem, open_store, where
 from server.table.actor import Table
 from server.table.io import Disconnect, from_client
 from server.table.seats import TableState
-from server.web import WebClient, page_url, web_request
+from server.web import WebClient, is_websocket, page_url, web_request
 
 log = structlog.get_logger("riichi.app")
 
@@ -168,6 +169,7 @@ class App:
         self.adopt: Callable[..., ServerConnection] | None = None  # makes a connection of a socket handed here
         self.ws_settings: dict[str, Any] = {}  # the websocket settings a handed connection gets, as serve's
         self.metrics = Figures(read=self.figures)  # GET /metrics (its tables count into it: Table.figures)
+        self.downloads = Downloads(lobby.store)  # GET /api/games/ID/tenhou6 and .../mjai (server/downloads.py)
 
     def connection_class(self) -> type[ServerConnection]:
         """websockets' connection, counted per client address from accept to close.  Its
@@ -233,6 +235,8 @@ class App:
             return connection.respond(HTTPStatus.TOO_MANY_REQUESTS,
                                       f"too many connections from {address} (at most {self.connections_per_address}):"
                                       " close some and connect again\n")
+        if is_download(path) and not is_websocket(request):
+            return await self.downloads.respond(path)
         return web_request(self.web, request, path)
 
     async def problem(self) -> str | None:
@@ -548,6 +552,11 @@ class Connection:
                 await self.app.lobby.join(session, msg["code"], msg.get("seat"))
             elif kind == "watch":
                 await self.app.lobby.watch_anywhere(session, msg["code"])
+            elif kind == "rematch":
+                for token, offer in self.app.lobby.rematch(session, msg["game"], address=self.address):
+                    other = self.app.sessions.get(token)
+                    if other is not None:
+                        other.send(offer)
             else:
                 # After a create_table, join or watch, what follows goes through that table's
                 # queue behind it, until the table has taken the session in (or refused it).
@@ -618,6 +627,7 @@ class Connection:
         self.send({"type": "welcome", "version": VERSION, "session": session.id, "resume": session.token,
                    "resumed": resumed})
         if ended is not None:
+            self.app.lobby.rematches.came_back(token_hash(resume), session.token_hash)
             for message in ended:
                 self.send(message)
         elif lost is not None:

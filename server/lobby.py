@@ -18,13 +18,14 @@ import structlog
 
 from protocol.messages import ByeCode, ErrorCode, bye
 from server.membership import Membership
-from server.rules.config import rules_from_data
+from server.rematch import RematchError, Rematches
+from server.rules.config import Rules, rules_from_data
 from server.session import Session
 from server.store.protocol import Store
 from server.store.rows import TableRow
 from server.table.actor import Replies, Table
 from server.table.clock import Clock
-from server.table.io import Abandon, Join, Reconnect, Stop, Watch
+from server.table.io import Abandon, AddBot, Join, Reconnect, Stop, Watch
 from server.table.seats import TableState
 
 if TYPE_CHECKING:
@@ -68,6 +69,7 @@ class Lobby:
         self.idle_asked: dict[str, float] = {}  # table id -> when an idle table was last asked to stop
         self.closing = False
         self.ended = False  # stopping for good (--ephemeral): its games do not come back either
+        self.rematches = Rematches(keep=idle_seconds)  # the games played out lately (server/rematch.py)
 
     def _open(self, table: Table) -> Table:
         self.tables[table.id] = table
@@ -76,6 +78,7 @@ class Lobby:
         return table
 
     def _forget(self, table: Table) -> None:
+        self.rematches.table_closed(table)
         self.tables.pop(table.id, None)
         self.by_invite.pop(table.invite, None)
         self.by_watch.pop(table.watch, None)
@@ -86,6 +89,17 @@ class Lobby:
                      clock: dict[str, Any] | None = None, address: str | None = None) -> Table:
         """A new table with the host in seat 0; raises LobbyError on bad rules or clock, or
         when `address` (the client's) already created tables_per_address open tables."""
+        self._may_create(address)
+        try:
+            game_rules = rules_from_data({"preset": rules, "overrides": overrides or {}})
+            table_clock = Clock.from_data(clock)
+        except (ValueError, TypeError) as problem:
+            raise LobbyError(ErrorCode.BAD_RULES, str(problem).splitlines()[0][:200]) from None
+        return self._new_table(host, game_rules, table_clock, address)
+
+    def _may_create(self, address: str | None) -> None:
+        """Raises LobbyError when no table may be created now (the server stops, or the address
+        has its share of open tables)."""
         if self.closing:
             raise LobbyError(ErrorCode.CLOSING, "the server is stopping: no new tables")
         if address is not None and self.tables_per_address:
@@ -93,19 +107,53 @@ class Lobby:
             if mine >= self.tables_per_address:
                 raise LobbyError(ErrorCode.TOO_MANY_TABLES, f"your address already has {mine} open tables (the most"
                                  f" allowed): finish or leave one first")
-        try:
-            game_rules = rules_from_data({"preset": rules, "overrides": overrides or {}})
-            table_clock = Clock.from_data(clock)
-        except (ValueError, TypeError) as problem:
-            raise LobbyError(ErrorCode.BAD_RULES, str(problem).splitlines()[0][:200]) from None
-        table = Table.create(secrets.token_hex(6), new_code(), new_code(), game_rules, table_clock, self.store,
+
+    def _new_table(self, host: Session, rules: Rules, clock: Clock | None, address: str | None,
+                   seat: int = 0) -> Table:
+        table = Table.create(secrets.token_hex(6), new_code(), new_code(), rules, clock, self.store,
                              self.replies, creator=address)  # (its task stores it first)
         self._open(table)
         table.start()
-        table.put(Join(seat=0, host=True), host)
+        table.put(Join(seat=seat, host=True), host)
         self.members.route(host, table)
-        log.info("table_created", table=table.id, rules=game_rules.name, host=host.name)
+        log.info("table_created", table=table.id, rules=rules.name, host=host.name)
         return table
+
+    def rematch(self, session: Session, game_id: int, address: str | None = None) -> list[tuple[str, dict[str, Any]]]:
+        """A new game for the players and bots of `game_id`, which ended here: the first of its
+        players to ask hosts a new table with the same rules, clock and bots in the same seats,
+        in its own seat; a player who asks later takes its own seat there.  Returns what to tell
+        the game's other players, by their resume tokens' hashes (the new table's invite code).
+        Raises LobbyError when the session held no seat in that game, or its rematch has begun."""
+        try:
+            if game_id not in self.rematches.ended:  # its table may not have been forgotten yet
+                for table in list(self.tables.values()):
+                    if table.game_id == game_id:
+                        self._live(table)
+            ended = self.rematches.of(game_id)
+            seat = ended.seat_of(session.token_hash)
+        except RematchError as problem:
+            raise LobbyError(problem.code, str(problem)) from None
+        table = self._live(ended.table)
+        if table is not None and table.state is TableState.WAITING:
+            table.put(Join(seat=seat), session)
+            self.members.route(session, table)
+            return []
+        if table is not None:
+            raise LobbyError(ErrorCode.IN_PLAY, f"the rematch of game {game_id} has begun without you: watch it with"
+                             " its watch code, or create a table")
+        self._may_create(address)
+        table = self._new_table(session, ended.rules, ended.clock, address, seat=seat)
+        for bot_seat, strategy in sorted(ended.bots.items()):
+            table.put(AddBot(seat=bot_seat, strategy=strategy or None), session)
+        ended.table, ended.host = table, seat
+        log.info("rematch_created", table=table.id, game=game_id, host=session.name)
+        offers = []
+        for token, other in ended.players.items():
+            offer = ended.offer(other)
+            if other != seat and offer is not None:
+                offers.append((token, offer))
+        return offers
 
     async def join(self, session: Session, code: str, seat: int | None = None) -> None:
         table: Table | RemoteTable | None = self._live(self.by_invite.get(code))
@@ -174,8 +222,10 @@ class Lobby:
         if invite is not None and invite != past.invite_code:
             return None
         seq = past.result_seq or 0  # (0: a game finished before the store kept that number)
+        ended = self.rematches.ended.get(past.game_id) if past.game_id is not None else None
+        offer = ended.offer(past.seat) if ended is not None and ended.host != past.seat else None
         return [{"type": "result", "seq": seq, "game": past.game_id, "final": past.final, "you": past.seat,
-                 "names": past.names},
+                 "names": past.names}, *([offer] if offer is not None else []),
                 bye(ByeCode.GAME_OVER, "the game is over", seq=seq)]
 
     async def why_lost(self, token_hash: str) -> str | None:
@@ -235,6 +285,7 @@ class Lobby:
         """Close tables that have not started and saw no input for idle_seconds, end games in
         play with no player connected for abandon_seconds; drop closed ones."""
         now, expired = time.monotonic(), []
+        self.rematches.expire(now)
         for table in list(self.tables.values()):
             if self._live(table) is None:
                 continue

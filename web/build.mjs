@@ -1,8 +1,8 @@
 // Builds the web client into server/webclient/, where riichi-server serves it from (package
 // data of the Python package): app.js (src/ bundled with @msgpack/msgpack and minified),
-// app.css, index.html and the tile art.  Also web/build/seat_state_cli.mjs, which the tests
-// run with node.  `node build.mjs --fresh` exits 0 when the build matches the sources
-// (scripts/setup.sh builds only when it does not).
+// app.css, index.html and the tile art.  Also web/build/seat_state_cli.mjs and comforts_cli.mjs,
+// which the tests run with node.  `node build.mjs --fresh` exits 0 when the build matches the
+// sources (scripts/setup.sh builds only when it does not).
 import { createHash } from "node:crypto";
 import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { dirname, join, relative } from "node:path";
@@ -41,6 +41,8 @@ await build({ entryPoints: [join(here, "static", "app.css")], bundle: true, mini
   logLevel: "warning" });
 cpSync(join(here, "static", "index.html"), join(out, "index.html"));
 cpSync(join(here, "tiles"), join(out, "tiles"), { recursive: true });
-await build({ entryPoints: [join(here, "src", "seat_state_cli.ts")], bundle: true, platform: "node", format: "esm",
-  outfile: join(here, "build", "seat_state_cli.mjs"), logLevel: "warning" });
+for (const cli of ["seat_state_cli", "comforts_cli"]) {
+  await build({ entryPoints: [join(here, "src", `${cli}.ts`)], bundle: true, platform: "node", format: "esm",
+    outfile: join(here, "build", `${cli}.mjs`), logLevel: "warning" });
+}
 writeFileSync(stamp, JSON.stringify({ sources: sourceHash() }) + "\n");

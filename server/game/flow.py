@@ -119,17 +119,31 @@ def final_result(p: Public, rules: Rules, seed: bytes | None) -> FinalResult:
                        seed.hex() if seed is not None else None)
 
 
+def seat_uma(scores: list[int], rules: Rules) -> list[float]:
+    """Each seat's uma in points for its place (ties share it or go by seat order, per preset)."""
+    places = placement(scores, rules)
+    if rules.tie_break is not TieBreak.SHARE_UMA:
+        return [float(rules.uma[places[s]]) for s in range(4)]
+    uma = [0.0] * 4
+    for seat in range(4):
+        tied = [s for s in range(4) if scores[s] == scores[seat]]
+        tied_places = sorted(places[s] for s in tied)
+        uma[seat] = sum(rules.uma[q] for q in tied_places) / len(tied)
+    return uma
+
+
+def uma_and_oka(scores: list[int], rules: Rules) -> list[float]:
+    """What each seat's place adds to its result, in thousands: its uma, and the oka for first
+    (the final standings' "uma" column)."""
+    places = placement(scores, rules)
+    return [round((uma + (rules.oka if places[seat] == 0 else 0)) / 1000, 1)
+            for seat, uma in enumerate(seat_uma(scores, rules))]
+
+
 def final_results(scores: list[int], rules: Rules) -> list[float]:
     """(score - return + uma [+ oka]) in thousands; ties share uma or go by seat order, per preset."""
     places = placement(scores, rules)
-    uma = [0.0] * 4
-    if rules.tie_break is TieBreak.SHARE_UMA:
-        for seat in range(4):
-            tied = [s for s in range(4) if scores[s] == scores[seat]]
-            tied_places = sorted(places[s] for s in tied)
-            uma[seat] = sum(rules.uma[q] for q in tied_places) / len(tied)
-    else:
-        uma = [float(rules.uma[places[s]]) for s in range(4)]
+    uma = seat_uma(scores, rules)
     if rules.result_rounding is ResultRounding.WHOLE_THOUSANDS:
         return _whole_thousands(scores, places, uma, rules)
     results = []

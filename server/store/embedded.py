@@ -19,7 +19,7 @@ from typing import Any
 from server.game.actions import Action
 from server.game.record import GameRecord
 from server.rules.config import Rules
-from server.store.rows import PastSeat, SeatRow, TableRow
+from server.store.rows import GameRow, PastSeat, SeatRow, TableRow
 from server.store.sqlite import SqliteFile
 
 
@@ -95,6 +95,10 @@ class SqliteStore:
     async def record(self, game_id: int) -> GameRecord:
         self.flush()  # what was appended is part of the record
         return self.file.record(game_id)
+
+    async def game(self, game_id: int) -> GameRow | None:
+        self.flush()  # a game's end is stored after what was appended
+        return self.file.game(game_id)
 
     async def healthy(self) -> bool:
         return self.file.healthy()

@@ -304,6 +304,11 @@ class PostgresStore:
                                                game_id)
         return record_of(*row, [tuple(d) for d in decisions])
 
+    async def game(self, game_id: int) -> GameRow | None:
+        row = await self.pool.fetchrow("SELECT id, table_id, names, rules, started, finished, final FROM games"
+                                       " WHERE id=$1", game_id)
+        return None if row is None else game_row(tuple(row))
+
     async def games(self, finished: bool | None = True) -> list[GameRow]:
         where = {True: "WHERE finished IS NOT NULL", False: "WHERE finished IS NULL", None: ""}[finished]
         rows = await self.pool.fetch(f"SELECT id, table_id, names, rules, started, finished, final FROM games {where}"

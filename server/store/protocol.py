@@ -19,7 +19,7 @@ from typing import Any, Protocol
 from server.game.actions import Action
 from server.game.record import GameRecord
 from server.rules.config import Rules
-from server.store.rows import PastSeat, SeatRow, TableRow
+from server.store.rows import GameRow, PastSeat, SeatRow, TableRow
 
 
 class Fenced(Exception):
@@ -86,6 +86,9 @@ class Store(Protocol):
 
     async def record(self, game_id: int) -> GameRecord:
         """A stored game's record (KeyError if there is none): replaying it rebuilds the game."""
+
+    async def game(self, game_id: int) -> GameRow | None:
+        """One stored game's row (None: there is none); its `finished` is None while it is in play."""
 
     # ---- the store itself ----------------------------------------------------------------
 

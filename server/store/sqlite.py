@@ -169,6 +169,11 @@ class SqliteFile:
         return record_of(*row, self.db.execute("SELECT seat, action FROM decisions WHERE game_id=? ORDER BY idx",
                                                (game_id,)))
 
+    def game(self, game_id: int) -> GameRow | None:
+        row = self.db.execute("SELECT id, table_id, names, rules, started, finished, final FROM games WHERE id=?",
+                              (game_id,)).fetchone()
+        return None if row is None else game_row(row)
+
     def games(self, finished: bool | None = True) -> list[GameRow]:
         where = {True: "WHERE finished IS NOT NULL", False: "WHERE finished IS NULL", None: ""}[finished]
         return [game_row(row) for row in self.db.execute(

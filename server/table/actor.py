@@ -125,6 +125,17 @@ class Table:
     def game_id(self) -> int | None:
         return self.core.game_id
 
+    @property
+    def table_clock(self) -> Clock | None:
+        """Its decision clock (None: none)."""
+        return self.core.clock
+
+    @property
+    def played_out(self) -> bool:
+        """Whether its game was played to its end (not abandoned, not stopped)."""
+        game = self.core.game
+        return game is not None and game.over
+
     def humans_connected(self) -> bool:
         return self.core.humans_connected()
 

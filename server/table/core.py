@@ -25,6 +25,7 @@ from protocol.messages import ByeCode, ErrorCode, Message, bye, error
 from server.game.actions import ActionError, action_from_data, action_to_data
 from server.game.engine import Game
 from server.game.events import Event
+from server.game.flow import uma_and_oka
 from server.game.record import GameRecord
 from server.players import PLAYERS
 from server.rules.config import Rules, rules_from_data
@@ -305,7 +306,8 @@ class TableCore(Seating):
             self.seq += 1
             self.state = FINISHED
             self._out += [FinishGame(self.game_id, game.final, self.seq), SetTableState(FINISHED, reason)]
-            result = Message(type="result", seq=self.seq, game=self.game_id, final=game.final)
+            result = Message(type="result", seq=self.seq, game=self.game_id, final=game.final,
+                             uma=uma_and_oka(list(game.final["scores"]), self.rules))
             self.history.result(result)
             self._broadcast(result)
             self._log("game_finished", game=self.game_id, seq=self.seq)

@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from server.game.actions import ActionError, Chi, Discard, Pass, Pon, Tsumo
-from server.game.flow import final_results
+from server.game.flow import final_results, uma_and_oka
 from server.game.state import Phase
 from server.game.views import private_view, public_view
 from server.rules.config import EMA2016, TENHOU
@@ -323,6 +323,21 @@ def test_tenhou_final_result_arithmetic_ties_by_seat_order(scores, expected):
     round (score - 30,000) / 1000 to whole thousands, .5 toward zero, and first place takes the
     balance (which is the oka); where docs/RULINGS.md and a recorded game disagree, the record wins."""
     assert final_results(scores, TENHOU) == expected
+
+
+@pytest.mark.parametrize("scores, expected", [
+    ([35000, 35000, 25000, 25000], [10.0, 10.0, -10.0, -10.0]),  # shared: (15 + 5) / 2
+    ([20000, 45000, 31200, 23800], [-15.0, 15.0, 5.0, -5.0]),
+])
+def test_the_standings_uma_is_what_each_place_added_to_the_result_under_ema(scores, expected):
+    """The final standings' uma column (the `result` message's `uma`): under ema2016 (one
+    decimal, no oka) the result is exactly (score - 30,000) / 1000 plus it."""
+    assert uma_and_oka(scores, EMA2016) == expected
+    assert [round((s - 30000) / 1000 + u, 1) for s, u in zip(scores, expected)] == final_results(scores, EMA2016)
+
+
+def test_the_standings_uma_under_tenhou_gives_first_place_the_oka_and_ties_go_by_seat_order():
+    assert uma_and_oka([30000, 30000, 20000, 20000], TENHOU) == [40.0, 10.0, -10.0, -20.0]
 
 
 # ---- illegal actions ----------------------------------------------------------------------

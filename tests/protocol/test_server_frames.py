@@ -281,6 +281,31 @@ async def game_played_for(url: str) -> None:
         await client.close()
 
 
+async def a_rematch(url: str) -> None:
+    """A short game whose guest left it (still connected); the host, who played it out, asks
+    for its rematch and the guest is offered it; a rematch of no game is refused."""
+    host = await connect(url, "host")
+    await host.send({"type": "create_table", "rules": "tenhou", "overrides": {"rounds": 1}, "clock": {"none": True}})
+    table = await host.until("table")
+    guest = await connect(url, "guest")
+    await guest.send({"type": "join", "code": table["invite"]})
+    await guest.until("table")
+    for _ in range(2):
+        await host.send({"type": "add_bot"})
+    for client in (host, guest):
+        await client.send({"type": "ready"})
+    await guest.until("event")
+    await guest.send({"type": "leave"})
+    await guest.until("left")
+    result = await play_out(host)
+    await host.send({"type": "rematch", "game": result["game"]})
+    assert (await host.until("table"))["you"] == 0
+    assert (await guest.until("rematch_offered"))["seat"] == 1
+    await guest.expect_error({"type": "rematch", "game": 10**6}, ErrorCode.NO_GAME)
+    for client in (host, guest):
+        await client.close()
+
+
 @pytest.mark.server("--history", str(HISTORY), "--tables-per-address", str(TABLES_PER_ADDRESS))
 @pytest.mark.asyncio
 async def test_every_frame_the_server_sends_in_whole_games_and_mistakes_is_one_the_protocol_defines(in_process_server):
@@ -288,6 +313,7 @@ async def test_every_frame_the_server_sends_in_whole_games_and_mistakes_is_one_t
     await bad_frames_and_messages(in_process_server.url)
     await too_many_tables(in_process_server.url)
     await asyncio.wait_for(asyncio.gather(game_with_mistakes(in_process_server.url), game_played_for(in_process_server.url)), 240)
+    await asyncio.wait_for(a_rematch(in_process_server.url), 120)
     idle = await connect(in_process_server.url, "idle")
     stopping = asyncio.create_task(in_process_server.stop_async())  # a bye to a connection at no table: no seq
     assert (await idle.until("bye"))["code"] == "server_restarting"

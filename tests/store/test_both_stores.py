@@ -134,3 +134,15 @@ async def test_decisions_appended_by_many_tables_at_once_are_all_kept_in_order(s
 
 async def test_the_store_answers_that_it_is_healthy(store):
     assert await store.healthy()
+
+
+async def test_a_games_row_says_it_is_in_play_until_its_end_is_stored(store):
+    await store.save_table("t1", "INV1", "WAT1", preset("ema2016"), None)
+    game_id = await store.start_game("t1", GameRecord(preset("ema2016"), b"x" * 32, None, ["a", "b", "c", "d"]))
+    row = await store.game(game_id)
+    assert (row.id, row.table_id, row.names, row.rules, row.finished, row.final) == (
+        game_id, "t1", ["a", "b", "c", "d"], "ema2016", None, None)
+    await store.finish_game(game_id, {"scores": [25000] * 4}, 7)
+    row = await store.game(game_id)
+    assert row.finished is not None and row.final == {"scores": [25000] * 4}
+    assert await store.game(game_id + 1000) is None

@@ -183,7 +183,9 @@ class WebPlayer:
             self.key(hand_keys[index])
             self.key(hand_keys[index])  # a second press of the tile's key discards it
         elif self.via == "touch":
-            self.press(selector)  # the first tap chooses the tile
+            chosen = self.browser.execute_script("return !!document.querySelector(arguments[0] + '.selected')", selector)
+            if not chosen:  # the first tap chooses the tile (the drawn tile is chosen already: one tap
+                self.press(selector)  # discards it, and a second would land on whatever came there since)
             self.press(selector)
         else:
             self.press(selector)
@@ -279,13 +281,15 @@ class WebPlayer:
 
 
 def create_table(browser, port: int, name: str, bots: int = 3, strategy: str = "random", rules: str = "tenhou",
-                 clock: str = "none") -> None:
-    """From the lobby at /: the name, the rules, the clock and the bots, then Create."""
+                 clock: str = "none", length: str = "2") -> None:
+    """From the lobby at /: the name, the rules, the length (rounds: "1" East only), the clock
+    and the bots, then Create."""
     browser.get(f"http://127.0.0.1:{port}/")
     field = browser.find_element(By.ID, "name")
     field.clear()  # the page fills in the name given last time
     field.send_keys(name)
     Select(browser.find_element(By.ID, "rules")).select_by_value(rules)
+    Select(browser.find_element(By.ID, "length")).select_by_value(length)
     Select(browser.find_element(By.ID, "clock")).select_by_value(clock)
     Select(browser.find_element(By.ID, "bots")).select_by_value(str(bots))
     Select(browser.find_element(By.ID, "bot-strategy")).select_by_value(strategy)

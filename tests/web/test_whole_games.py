@@ -25,7 +25,7 @@ def test_a_whole_game_is_played_in_the_browser_by(via, server, browsers):
         player.press("#ready")
     player.calls = lambda state: len(player.played.results) % 2 == 0  # calls in every other hand
     state = player.play(lambda s, p: s["dialog"] == "final", timeout=1500)
-    standings = browser.find_elements("css selector", "#result .standings tr")
+    standings = browser.find_elements("css selector", "#result .standings tbody tr")
     assert len(standings) == 4 and any("alice" in row.text for row in standings)
     played = player.played
     assert len(played.results) >= 4 and played.discards > 40

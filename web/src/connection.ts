@@ -120,6 +120,7 @@ export class Connection {
       this.since = message.seq;
     }
     if (message.type === "bye" && message.code !== "server_restarting") this.ended = true;
+    if (message.type === "table") this.ended = false; // at a table again after a game's end (a rematch)
     this.hooks.message(message);
   }
 

@@ -3,21 +3,26 @@
 // (which reconnects by itself), keeps the game in a `SeatState`, draws it with `Board`, and
 // turns clicks, taps and keys into `act` messages, as riichi-play does in a terminal.
 
+import { autoAnswer, AutoAnswer, Comforts } from "./comforts";
 import { byId, Child, fill, h } from "./dom";
 import { Connection, LinkState, Msg, Resume } from "./connection";
+import { FinalScreen } from "./final";
+import { eventLine } from "./log";
 import { Action, Choices, choices, label, RIICHI } from "./offers";
 import { resultBody, ResultDialogs, standingsBody } from "./results";
 import * as seats from "./seats";
 import { Dump, SeatState, View } from "./seat_state";
+import { Sounds } from "./sounds";
 import { Board, Extras, HAND_KEYS, handOrder, redFives, roundText, SEAT_TO_BOT_KEY, toPlay } from "./table";
-import { prepareTileBacks, tileElement, WINDS } from "./tiles";
+import { prepareTileBacks, WINDS } from "./tiles";
 
 type Screen = "lobby" | "join" | "waiting" | "table";
 const CODE = /^\/(join|watch)\/([A-Za-z0-9_-]{1,64})\/?$/;
 const LOG_LINES = 5;
 const TITLE = "riichi mahjong";
 const YOUR_TURN_TITLE = "Your turn · riichi mahjong";
-const ANSWER_WAIT_MS = 60; // an answer's event drawn by then, or the table without the offer
+const ANSWER_WAIT_MS = 60;
+const NO_CHOICES = new Choices(); // an answer's event drawn by then, or the table without the offer
 
 function codeFrom(text: string): string {
   const trimmed = text.trim();
@@ -55,6 +60,11 @@ class App {
   drawPending = false;
   measurePending = false; // our answer's event is drawn next: time it
   answerTimer: number | null = null; // drawing the answered offer if its event is late
+  comforts: Comforts;
+  sounds = new Sounds();
+  final: FinalScreen;
+  rematchInvite: string | null = null; // the rematch another player of the game asked for
+  autoDecision: number | null = null; // the decision a comfort answered last (refused: the player answers it)
 
   constructor() {
     this.board = new Board(byId("board-root"));
@@ -63,8 +73,16 @@ class App {
     this.board.onWaits = () => { this.showWaits = !this.showWaits; this.redraw(); };
     this.board.onSeatToBot = (seat) => this.seatToBot(seat);
     this.dialogs = new ResultDialogs(byId<HTMLDialogElement>("result"));
-    this.dialogs.onFinalClosed = () => undefined;
     this.dialogs.onResultsRead = () => { this.send({ type: "result_closed" }); }; // the next hand waits for it
+    byId("result").addEventListener("close", () => this.autoPlay()); // what a comfort held while it was open
+    this.dialogs.onFinalClosed = () => this.final.closed();
+    this.final = new FinalScreen(byId("final-bar"), { lobby: () => this.toLobby(), rematch: () => this.rematch() });
+    this.comforts = new Comforts(byId("comforts"));
+    this.sounds.enabled = this.comforts.on("sound");
+    this.comforts.onChange = (name, on) => {
+      if (name === "sound") this.sounds.set(on);
+      else this.autoPlay(); // switched on while asked: it answers at once
+    };
     this.wireForms();
     document.addEventListener("keydown", (event) => this.key(event));
     window.addEventListener("pagehide", () => this.keepGame(true));
@@ -198,7 +216,9 @@ class App {
       const clock = (byId<HTMLSelectElement>("clock")).value;
       // a clock is "per_decision,bank" or "per_decision,bank,absence" in seconds
       const [perDecision, bank, absence] = clock.split(",").map(Number);
+      const rounds = Number((byId<HTMLSelectElement>("length")).value);
       const create: Msg = { type: "create_table", rules: (byId<HTMLSelectElement>("rules")).value,
+        ...(rounds === 1 ? { overrides: { rounds } } : {}),
         clock: clock === "none" ? { none: true } : { per_decision: perDecision, bank,
           ...(absence === undefined ? {} : { absence }) } };
       const bots = Number((byId<HTMLSelectElement>("bots")).value);
@@ -286,6 +306,7 @@ class App {
         return undefined;
       case "error": return this.onError(m);
       case "bye": return this.onBye(m);
+      case "rematch_offered": return this.onRematchOffered(m);
       default: return undefined;
     }
   }
@@ -318,6 +339,7 @@ class App {
   }
 
   onTable(m: Msg): void {
+    if (this.final.game !== null) this.leaveFinal(); // the table of a rematch: the last game is over
     this.table = m;
     this.fallback = this.trying = null;
     this.others = [];
@@ -365,7 +387,9 @@ class App {
         this.turnSeat = view.turn;
         this.turnStarted = performance.now();
       }
+      if (event.type === "call") this.sounds.play("call");
       if (event.type === "hand_end") {
+        if (event.result.type === "win") this.sounds.play("win");
         this.dialogs.show(`${roundText(view)}, honba ${view.honba}`, resultBody(event.result, view.names,
           redFives(view)));
       }
@@ -388,8 +412,29 @@ class App {
     const order = this.state?.view ? handOrder(this.state.view) : [];
     const drawn = this.state?.view?.you?.drawn;
     if (this.choices.canDiscard && drawn !== null && drawn !== undefined) this.selected = order.indexOf(drawn);
+    if (this.autoPlay()) return;
+    if (this.automatic() === null) this.sounds.play("turn"); // (not for what the page plays once a result is closed)
     this.retitle();
     this.scheduleRedraw();
+  }
+
+  /** What a comfort answers to the open offer by itself (web/src/comforts.ts), if anything. */
+  automatic(): AutoAnswer | null {
+    const offer = this.offer;
+    if (offer === null || offer.decision === this.autoDecision) return null; // (refused once: the player's)
+    return autoAnswer(offer.actions as Action[], this.choices, this.state?.view?.you?.drawn ?? null,
+      this.comforts.settings);
+  }
+
+  /** Answer the open offer if a comfort does, but not under an open result: the player, who
+   * cannot play under it, would not see what the page played (tick tries again). */
+  autoPlay(): boolean {
+    const auto = this.dialogs.isOpen ? null : this.automatic();
+    if (auto === null || this.offer === null) return false;
+    this.autoDecision = this.offer.decision;
+    this.comforts.answered(auto.by);
+    this.act(auto.action);
+    return true;
   }
 
   onTimeout(m: Msg): void {
@@ -400,9 +445,58 @@ class App {
 
   onResult(m: Msg): void {
     seats.forgetTab();
+    if (m.game === this.final.game) return; // sent again to a page that came back for the rematch
     const names: string[] = m.names ?? this.state?.view?.names ?? ["seat 0", "seat 1", "seat 2", "seat 3"];
-    this.dialogs.show("Final standings", standingsBody(m.final, names), true);
+    this.dialogs.show("Final standings", h("div", { class: "final-body" }, standingsBody(m.final, names, m.uma ?? null),
+      this.final.ended(m.game, !this.watching)), true);
     this.status("the game is over", "info");
+  }
+
+  onRematchOffered(m: Msg): void {
+    this.rematchInvite = m.invite;
+    this.final.offered(m.game, m.by);
+    if (this.final.game === m.game) this.notice(`${m.by} asked for a rematch: Rematch takes your seat at it.`, "info");
+  }
+
+  /** The final screen's Rematch: on the connection the game was played on, or (if it has
+   * closed since) on a new one with the same resume token, which the server knows held a seat. */
+  rematch(): void {
+    const game = this.final.game;
+    if (game === null) return;
+    const message: Msg = { type: "rematch", game };
+    this.watching = false;
+    this.codes = this.rematchInvite ? [this.rematchInvite] : [];
+    if (this.conn !== null && this.conn.connected) {
+      this.conn.send(message);
+      return;
+    }
+    const token = this.conn?.token ?? null;
+    this.connect(seats.savedName() || "player", token === null ? null : { token, since: null }, [message]);
+  }
+
+  /** The final screen's Back to the lobby. */
+  toLobby(): void {
+    this.conn?.close();
+    this.conn = null;
+    this.table = null;
+    this.leaveFinal();
+    this.notice("");
+    this.show("lobby");
+  }
+
+  /** Nothing of the game that ended stays: its dialogs, its table, its way forward. */
+  leaveFinal(): void {
+    this.final.reset(); // first: closing the final dialog then puts nothing back under the table
+    while (this.dialogs.isOpen) this.dialogs.close();
+    this.state = null;
+    this.log = [];
+    this.rematchInvite = null;
+    this.status("", "info");
+    this.autoDecision = null; // decision ids count from 1 again in the next game
+    this.clearOffer();
+    this.selected = null;
+    this.turnSeat = null;
+    history.replaceState(null, "", "/");
   }
 
   onError(m: Msg): void {
@@ -439,6 +533,7 @@ class App {
         && m.decision === this.answered.decision) {
       this.onOffer(this.answered); // the server refused the answer and keeps the offer open: so do we
     }
+    if (this.final.game !== null) this.final.refused(); // a rematch refused: it may be asked again
     this.notice(`${m.message} (${code})`);
   }
 
@@ -530,7 +625,9 @@ class App {
     });
     const you = this.table?.you;
     const hosting = !this.watching && typeof you === "number" && seatsInfo[you]?.host === true && !view.final;
-    return { choices: this.choices, riichiMode: this.riichiMode, selected: this.selected, myClock: this.clockText(),
+    // an offer a comfort answers once the result over the table is closed: nothing to choose meanwhile
+    const choices = this.automatic() !== null ? NO_CHOICES : this.choices;
+    return { choices, riichiMode: this.riichiMode, selected: this.selected, myClock: this.clockText(),
       turnClock: this.turnClock(view), away, programs, log: this.log, showWaits: this.showWaits,
       decision: this.offer ? this.offer.decision : null, seatToBot: hosting ? [...away].sort() : [] };
   }
@@ -559,6 +656,7 @@ class App {
   tick(): void {
     const view = this.state?.view;
     if (!view || this.screen !== "table") return;
+    if (this.offer !== null && this.autoPlay()) return; // a result closed since the offer came
     if (this.offerDeadline !== null || this.table?.clock) this.board.drawClocks(view, this.extras(view));
     if (this.offer) this.dialogs.turn(`Your turn${this.clockText() ? `, ${this.clockText()}` : ""}: close this to play`);
   }
@@ -637,6 +735,10 @@ class App {
     const target = event.target as HTMLElement | null;
     if (target && (target.tagName === "INPUT" || target.tagName === "SELECT" || target.tagName === "TEXTAREA")) return;
     if (event.ctrlKey || event.metaKey || event.altKey) return;
+    if (this.final.key(event.key)) { // the game's end: its way forward, dialog or not
+      event.preventDefault();
+      return;
+    }
     if (this.dialogs.isOpen) return; // the dialog's button has Enter; Escape closes it
     if (this.screen === "waiting") {
       const id = { g: "ready", b: "add-bot", Escape: "leave" }[event.key];
@@ -664,6 +766,8 @@ class App {
         this.selected = index;
         this.redraw();
       }
+    } else if (this.comforts.key(key)) {
+      this.redraw();
     } else if (key === "w" && view.you) {
       this.showWaits = !this.showWaits;
       this.redraw();
@@ -677,30 +781,6 @@ class App {
       handled = false;
     }
     if (handled) event.preventDefault();
-  }
-}
-
-/** One line of the table's log (draws and call windows say nothing). */
-function eventLine(e: Msg, view: View): Child[] | null {
-  const red = redFives(view);
-  const name = (seat: number): string => view.names[seat];
-  switch (e.type) {
-    case "discard":
-      return [`${name(e.seat)}: `, e.riichi ? h("b", {}, "riichi ") : null, tileElement(e.tile, { red, classes: ["tiny"] })];
-    case "call":
-      return [`${name(e.seat)} ${e.meld === "kan" ? "kong" : e.meld} `,
-        ...(e.tiles as number[]).map((t) => tileElement(t, { red, classes: ["tiny"] }))];
-    case "dora":
-      return ["new dora indicator ", tileElement(e.indicator, { red, classes: ["tiny"] })];
-    case "hand_start":
-      return [`${roundText(view)} begins, honba ${e.honba}`];
-    case "hand_end":
-      return e.result.type === "win"
-        ? [(e.result.wins as Msg[]).map((w) => `${name(w.seat)} wins by ${w.tsumo ? "tsumo" : "ron"} (${w.points})`)
-          .join("; ")]
-        : [String(e.result.reason ?? "exhaustive draw").replace(/_/g, " ")];
-    default:
-      return null;
   }
 }
 

@@ -66,12 +66,18 @@ export function resultBody(result: Ev, names: string[], red: boolean): HTMLEleme
   return body;
 }
 
-/** The final standings: place, name, score and result (uma included). */
-export function standingsBody(final: Ev, names: string[]): HTMLElement {
+/** The final standings, labelled: place, player, points, uma (with the oka for first: what the
+ * place adds, when the server says it) and the result (uma included), in thousands. */
+export function standingsBody(final: Ev, names: string[], uma: number[] | null = null): HTMLElement {
   const order = [0, 1, 2, 3].sort((a, b) => final.places[a] - final.places[b]);
-  return h("table", { class: "standings" }, ...order.map((seat, i) => h("tr", {},
+  const signed = (n: number): string => `${n > 0 ? "+" : ""}${Number(n).toFixed(1)}`;
+  const head = h("tr", {}, h("th", { scope: "col" }, "place"), h("th", { scope: "col" }, "player"),
+    h("th", { scope: "col", class: "num" }, "points"), uma ? h("th", { scope: "col", class: "num" }, "uma") : null,
+    h("th", { scope: "col", class: "num" }, "result"));
+  return h("table", { class: "standings" }, h("thead", {}, head), h("tbody", {}, ...order.map((seat, i) => h("tr", {},
     h("td", {}, `${i + 1}.`), h("td", {}, names[seat]), h("td", { class: "num" }, final.scores[seat]),
-    h("td", { class: "num" }, `${final.results[seat] > 0 ? "+" : ""}${Number(final.results[seat]).toFixed(1)}`))));
+    uma ? h("td", { class: "num" }, signed(uma[seat])) : null,
+    h("td", { class: "num" }, signed(final.results[seat]))))));
 }
 
 interface Shown { title: string; body: HTMLElement; final: boolean }

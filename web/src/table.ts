@@ -12,6 +12,7 @@ import { backElement, doraKind, kindElement, tileElement, WINDS } from "./tiles"
 export const HAND_KEYS = "1234567890-=[]";
 const POSITIONS = ["bottom", "right", "top", "left"] as const; // seen from the seat at the bottom
 const POND_ROW = 6;
+const POT_DRAWN = 5; // sticks drawn in the pot; more are counted
 const ROUND_WINDS: Record<string, string> = { E: "East", S: "South", W: "West", N: "North" };
 
 export interface Extras {
@@ -167,6 +168,7 @@ export class Board {
       x.programs.has(seat) ? h("span", { class: "badge bot", title: "played by a program" }, "bot") : null,
       h("span", { class: "score" }, view.scores[seat]),
       sp.riichi ? h("span", { class: "badge riichi" }, "riichi") : null,
+      sp.riichi ? stickElement("riichi-stick", `${view.names[seat]}'s riichi stick`) : null,
       x.away.has(seat) ? h("span", { class: "badge away", title: "disconnected: the server plays for this seat" },
         "away") : null,
       h("span", { class: "turn" }, this.turnText(view, seat, x)),
@@ -191,6 +193,9 @@ export class Board {
     this.center.draw(sig, () => [
       h("div", { class: "round" }, roundText(view)),
       h("div", { class: "counters" }, `honba ${view.honba} · sticks ${view.sticks}`),
+      view.sticks ? h("div", { class: "pot", title: `${view.sticks} riichi stick${view.sticks === 1 ? "" : "s"} on the`
+        + " table" }, ...Array.from({ length: Math.min(view.sticks, POT_DRAWN) }, () => stickElement("pot-stick")),
+      view.sticks > POT_DRAWN ? h("span", { class: "pot-count" }, `×${view.sticks}`) : null) : null,
       h("div", { class: "dora" }, h("span", { class: "label" }, "dora"),
         h("span", { class: "tiles" }, ...view.dora_indicators.map((t) => tileElement(t, { red, classes: ["small"] }))),
         h("span", { class: "label" }, "→"),
@@ -264,7 +269,7 @@ export class Board {
 
   private drawWaits(view: View, x: Extras): void {
     const you = view.you;
-    const show = x.showWaits && you;
+    const show = you && (x.showWaits || (you.waits.length > 0 && !view.final)); // by themselves while tenpai
     const sig = show ? JSON.stringify([you.waits, you.furiten]) : "";
     this.waitsLine.el.hidden = !show;
     this.waitsLine.draw(sig, () => {
@@ -289,6 +294,11 @@ export class Board {
       return h("span", { class: "away-offer" }, h("span", { class: "name" }, view.names[seat]), " is away: ", el);
     }));
   }
+}
+
+/** A 1,000-point stick (a riichi's deposit), drawn by app.css. */
+function stickElement(cls: string, title = "a riichi stick"): HTMLElement {
+  return h("span", { class: `stick ${cls}`, title, role: "img", "aria-label": title });
 }
 
 /** A seat's discards, rows of six: the riichi discard turned, called tiles marked. */

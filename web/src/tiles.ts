@@ -39,8 +39,10 @@ function picture(kind: number, red: boolean): string {
   return `/tiles/${SUITS[Math.floor(kind / 9)]}${n}${red ? "-Dora" : ""}.svg`;
 }
 
+const HAKU = 31; // the white dragon: a blank face, outlined by app.css so it is not taken for a missing picture
+
 function suitClass(kind: number): string {
-  return kind >= 27 ? "honour" : SUIT_NAMES[Math.floor(kind / 9)];
+  return kind === HAKU ? "honour haku" : kind >= 27 ? "honour" : SUIT_NAMES[Math.floor(kind / 9)];
 }
 
 /** Pictures that did not load: their tiles are drawn as text from then on. */

@@ -1,0 +1,95 @@
+"""A finished game's record over HTTP, on the server's own port: `GET /api/games/ID/tenhou6`
+(tenhou.net/6 JSON, server/game/export_tenhou6.py) and `GET /api/games/ID/mjai` (mjai
+events, one JSON object a line, server/game/export_mjai.py), as `riichi-server export` writes
+them.
+
+Only a game played to its end is served: a game in play would show every wall and hand to
+whoever asked (409), and so would an abandoned one, whose seats may still be out there (409
+too); an unknown id is 404.  A finished record never changes, so the last few served are kept
+encoded, and a page that asks again costs no replay.
+"""
+
+from __future__ import annotations
+
+import email.utils
+import json
+import re
+from collections import OrderedDict
+from http import HTTPStatus
+
+import structlog
+from websockets.datastructures import Headers
+from websockets.http11 import Response
+
+from server.game.record import GameRecord
+from server.store.protocol import Store
+from server.web import SECURITY_HEADERS, plain
+
+log = structlog.get_logger("riichi.downloads")
+
+PATH = re.compile(r"^/api/games/(\d{1,18})/(tenhou6|mjai)$")
+PREFIX = "/api/games/"
+KEPT = 32  # encoded records kept (each a few hundred kilobytes at most)
+TYPES = {"tenhou6": "application/json", "mjai": "application/x-ndjson"}
+SUFFIXES = {"tenhou6": "tenhou6.json", "mjai": "mjai.jsonl"}
+
+
+def is_download(path: str) -> bool:
+    """Whether the path is this module's to answer (an `/api/games/...` address)."""
+    return path.startswith(PREFIX)
+
+
+def encode(record: GameRecord, fmt: str) -> bytes:
+    if fmt == "tenhou6":
+        from server.game.export_tenhou6 import export_tenhou6
+        return (json.dumps(export_tenhou6(record)) + "\n").encode()
+    from server.game.export_mjai import export_mjai
+    return "".join(json.dumps(event) + "\n" for event in export_mjai(record)).encode()
+
+
+class Downloads:
+    def __init__(self, store: Store):
+        self.store = store
+        self.kept: OrderedDict[tuple[int, str], bytes] = OrderedDict()
+
+    async def respond(self, path: str) -> Response:
+        """The answer to a GET of `path` (an `/api/games/...` address)."""
+        match = PATH.match(path)
+        if match is None:
+            return plain(HTTPStatus.NOT_FOUND, f"nothing here: {path[:80]} (a game's record is at"
+                         " /api/games/ID/tenhou6 or /api/games/ID/mjai)\n")
+        game_id, fmt = int(match[1]), match[2]
+        body = self.kept.get((game_id, fmt))
+        if body is None:
+            try:
+                refused = await self.refusal(game_id)
+                if refused is not None:
+                    return refused
+                body = encode(await self.store.record(game_id), fmt)
+            except Exception:  # noqa: BLE001 - a store that fails one request: the server goes on
+                log.exception("record_download_failed", game=game_id, format=fmt)
+                return plain(HTTPStatus.SERVICE_UNAVAILABLE, f"game {game_id}'s record could not be read now: try"
+                             " again in a moment\n")
+            self.kept[(game_id, fmt)] = body
+            while len(self.kept) > KEPT:
+                self.kept.popitem(last=False)
+        else:
+            self.kept.move_to_end((game_id, fmt))
+        headers = Headers([("Date", email.utils.formatdate(usegmt=True)), ("Connection", "close"),
+                           ("Content-Type", f"{TYPES[fmt]}; charset=utf-8"), ("Content-Length", str(len(body))),
+                           ("Content-Disposition", f'attachment; filename="game-{game_id}.{SUFFIXES[fmt]}"'),
+                           ("Cache-Control", "public, max-age=86400"), *SECURITY_HEADERS])
+        return Response(HTTPStatus.OK.value, HTTPStatus.OK.phrase, headers, body)
+
+    async def refusal(self, game_id: int) -> Response | None:
+        """Why the game's record is not served (None: it is, the game was played to its end)."""
+        row = await self.store.game(game_id)
+        if row is None:
+            return plain(HTTPStatus.NOT_FOUND, f"no game {game_id} on this server\n")
+        if row.finished is None:
+            return plain(HTTPStatus.CONFLICT, f"game {game_id} is still in play: its record is served once it has"
+                         " ended\n")
+        if not row.final or row.final.get("abandoned"):
+            return plain(HTTPStatus.CONFLICT, f"game {game_id} was abandoned before its end: only a game played to"
+                         " its end is served\n")
+        return None
