@@ -5,6 +5,7 @@ failover, and the clients of a node that is paused rather than dead."""
 from __future__ import annotations
 
 import asyncio
+import random
 import signal
 import time
 from typing import Any, Awaitable, Callable
@@ -14,7 +15,9 @@ import redis.asyncio as aioredis
 
 from client_cli.bot.sdk import play
 from client_cli.bot.strategies import BuiltinBot
+from protocol.client import Client
 from tests.bot_tables import invite_of, stored_finals_replayed
+from tests.clients import play_counting, recv
 from tests.cluster.nodes import lease_owner, start_nodes, stop_nodes
 from tests.services import Front, new_database
 
@@ -104,3 +107,35 @@ async def test_an_answer_kept_across_a_failover_counts_only_if_its_decision_was_
     assert friend.answers and friend.followed == friend.answers[-1], (friend.answers, friend.followed)
     assert results[0].final == results[1].final and results[0].final["scores"]
     assert await stored_finals_replayed(url) == [results[0].final["scores"]]
+
+
+async def test_a_seat_resumed_through_another_node_takes_over_from_a_connection_that_no_longer_answers(
+        postgres, redis_server, tmp_path):
+    """"A seat resuming on another node right after its connection dropped is refused
+    `seat_in_use` and the table stalls": the player's old connection, to the table's node,
+    is gone without that node knowing (half-open: here its client reads nothing, so answers
+    no ping), and the player comes back as a new client (a bot restarted with its token)
+    through another node, which hands the connection to the table's node.  That node pings the
+    old connection, and the resume takes the seat when no answer comes at once; the game
+    plays on to its end, with the result its record replays to."""
+    url = await new_database(postgres)
+    nodes = start_nodes(url, redis_server.url, tmp_path, "ab")
+    try:
+        host = await Client.connect(nodes[0].url, "host", client_id="first-run")
+        await host.send({"type": "create_table", "rules": "tenhou", "clock": {"none": True}})
+        await recv(host, "table")
+        for _ in range(3):
+            await host.send({"type": "add_bot"})
+        await host.send({"type": "ready"})
+        await recv(host, "offer")
+        host.ws.transport.pause_reading()
+        back = await Client.connect(nodes[1].url, "host", resume=host.resume_token, client_id="second-run")
+        assert back.welcome["type"] == "welcome" and back.welcome["resumed"] is True, back.welcome
+        result = await play_counting(back, random.Random(24), [])
+        assert nodes[0].metrics()["riichi_handoffs_total{way=sent}"] == 0
+        assert nodes[1].metrics()["riichi_handoffs_total{way=sent}"] == 1  # it reached the table's node
+        await back.close()
+        host.ws.transport.abort()
+    finally:
+        stop_nodes(nodes)
+    assert await stored_finals_replayed(url) == [result["final"]["scores"]]
