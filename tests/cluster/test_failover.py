@@ -16,7 +16,7 @@ import redis.asyncio as aioredis
 from client_cli.bot.sdk import play
 from client_cli.bot.strategies import BuiltinBot
 from protocol.client import Client
-from tests.bot_tables import invite_of, stored_finals_replayed
+from tests.bot_tables import decisions_in_play, invite_of, start_table, stored_finals_replayed
 from tests.clients import play_counting, recv
 from tests.cluster.nodes import lease_owner, start_nodes, stop_nodes
 from tests.services import Front, new_database
@@ -139,3 +139,43 @@ async def test_a_seat_resumed_through_another_node_takes_over_from_a_connection_
     finally:
         stop_nodes(nodes)
     assert await stored_finals_replayed(url) == [result["final"]["scores"]]
+
+
+async def test_the_clients_of_a_paused_node_resume_through_another_and_the_game_goes_on_during_the_pause(
+        postgres, redis_server, tmp_path):
+    """"A paused (not dead) table node freezes its game for the whole pause": the node that
+    runs the table, and had been handed its players' connections, is stopped (SIGSTOP) past
+    its lease.  Another node takes the table over; the players' clients hear nothing from the
+    paused node (not even the pong to their heartbeat's ping), drop its connection and resume
+    through the one address, so the game goes on while the node is still paused; woken
+    (SIGCONT), it finds its lease gone.  The game finishes with the result its record replays to."""
+    url = await new_database(postgres)
+    nodes = start_nodes(url, redis_server.url, tmp_path, "abc")  # the lease's ttl: the default, 3 s
+    front = Front([n.port for n in nodes])
+    redis = aioredis.Redis.from_url(redis_server.url)
+    try:
+        players = await start_table(front.url, [front.url], seed=24, server_bots=2)
+        while await decisions_in_play(url) < 40:
+            assert not players[0].done(), players[0]
+            await asyncio.sleep(0.05)
+        owner, _ = await lease_owner(redis)
+        paused = nodes["abc".index(owner)]
+        paused.proc.send_signal(signal.SIGSTOP)
+        stopped, before = time.monotonic(), await decisions_in_play(url)
+        try:
+            while await decisions_in_play(url) < before + 20 and time.monotonic() < stopped + 12:
+                await asyncio.sleep(0.1)  # (the bots play fast: 20 decisions are the players back at it)
+            went_on = time.monotonic() - stopped
+            taken_by, _ = await lease_owner(redis)
+        finally:
+            paused.proc.send_signal(signal.SIGCONT)
+        print(f"the game went on {went_on:.1f} s after its node was paused (20 decisions stored)")
+        assert went_on < 12, "the game waited for the paused node"
+        assert taken_by not in ("", owner)
+        results = await asyncio.wait_for(asyncio.gather(*players), 240)
+        assert all(r.reconnects >= 1 for r in results)  # each left the paused node for another
+    finally:
+        await redis.aclose()
+        stop_nodes(nodes, front)
+    assert all(r.final == results[0].final for r in results) and results[0].final["scores"]
+    assert await stored_finals_replayed(url) == [results[0].final["scores"]]
