@@ -302,7 +302,12 @@ class ResumingClient:
                     connection.abort()
                     raise Silent from None
                 asked = True
-                await connection.send({"type": "ping", "id": HEARTBEAT_ID})
+                try:  # (a socket whose peer reads nothing may not even take the ping)
+                    await asyncio.wait_for(connection.send({"type": "ping", "id": HEARTBEAT_ID}),
+                                           max(0.01, heard + self.silent_after - loop.time()))
+                except (TimeoutError, asyncio.TimeoutError):
+                    connection.abort()
+                    raise Silent from None
                 continue
             heard, asked = loop.time(), False
             if message.get("type") != "pong" or message.get("id") != HEARTBEAT_ID:
