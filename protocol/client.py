@@ -17,7 +17,8 @@ A server that goes silent (its process paused, a connection cut without a close)
 by the heartbeat (PROTOCOL.md "Keepalive"): after HEARTBEAT seconds with nothing from the
 server the client sends `ping`, and after SILENT_AFTER seconds with nothing at all (the
 `pong` included) it drops the connection and resumes, through the same address, on whatever
-node answers.  Connecting and the `welcome` get as long.
+node answers; each reconnection gets as long to connect and be welcomed (the first one
+OPEN_TIMEOUT).
 """
 
 from __future__ import annotations
@@ -247,7 +248,7 @@ class ResumingClient:
 
     async def connect(self) -> dict[str, Any]:
         """The first connection; returns the welcome.  Raises ConnectError."""
-        self.connection = await self._hello()
+        self.connection = await self._hello(OPEN_TIMEOUT)
         return self.welcome or {}
 
     async def send(self, message: dict[str, Any]) -> bool:
@@ -342,8 +343,8 @@ class ResumingClient:
             await asyncio.sleep(self.backoff[min(max(self.failures - 1, 0), len(self.backoff) - 1)])
             if self.closing:
                 raise SessionEnded
-            try:
-                connection = await self._hello()
+            try:  # (a node that answers nothing in a heartbeat's time is tried again, elsewhere if it can be)
+                connection = await self._hello(OPEN_TIMEOUT if self.heartbeat is None else self.silent_after)
             except Unreachable as problem:
                 last = problem
                 self.failures += 1
@@ -354,8 +355,9 @@ class ResumingClient:
             self._tell(NoticeKind.BACK, "reconnected", welcome=self.welcome)
             return connection
 
-    async def _hello(self) -> Client:
-        """A new connection that has said hello (resuming when there is a token); raises ConnectError."""
+    async def _hello(self, open_timeout: float) -> Client:
+        """A new connection that has said hello (resuming when there is a token), within
+        `open_timeout` seconds to connect and again to be answered; raises ConnectError."""
         problem = address_problem(self.url)
         if problem:
             raise Unreachable(self.url, problem)
@@ -363,7 +365,7 @@ class ResumingClient:
             client = await Client.connect(self.url, self.name, resume=self.token, version=self.version,
                                           since=self.since if self.token else None, bot=self.bot,
                                           client_id=self.client_id, takeover=self.takeover,
-                                          open_timeout=OPEN_TIMEOUT if self.heartbeat is None else self.silent_after)
+                                          open_timeout=open_timeout)
         except (OSError, InvalidHandshake, InvalidURI, TimeoutError, asyncio.TimeoutError) as failure:
             raise Unreachable(self.url, unreachable_reason(failure)) from None
         except ConnectionClosed:
