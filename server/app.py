@@ -601,10 +601,14 @@ class Connection:
         if session is not None and not stopping:
             # the table catches the session up in its own task, after this welcome has gone
             lobby = self.app.lobby
-            if lobby.resume(session, since=msg.get("since"), restarted=restarted) is None and (
-                    lobby.cluster is None or await lobby.cluster.resume(session, msg.get("since")) is None):
+            table = lobby.resume(session, since=msg.get("since"), restarted=restarted)
+            if table is None and lobby.cluster is not None:
+                table = await lobby.cluster.resume(session, msg.get("since"))
+            if table is None:
                 lost = await self._lost(session)
                 session = None
+            elif lobby.cluster is not None:
+                lobby.cluster.resumed_here(table, self)
         elif resume:
             lost = await self.app.lobby.why_lost(token_hash(resume)) or "nothing to resume with that token: its game" \
                 " ended, or its seat was handed to a bot"

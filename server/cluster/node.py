@@ -158,6 +158,7 @@ class Replies:
         if isinstance(session, RemoteSession):
             self.cluster.reply(table.id, session, Released(session.id))
         else:
+            self.cluster.released_here(session, table)
             self.members.released(session, table)
 
     def holds(self, table: Table, holds: Holds) -> None:
@@ -326,6 +327,22 @@ class Cluster:
         self._moving_connections[table.id] = [  # (other nodes' clients follow the move by _moved)
             session.connection for session in list(table.sessions.values())
             if isinstance(session, Session) and session.connection is not None]
+
+    def released_here(self, session: Session, table: Table) -> None:
+        """A session of this node let go by a table that stops here because it moved: its
+        connection is closed with the others' once the table has closed (table_closed)."""
+        if session.connection is not None:
+            self.resumed_here(table, session.connection)
+
+    def resumed_here(self, table: Table | RemoteTable, connection: Any) -> None:
+        """A connection whose session resumed at a table of this node: if the table is moving
+        away, the connection goes with the others' once the table has closed, so that its
+        client resumes where the table runs now.  (A node woken from a pause takes the resumes
+        that waited on its sockets before it hears its leases are lost; their Reconnect comes
+        to the table after its Stop, and would be answered by nothing.)"""
+        moving = self._moving_connections.get(table.id)
+        if moving is not None and connection not in moving:
+            moving.append(connection)
 
     # ---- the lobby's questions: tables that other nodes run ------------------------
 
