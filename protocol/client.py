@@ -85,7 +85,8 @@ class Client:
                 hello["since"] = since
         await client.send(hello)
         try:
-            client.welcome = await asyncio.wait_for(client.recv(), open_timeout)
+            async with asyncio.timeout(open_timeout):
+                client.welcome = await client.recv()
         except BaseException:
             client.abort()  # (a server that does not answer would not answer a close either)
             raise
@@ -294,9 +295,10 @@ class ResumingClient:
             if self.heartbeat is not None:
                 ends.append(heard + (self.silent_after if asked else self.heartbeat))
             wait = max(0.01, min(ends) - loop.time()) if ends else None
-            try:
-                message = await asyncio.wait_for(connection.recv(), wait)  # (recv may be cancelled safely)
-            except (TimeoutError, asyncio.TimeoutError):
+            try:  # (asyncio.timeout, not wait_for: on 3.11 wait_for can swallow a cancel that meets a message)
+                async with asyncio.timeout(wait):
+                    message = await connection.recv()  # (recv may be cancelled safely: nothing is lost)
+            except TimeoutError:
                 if self.read_timeout is not None and loop.time() >= start + self.read_timeout:
                     raise
                 if asked:
@@ -304,9 +306,9 @@ class ResumingClient:
                     raise Silent from None
                 asked = True
                 try:  # (a socket whose peer reads nothing may not even take the ping)
-                    await asyncio.wait_for(connection.send({"type": "ping", "id": HEARTBEAT_ID}),
-                                           max(0.01, heard + self.silent_after - loop.time()))
-                except (TimeoutError, asyncio.TimeoutError):
+                    async with asyncio.timeout(max(0.01, heard + self.silent_after - loop.time())):
+                        await connection.send({"type": "ping", "id": HEARTBEAT_ID})
+                except TimeoutError:
                     connection.abort()
                     raise Silent from None
                 continue
