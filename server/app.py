@@ -473,11 +473,9 @@ class Connection:
     async def answers(self, wait: float) -> bool:
         """Whether the client at the other end is there: it answers a websocket ping within
         `wait` seconds (a client that reads its socket does, by its websocket library)."""
-        async def pinged() -> None:
-            await (await self.ws.ping())
-
         try:
-            await asyncio.wait_for(pinged(), wait)
+            async with asyncio.timeout(wait):
+                await (await self.ws.ping())
         except (TimeoutError, ConnectionClosed, OSError):
             return False
         return True
