@@ -161,7 +161,8 @@ async def main_async(args: argparse.Namespace) -> int:
                      if len(times) < len(tables) else ""),
                   flush=True)
             await asyncio.sleep(args.pause)
-        print(f"\nfailover over {len(samples)} tables in {args.kills} {'stops' if args.stop else 'kills'}: p50 {percentile(samples, 50):.2f} s,"
+        what = "stops" if args.stop else "kills"
+        print(f"\nfailover over {len(samples)} tables in {args.kills} {what}: p50 {percentile(samples, 50):.2f} s,"
               f" p99 {percentile(samples, 99):.2f} s, max {max(samples, default=float('nan')):.2f} s;"
               f" {lost} tables not on again within 30 s")
         return 0
