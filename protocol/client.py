@@ -12,6 +12,13 @@ received (PROTOCOL.md "Reconnecting"), so that the server sends what was missed 
 snapshot.  A `bye` whose code ends the session (anything but `server_restarting`) ends it;
 a resume refused for good (`seat_in_use`, another version) or too many failures in a row
 raise.  What happens to the connection meanwhile is told to `on_notice`.
+
+A server that goes silent (its process paused, a connection cut without a close) is noticed
+by the heartbeat (PROTOCOL.md "Keepalive"): after HEARTBEAT seconds with nothing from the
+server the client sends `ping`, and after SILENT_AFTER seconds with nothing at all (the
+`pong` included) it drops the connection and resumes, through the same address, on whatever
+node answers; each reconnection gets as long to connect and be welcomed (the first one
+OPEN_TIMEOUT).
 """
 
 from __future__ import annotations
@@ -34,6 +41,10 @@ from protocol.messages import MAX_FRAME, VERSION, ByeCode, ErrorCode, encode
 BACKOFF = (0.2, 0.5, 1.0, 2.0, 3.0, 5.0)  # seconds before each attempt of one outage; the last repeats
 GONE_AFTER = 30.0  # seconds of failed reconnects after which the server is said to seem gone (once)
 COUNTED = ("table", "event", "result", "snapshot")  # what `since` counts (PROTOCOL.md "Reconnecting")
+HEARTBEAT = 2.0  # seconds with nothing from the server before the client asks (`ping`) ...
+SILENT_AFTER = 4.0  # ... and with nothing at all before the connection counts as dropped
+HEARTBEAT_ID = "heartbeat"  # the heartbeat's ping id: its pong is not passed on
+OPEN_TIMEOUT = 10.0  # seconds to connect and be answered the hello (Client.connect's default)
 
 
 def new_client_id() -> str:
@@ -51,15 +62,16 @@ class Client:
     @classmethod
     async def connect(cls, url: str, name: str, resume: str | None = None, version: int = VERSION,
                       since: int | None = None, bot: bool = False, client_id: str | None = None,
-                      takeover: bool = False) -> Client:
+                      takeover: bool = False, open_timeout: float = OPEN_TIMEOUT) -> Client:
         """Connect and say hello; `welcome` holds the server's answer (or its error).  With
         `resume`, `since` is the last table seq this client saw: what came after it is sent
         again (after a `catchup` message), or a snapshot if it cannot be.  `bot`: this client
         is a program (its seats show as one).  `client_id`: the same string on every
         connection of one client instance (`new_client_id()`), so that it may resume its own
         session while the server still holds its old connection; `takeover`: resume even
-        from another client that is connected (which is closed)."""
-        client = cls(await connect(url, max_size=None, open_timeout=10))
+        from another client that is connected (which is closed).  `open_timeout`: seconds
+        for the websocket's handshake, and again for the answer to the hello (TimeoutError)."""
+        client = cls(await connect(url, max_size=None, open_timeout=open_timeout))
         hello: dict[str, Any] = {"type": "hello", "name": name, "version": version}
         if bot:
             hello["bot"] = True
@@ -72,7 +84,12 @@ class Client:
             if since is not None:
                 hello["since"] = since
         await client.send(hello)
-        client.welcome = await client.recv()
+        try:
+            async with asyncio.timeout(open_timeout):
+                client.welcome = await client.recv()
+        except BaseException:
+            client.abort()  # (a server that does not answer would not answer a close either)
+            raise
         return client
 
     @property
@@ -92,6 +109,11 @@ class Client:
 
     async def close(self) -> None:
         await self.ws.close()
+
+    def abort(self) -> None:
+        """Drop the connection at once, without the closing handshake (the server is silent)."""
+        if self.ws.transport is not None:
+            self.ws.transport.abort()
 
     async def __aenter__(self) -> Client:
         return self
@@ -139,6 +161,10 @@ class GaveUp(ConnectError):
         super().__init__(f"lost the connection to {url} and could not resume: {last}" if last is not None
                          else f"lost the connection to {url} {times} times")
         self.times, self.last = times, last
+
+
+class Silent(Exception):
+    """The server has said nothing for SILENT_AFTER seconds, a heartbeat's ping included."""
 
 
 class SessionEnded(Exception):
@@ -195,14 +221,18 @@ class ResumingClient:
     the new `welcome` (its `resumed` says whether the session came back: when it did not,
     `dropped` holds the token that no longer resumes anything).  `retries`: failures in a
     row (connections lost or not made, with no message in between) before GaveUp, None for
-    never; `read_timeout`: seconds a connection may be silent before TimeoutError."""
+    never; `read_timeout`: seconds a connection may go without a message before TimeoutError;
+    `heartbeat`: seconds of silence before a `ping`, and `silent_after` before the connection
+    counts as dropped (None: no heartbeat, and OPEN_TIMEOUT to connect)."""
 
     def __init__(self, url: str, name: str, *, version: int = VERSION, bot: bool = False,
                  backoff: Sequence[float] = BACKOFF, gone_after: float = GONE_AFTER, retries: int | None = None,
-                 read_timeout: float | None = None, on_notice: Callable[[Notice], None] | None = None):
+                 read_timeout: float | None = None, on_notice: Callable[[Notice], None] | None = None,
+                 heartbeat: float | None = HEARTBEAT, silent_after: float = SILENT_AFTER):
         self.url, self.name, self.version, self.bot = url, name, version, bot
         self.backoff, self.gone_after, self.retries, self.read_timeout = tuple(backoff), gone_after, retries, \
             read_timeout
+        self.heartbeat, self.silent_after = heartbeat, silent_after
         self.on_notice = on_notice
         self.client_id = new_client_id()  # this instance, in every hello: its own resumes are never refused
         self.connection: Client | None = None
@@ -219,7 +249,7 @@ class ResumingClient:
 
     async def connect(self) -> dict[str, Any]:
         """The first connection; returns the welcome.  Raises ConnectError."""
-        self.connection = await self._hello()
+        self.connection = await self._hello(OPEN_TIMEOUT)
         return self.welcome or {}
 
     async def send(self, message: dict[str, Any]) -> bool:
@@ -243,12 +273,48 @@ class ResumingClient:
                 self.connection = await self._reconnect()
                 return self.welcome or {}
             try:
-                message = await asyncio.wait_for(self.connection.recv(), self.read_timeout)
+                message = await self._next(self.connection)
             except (ConnectionClosed, OSError, asyncio.IncompleteReadError):
                 self._lost()
                 continue
+            except Silent:
+                self._lost(f"the server has said nothing for {self.silent_after:g} s: reconnecting...")
+                continue
             self._note(message)
             return message
+
+    async def _next(self, connection: Client) -> dict[str, Any]:
+        """The connection's next message (the heartbeat's pongs are not passed on): after
+        `heartbeat` s with nothing from the server a `ping` goes, and after `silent_after` s
+        the connection is dropped (Silent); TimeoutError after `read_timeout` s."""
+        loop = asyncio.get_running_loop()
+        start = heard = loop.time()
+        asked = False
+        while True:
+            ends = [start + self.read_timeout] if self.read_timeout is not None else []
+            if self.heartbeat is not None:
+                ends.append(heard + (self.silent_after if asked else self.heartbeat))
+            wait = max(0.01, min(ends) - loop.time()) if ends else None
+            try:  # (asyncio.timeout, not wait_for: on 3.11 wait_for can swallow a cancel that meets a message)
+                async with asyncio.timeout(wait):
+                    message = await connection.recv()  # (recv may be cancelled safely: nothing is lost)
+            except TimeoutError:
+                if self.read_timeout is not None and loop.time() >= start + self.read_timeout:
+                    raise
+                if asked:
+                    connection.abort()
+                    raise Silent from None
+                asked = True
+                try:  # (a socket whose peer reads nothing may not even take the ping)
+                    async with asyncio.timeout(max(0.01, heard + self.silent_after - loop.time())):
+                        await connection.send({"type": "ping", "id": HEARTBEAT_ID})
+                except TimeoutError:
+                    connection.abort()
+                    raise Silent from None
+                continue
+            heard, asked = loop.time(), False
+            if message.get("type") != "pong" or message.get("id") != HEARTBEAT_ID:
+                return message
 
     def _note(self, message: dict[str, Any]) -> None:
         self.failures = 0
@@ -258,13 +324,13 @@ class ResumingClient:
         elif kind == "bye" and message.get("code") != ByeCode.SERVER_RESTARTING:
             self.ended = True  # the game is over, the table closed, the server ended, or another client took over
 
-    def _lost(self) -> None:
+    def _lost(self, text: str = "connection lost: reconnecting...") -> None:
         self.connection = None
         if self.closing or self.ended:
             return
         self._lost_at = time.monotonic()
         self.failures += 1
-        self._tell(NoticeKind.LOST, "connection lost: reconnecting...")
+        self._tell(NoticeKind.LOST, text)
 
     async def _reconnect(self) -> Client:
         told, last = False, None
@@ -279,8 +345,8 @@ class ResumingClient:
             await asyncio.sleep(self.backoff[min(max(self.failures - 1, 0), len(self.backoff) - 1)])
             if self.closing:
                 raise SessionEnded
-            try:
-                connection = await self._hello()
+            try:  # (a node that answers nothing in a heartbeat's time is tried again, elsewhere if it can be)
+                connection = await self._hello(OPEN_TIMEOUT if self.heartbeat is None else self.silent_after)
             except Unreachable as problem:
                 last = problem
                 self.failures += 1
@@ -291,15 +357,17 @@ class ResumingClient:
             self._tell(NoticeKind.BACK, "reconnected", welcome=self.welcome)
             return connection
 
-    async def _hello(self) -> Client:
-        """A new connection that has said hello (resuming when there is a token); raises ConnectError."""
+    async def _hello(self, open_timeout: float) -> Client:
+        """A new connection that has said hello (resuming when there is a token), within
+        `open_timeout` seconds to connect and again to be answered; raises ConnectError."""
         problem = address_problem(self.url)
         if problem:
             raise Unreachable(self.url, problem)
         try:
             client = await Client.connect(self.url, self.name, resume=self.token, version=self.version,
                                           since=self.since if self.token else None, bot=self.bot,
-                                          client_id=self.client_id, takeover=self.takeover)
+                                          client_id=self.client_id, takeover=self.takeover,
+                                          open_timeout=open_timeout)
         except (OSError, InvalidHandshake, InvalidURI, TimeoutError, asyncio.TimeoutError) as failure:
             raise Unreachable(self.url, unreachable_reason(failure)) from None
         except ConnectionClosed:
@@ -342,6 +410,6 @@ def _refusal(answer: dict[str, Any]) -> Refused:
     return Refused(code, message)
 
 
-__all__ = ["MAX_FRAME", "VERSION", "Client", "ConnectError", "GaveUp", "Notice", "NoticeKind", "Refused",
-           "ResumingClient", "SeatInUse", "SessionEnded", "Unreachable", "VersionMismatch", "address_problem",
-           "new_client_id"]
+__all__ = ["HEARTBEAT", "MAX_FRAME", "SILENT_AFTER", "VERSION", "Client", "ConnectError", "GaveUp", "Notice",
+           "NoticeKind", "Refused", "ResumingClient", "SeatInUse", "SessionEnded", "Silent", "Unreachable",
+           "VersionMismatch", "address_problem", "new_client_id"]

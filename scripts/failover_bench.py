@@ -11,6 +11,12 @@ worker that runs the most tables (by their leases in Redis) is killed with SIGKI
 each of its tables the failover time is taken from the kill to the first game event any of
 that table's clients receives afterwards (the supervisor starts the worker again; the
 others have taken its tables over by then).  Prints each kill and the p50, p99 and max.
+
+    python scripts/failover_bench.py --kills 10 --tables 6 --stop 8
+
+pauses the worker (SIGSTOP) for 8 s instead, then wakes it (SIGCONT): its tables are taken
+over once their leases run out, and its clients leave it by their heartbeat (PROTOCOL.md,
+Keepalive) and resume through the one port (issue 24).
 """
 
 from __future__ import annotations
@@ -134,7 +140,11 @@ async def main_async(args: argparse.Namespace) -> int:
             if pid is None:
                 await asyncio.sleep(1)
                 continue
-            os.kill(pid, signal.SIGKILL)
+            if args.stop:
+                os.kill(pid, signal.SIGSTOP)
+                asyncio.get_running_loop().call_later(args.stop, os.kill, pid, signal.SIGCONT)
+            else:
+                os.kill(pid, signal.SIGKILL)
             killed = time.monotonic()
             times = {}
             while time.monotonic() - killed < 30 and len(times) < len(tables):
@@ -145,13 +155,14 @@ async def main_async(args: argparse.Namespace) -> int:
                 await asyncio.sleep(0.02)
             lost += len(tables) - len(times)
             samples += times.values()
-            print(f"  kill {kill:2}: {node} with {len(tables)} tables; on again after "
+            print(f"  {'stop' if args.stop else 'kill'} {kill:2}: {node} with {len(tables)} tables; on again after "
                   + ", ".join(f"{t:.2f}" for t in sorted(times.values())) + " s"
                   + (f"; {len(tables) - len(times)} not within 30 s: {', '.join(t for t in tables if t not in times)}"
                      if len(times) < len(tables) else ""),
                   flush=True)
             await asyncio.sleep(args.pause)
-        print(f"\nfailover over {len(samples)} tables in {args.kills} kills: p50 {percentile(samples, 50):.2f} s,"
+        what = "stops" if args.stop else "kills"
+        print(f"\nfailover over {len(samples)} tables in {args.kills} {what}: p50 {percentile(samples, 50):.2f} s,"
               f" p99 {percentile(samples, 99):.2f} s, max {max(samples, default=float('nan')):.2f} s;"
               f" {lost} tables not on again within 30 s")
         return 0
@@ -177,6 +188,8 @@ def main() -> int:
     parser.add_argument("--workers", type=int, default=3)
     parser.add_argument("--lease-ttl", type=float, default=3.0)
     parser.add_argument("--pause", type=float, default=6.0, help="seconds between a failover and the next kill")
+    parser.add_argument("--stop", type=float, default=0.0, metavar="S",
+                        help="pause the worker (SIGSTOP) for S seconds instead of killing it (0: kill)")
     return asyncio.run(main_async(parser.parse_args()))
 
 

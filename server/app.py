@@ -68,6 +68,10 @@ TABLES_PER_ADDRESS = 20  # open tables (waiting or playing) that one client addr
 HANDED_TO_BOT = "your seat was handed to a bot while you were away: the table goes on without you"
 PING_INTERVAL = 20.0  # seconds between keepalive pings ...
 PING_TIMEOUT = 20.0  # ... and how long a pong may take before the connection is closed
+# A resume from another client finds the session's connection still open: that connection is
+# pinged, and one that has not answered within this many seconds is taken as gone (half-open
+# TCP, a frozen client), so the resume takes the seat rather than being refused seat_in_use.
+ANSWER_WAIT = 1.5
 # Every connection holds a descriptor, and the process has a fixed number: a connection must
 # say hello soon (the handshake before it counts too), and one address may hold only so many
 # (64: a household, or a club of sixteen tables behind one NAT).  An address that goes on
@@ -463,14 +467,31 @@ class Connection:
         self.tokens -= 1
         return True
 
-    def _held_elsewhere(self, session: Session, msg: dict[str, Any]) -> bool:
+    async def _held_elsewhere(self, session: Session, msg: dict[str, Any]) -> bool:
         """Whether a resume would take the session from a live connection of another client
         without being asked to (hello's `takeover`).  The same client (hello's `client`) may:
-        its own connection may have dropped without the server knowing yet (half-open TCP)."""
+        its own connection may have dropped without the server knowing yet (half-open TCP).
+        Another client may too when the old connection is gone without the server knowing:
+        it is pinged, and is live only if it answers within ANSWER_WAIT seconds."""
         old = session.connection
         if old is None or old is self or msg.get("takeover"):
             return False
-        return msg.get("client") is None or msg.get("client") != session.client
+        if msg.get("client") is not None and msg.get("client") == session.client:
+            return False
+        if await old.answers(ANSWER_WAIT):
+            return True
+        self.log.info("resume_took_silent_connection", session=session.id, waited_s=ANSWER_WAIT)
+        return False
+
+    async def answers(self, wait: float) -> bool:
+        """Whether the client at the other end is there: it answers a websocket ping within
+        `wait` seconds (a client that reads its socket does, by its websocket library)."""
+        try:
+            async with asyncio.timeout(wait):
+                await (await self.ws.ping())
+        except (TimeoutError, ConnectionClosed, OSError):
+            return False
+        return True
 
     async def _lost(self, session: Session) -> str:
         """A known session that has nothing left to resume: why, in one line (and forget it)."""
@@ -590,7 +611,7 @@ class Connection:
                                            or await store.watch_of_token(token_hash(resume))):
             session = Session(name, token=resume)  # a seat (or a spectator's place) kept across a restart
             restarted = not self.handed  # (handed over: the table's history knows what this node sent)
-        if session is not None and self._held_elsewhere(session, msg):
+        if session is not None and await self._held_elsewhere(session, msg):
             return self.send(error(ErrorCode.SEAT_IN_USE, "the player of that resume token is connected now, from"
                                    " another client: say hello with takeover: true to take over (that client is"
                                    " closed)"))
@@ -599,10 +620,14 @@ class Connection:
         if session is not None and not stopping:
             # the table catches the session up in its own task, after this welcome has gone
             lobby = self.app.lobby
-            if lobby.resume(session, since=msg.get("since"), restarted=restarted) is None and (
-                    lobby.cluster is None or await lobby.cluster.resume(session, msg.get("since")) is None):
+            table = lobby.resume(session, since=msg.get("since"), restarted=restarted)
+            if table is None and lobby.cluster is not None:
+                table = await lobby.cluster.resume(session, msg.get("since"))
+            if table is None:
                 lost = await self._lost(session)
                 session = None
+            elif lobby.cluster is not None:
+                lobby.cluster.resumed_here(table, self)
         elif resume:
             lost = await self.app.lobby.why_lost(token_hash(resume)) or "nothing to resume with that token: its game" \
                 " ended, or its seat was handed to a bot"

@@ -13,7 +13,9 @@ table, and a table's outputs reach a client, in the order they were made.
 An input published while the table's node is gone (Redis counts nobody on its channel) is
 kept by its `RemoteTable` and put again, in order, to the node that takes the table over,
 as is a join or watch the table had not answered when its node went: a friend who joined
-while a node died is seated all the same.
+while a node died is seated all the same.  A kept answer to an offer (`Act.kept`) goes
+before its client's resume, and counts only if the new node has not offered that decision
+again: a decision is answered once.
 """
 
 from __future__ import annotations
@@ -37,7 +39,8 @@ from server.cluster.wire import Answered, InputFrame, OutputFrame, WireError, in
 from server.session import Session
 from server.store.postgres import is_postgres_url
 from server.table.io import (
-    Broadcast, Holds, Input, Join, Member, Reconnect, Released, Seated, Send, Stop, TABLE_MOVED, TableClosed, Watch,
+    Act, Broadcast, Holds, Input, Join, Member, Reconnect, Released, Seated, Send, Stop, TABLE_MOVED, TableClosed,
+    Watch,
 )
 from server.table.seats import TableState
 
@@ -100,17 +103,23 @@ class RemoteTable:
         """The table has moved (to another node, or to this one as `table`): each of this
         node's sessions at it resumes there from the last seq it was sent, in its seat or as a
         spectator (or asks again for the seat or place not answered yet), and what it said
-        while the table's node was gone follows."""
+        while the table's node was gone follows.  Its answers to offers go just before its
+        resume, which offers again what is still open: the table takes a kept answer only
+        while the decision has not been offered again (Act.kept), so the client answers
+        either once before the move or once after it, never twice."""
+        unheard, self.unheard = self.unheard, []
         for session in sessions:
+            for who, item in unheard:
+                if who is session and isinstance(item, Act):
+                    table.put(item, session)
             asked = self.asking.get(session.id)
             if asked is not None and session.table is not self:
                 table.put(asked, session)  # a join of a token already seated resumes that seat
             else:
                 table.put(Reconnect(since=self.seen.get(session.id), restart=True,
                                     watch=session.id in self.spectators), session)
-        unheard, self.unheard = self.unheard, []
         for session, item in unheard:
-            if not isinstance(item, ASKED_AGAIN):
+            if not isinstance(item, ASKED_AGAIN) and not (isinstance(item, Act) and session in sessions):
                 table.put(item, session)
 
     @property
@@ -149,6 +158,7 @@ class Replies:
         if isinstance(session, RemoteSession):
             self.cluster.reply(table.id, session, Released(session.id))
         else:
+            self.cluster.released_here(session, table)
             self.members.released(session, table)
 
     def holds(self, table: Table, holds: Holds) -> None:
@@ -318,6 +328,22 @@ class Cluster:
             session.connection for session in list(table.sessions.values())
             if isinstance(session, Session) and session.connection is not None]
 
+    def released_here(self, session: Session, table: Table) -> None:
+        """A session of this node let go by a table that stops here because it moved: its
+        connection is closed with the others' once the table has closed (table_closed)."""
+        if session.connection is not None:
+            self.resumed_here(table, session.connection)
+
+    def resumed_here(self, table: Table | RemoteTable, connection: Any) -> None:
+        """A connection whose session resumed at a table of this node: if the table is moving
+        away, the connection goes with the others' once the table has closed, so that its
+        client resumes where the table runs now.  (A node woken from a pause takes the resumes
+        that waited on its sockets before it hears its leases are lost; their Reconnect comes
+        to the table after its Stop, and would be answered by nothing.)"""
+        moving = self._moving_connections.get(table.id)
+        if moving is not None and connection not in moving:
+            moving.append(connection)
+
     # ---- the lobby's questions: tables that other nodes run ------------------------
 
     async def table_of_code(self, code: str, kind: str) -> Table | RemoteTable | None:
@@ -417,7 +443,11 @@ class Cluster:
 
     def _unheard(self, channel: str, proxy: RemoteTable, session: Session, item: Input) -> None:
         """An input nobody heard: its table's node is gone.  Kept for the node that takes the
-        table over, or put to it now if that has been said meanwhile."""
+        table over, or put to it now if that has been said meanwhile (an answer to an offer
+        marked kept: the resume sent meanwhile has offered its decision again, so the table
+        lets it go, and the client answers the new offer)."""
+        if isinstance(item, Act):
+            item = Act(item.decision, item.action, kept=True)
         if not proxy.closed and node_channel(proxy.node) == channel:
             proxy.unheard.append((session, item))
             return

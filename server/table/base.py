@@ -163,6 +163,7 @@ class TableBase:
         if offer.deadline is not None:
             msg["deadline_ms"] = max(0, int((offer.deadline - self.now) * 1000))
             msg["bank_ms"] = int(self.banks[seat] * 1000)
+        offer.sent = True
         self._send(s.member, msg)
 
     def _log(self, event: str, **fields: Any) -> None:

@@ -44,6 +44,7 @@ class Offer:
     actions: list[Action]
     started: float
     deadline: float | None
+    sent: bool = False  # it has gone to the seat's player (a kept answer, Act.kept, no longer counts)
 
 
 @dataclass(slots=True)

@@ -157,6 +157,8 @@ class TableCore(Seating):
         self._advance(list(self.game.start_events))
 
     def _act(self, item: Act, who: Member) -> None:
+        if item.kept:
+            return self._kept_act(item, who)
         seat = self._seat_of(who.id)
         if seat is None or self.game is None:
             return self._send(who.id, error(ErrorCode.NOT_SEATED, "you have no seat in a game here"))
@@ -174,6 +176,27 @@ class TableCore(Seating):
             overrun = self.now - offer.started - self.clock.per_decision
             self.banks[seat] = max(0.0, self.banks[seat] - max(0.0, overrun))
         del self.offers[seat]
+        self._advance(events)
+
+    def _kept_act(self, item: Act, who: Member) -> None:
+        """An answer given before the table moved here, that its old node never heard: it
+        counts if the decision is still open and has not been offered again here (its client
+        would answer that offer anew, and a decision is answered once).  Its client's node
+        puts it before the client's resume, so the seat is found by the token; the client
+        learns of it from the resume's snapshot.  Dropped otherwise, without an error: the
+        client has the new offer to answer."""
+        seat = self._seat_of_token(who.token_hash)
+        offer = self.offers.get(seat) if seat is not None else None
+        if offer is None or offer.decision != item.decision or offer.sent or self.game is None:
+            return self._log("kept_answer_dropped", seat=seat, decision=item.decision, seq=self.seq,
+                             offered_again=offer is not None and offer.sent)
+        try:
+            events = self.game.apply(seat, action_from_data(item.action))
+        except ActionError as problem:
+            return self._log("kept_answer_dropped", seat=seat, decision=item.decision, seq=self.seq,
+                             illegal=str(problem))
+        del self.offers[seat]
+        self._log("kept_answer_taken", seat=seat, decision=item.decision, seq=self.seq)
         self._advance(events)
 
     def _expire_clocks(self) -> None:

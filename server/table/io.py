@@ -59,10 +59,14 @@ class Ready:
 
 @dataclass(frozen=True, slots=True)
 class Act:
-    """An answer to the offer `decision`; `action` is its plain-data form, checked by the core."""
+    """An answer to the offer `decision`; `action` is its plain-data form, checked by the core.
+    `kept`: its client's node kept it across a failover (the table's old node never heard
+    it): it answers the decision only if this node has not offered it to the seat again,
+    since the client answers a new offer anew (docs/cluster.md, "A node lost")."""
 
     decision: int
     action: Mapping[str, Any]
+    kept: bool = False
 
 
 @dataclass(frozen=True, slots=True)

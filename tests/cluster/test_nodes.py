@@ -7,7 +7,6 @@ from __future__ import annotations
 import asyncio
 import json
 import signal
-import subprocess
 import time
 import urllib.request
 
@@ -17,31 +16,11 @@ import redis.asyncio as aioredis
 from client_cli.bot.sdk import play
 from client_cli.bot.strategies import make_bot
 from tests.bot_tables import decisions_in_play, invite_of, start_table, stored_finals_replayed
+from tests.cluster.nodes import start_nodes as _nodes, stop_nodes as _stop
 from tests.harness import InProcessServer, ServerProcess
 from tests.services import Front, new_database
 
 pytestmark = pytest.mark.asyncio
-
-
-def _nodes(url: str, redis_url: str, folder, names: str, *extra: str) -> list[ServerProcess]:
-    """Nodes of one service, each a riichi-server process with its log in `folder`."""
-    return [ServerProcess(url, "--redis", redis_url, "--node-id", name, "--report-every", "0.2", *extra,
-                          log=folder / f"node-{name}.log").start() for name in names]
-
-
-def _stop(nodes: list[ServerProcess], front: Front | None = None) -> None:
-    """Every node stopped (SIGTERM to all at once; one still running after its wait is killed),
-    whatever happened in the test: none is left running for the next tests."""
-    if front is not None:
-        front.stop()
-    running = [node for node in nodes if node.running()]
-    for node in running:
-        node.proc.send_signal(signal.SIGTERM)
-    for node in running:
-        try:
-            node.stop(signal.SIGTERM)
-        except subprocess.TimeoutExpired:
-            pass  # killed by ServerProcess.stop
 
 
 def _status(server: ServerProcess) -> dict:

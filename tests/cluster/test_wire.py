@@ -18,7 +18,8 @@ from server.table.io import (
 
 MEMBER = Member("s1", "hash1", "Ann", program=True)
 INPUTS = [Join(seat=2, host=True), Join(), Watch(), AddBot(1, "shanten"), Ready(),
-          Act(7, {"type": "discard", "tile": "5p", "riichi": True}), Leave(moved=True), ResultClosed(), Disconnect(),
+          Act(7, {"type": "discard", "tile": "5p", "riichi": True}), Act(8, {"type": "pass"}, kept=True),
+          Leave(moved=True), ResultClosed(), Disconnect(),
           Reconnect(since=41, restart=True, watch=False)]
 MESSAGE = Message({"type": "event", "seq": 3, "event": {"type": "discard", "seat": 1, "tile": "0m"}})
 OUTPUTS = [Send("s1", {"type": "error", "code": "bad_action", "message": "not yours"}),

@@ -8,6 +8,8 @@ received from your table"."""
 from __future__ import annotations
 
 import asyncio
+import signal
+import time
 
 import pytest
 
@@ -102,3 +104,37 @@ async def test_a_token_that_resumes_nothing_gets_a_new_session_and_forgets_its_s
     assert client.token == welcome["resume"] and client.since is None
     assert (await until(client, "error"))["code"] == "seat_lost"
     await client.close()
+
+
+@pytest.mark.asyncio
+async def test_a_server_gone_silent_is_left_and_the_seat_resumed_once_it_answers_again(tmp_path):
+    """Issue 24: a server that stops answering without closing (its process paused) used to
+    hold the client on a connection that said nothing for as long as it lasted.  The heartbeat
+    (a `ping` after 2 s of silence, whose `pong` is not passed on) keeps a quiet but live
+    server's connection; a silent one is dropped while the server is still stopped, and the
+    session resumes once it answers."""
+    from tests.harness import ServerProcess
+
+    srv = ServerProcess(tmp_path / "riichi.sqlite3").start()
+    try:
+        notices = []
+        client, offer = await seated_with_bots(srv.url, backoff=(0.05,), on_notice=notices.append)
+        with pytest.raises(TimeoutError):  # the table waits for us: nothing comes but the heartbeat's pongs
+            await asyncio.wait_for(client.recv(), 3)
+        assert not notices
+        srv.proc.send_signal(signal.SIGSTOP)
+        try:
+            back = asyncio.create_task(client.recv())
+            deadline = time.monotonic() + 20
+            while not notices:
+                assert time.monotonic() < deadline and not back.done(), "the client did not leave the silent server"
+                await asyncio.sleep(0.05)
+            assert notices[0].kind is NoticeKind.LOST and "said nothing" in notices[0].text
+        finally:
+            srv.proc.send_signal(signal.SIGCONT)
+        welcome = await asyncio.wait_for(back, 30)
+        assert welcome["type"] == "welcome" and welcome["resumed"] is True
+        assert (await until(client, "offer"))["decision"] == offer["decision"]
+        await client.close()
+    finally:
+        srv.stop()

@@ -91,6 +91,23 @@ async def test_the_same_client_resumes_its_seat_while_its_old_connection_seems_a
 
 
 @pytest.mark.asyncio
+@pytest.mark.parametrize("client_id", ["a-new-terminal", None], ids=["another-client", "no-client-id"])
+async def test_a_resume_takes_the_seat_of_a_connection_that_no_longer_answers(server, client_id):
+    """Issue 24: a resume from another client (or one that sends no `client`) was refused
+    `seat_in_use` while the server still held the seat's old connection, though nothing was at
+    its other end any more (half-open TCP: here the old client reads nothing, so answers no
+    ping).  Now the server pings the old connection, and a connection that does not answer
+    within a moment loses the seat to the resume."""
+    host, _ = await seated_host(server, client_id="alice-terminal")
+    host.ws.transport.pause_reading()  # gone, as far as the server can tell: no pong comes back
+    back = await Client.connect(server.url, "host", resume=host.resume_token, since=1, client_id=client_id)
+    assert back.welcome["type"] == "welcome" and back.welcome["resumed"] is True, back.welcome
+    assert (await recv(back, "offer"))["seat"] == 0
+    await back.close()
+    host.ws.transport.abort()
+
+
+@pytest.mark.asyncio
 @pytest.mark.parametrize("extra, code", [((), "server_restarting"), (("--ephemeral",), "server_ended")])
 async def test_a_stopping_server_says_in_its_bye_whether_it_comes_back(tmp_path, extra, code):
     """`bye.code` tells a client to wait for the server (its games are kept) or to stop:

@@ -2,7 +2,11 @@
 // client_cli/play/connection.py does).  Frames are msgpack maps (@msgpack/msgpack).  When the
 // connection drops it connects again with backoff and says `hello` with the resume token and
 // `since`, the seq of the last `table`, `event` or `result` received (PROTOCOL.md
-// "Reconnecting"); after a `bye` it stops, unless its code is `server_restarting`.
+// "Reconnecting"); after a `bye` it stops, unless its code is `server_restarting`.  A server
+// that goes silent (a paused node, a cut connection) is noticed by the heartbeat (PROTOCOL.md
+// "Keepalive"): after HEARTBEAT_MS with nothing from it the page sends `ping`, and once the
+// ping has had SILENT_MS - HEARTBEAT_MS with nothing at all the connection counts as dropped
+// (as in protocol/client.py); a socket that has not opened within SILENT_MS too.
 
 import { decode, encode } from "@msgpack/msgpack";
 
@@ -12,6 +16,10 @@ export type Msg = { type: string; [field: string]: any };
 const COUNTED = new Set(["table", "event", "result"]);
 const BACKOFF_MS = [200, 500, 1000, 2000, 3000, 5000];
 const GONE_AFTER_MS = 30_000; // failed reconnects for this long: the user is told the server seems gone
+const HEARTBEAT_MS = 2_000;
+const SILENT_MS = 4_000;
+const HEARTBEAT_ID = "heartbeat"; // the heartbeat's ping id: its pong is not passed on
+const WATCH_EVERY_MS = 500;
 
 export type LinkState = "connecting" | "up" | "down" | "gone" | "ended";
 
@@ -33,6 +41,9 @@ export class Connection {
   private lostAt: number | null = null;
   private toldGone = false;
   private intent: Msg[] = [];
+  private heardAt = 0; // when the server (or the socket's opening) was last heard
+  private askedAt: number | null = null; // when the heartbeat's ping went, unanswered so far
+  private watchdog: number | null = null;
   readonly url: string;
 
   constructor(public name: string, readonly clientId: string, private hooks: ConnectionHooks,
@@ -46,6 +57,7 @@ export class Connection {
   open(intent: Msg[] = []): void {
     this.intent = intent;
     this.connect();
+    this.watchdog ??= window.setInterval(() => this.watch(), WATCH_EVERY_MS);
   }
 
   get connected(): boolean {
@@ -69,7 +81,42 @@ export class Connection {
 
   close(): void {
     this.ended = true;
+    this.stopWatching();
     this.ws?.close(1000, "closed by the page");
+  }
+
+  /** The heartbeat.  Silence is judged from the ping's own wait, not only from the last
+   * message, so a tab whose timers the browser slowed down is not dropped for its own lateness. */
+  private watch(): void {
+    const ws = this.ws;
+    if (ws === null) return;
+    const now = Date.now();
+    if (ws.readyState === WebSocket.CONNECTING) {
+      if (now - this.heardAt >= SILENT_MS) this.silent(ws);
+    } else if (ws.readyState === WebSocket.OPEN && now - this.heardAt >= HEARTBEAT_MS) {
+      if (this.askedAt === null) {
+        this.askedAt = now;
+        ws.send(encode({ type: "ping", id: HEARTBEAT_ID }));
+      } else if (now - this.askedAt >= SILENT_MS - HEARTBEAT_MS && now - this.heardAt >= SILENT_MS) {
+        this.silent(ws);
+      }
+    }
+  }
+
+  /** The server has said nothing: this socket is given up (its close comes whenever it
+   * does, and is ignored) and the page connects again at once. */
+  private silent(ws: WebSocket): void {
+    try {
+      ws.close(4000, "the server is silent");
+    } catch {
+      // closing is best effort: the socket is let go either way
+    }
+    this.closed(ws);
+  }
+
+  private stopWatching(): void {
+    if (this.watchdog !== null) window.clearInterval(this.watchdog);
+    this.watchdog = null;
   }
 
   private connect(): void {
@@ -82,6 +129,8 @@ export class Connection {
     }
     ws.binaryType = "arraybuffer";
     this.ws = ws;
+    this.heardAt = Date.now();
+    this.askedAt = null;
     ws.addEventListener("open", () => this.hello(ws));
     ws.addEventListener("message", (event) => this.received(ws, event.data));
     ws.addEventListener("close", () => this.closed(ws));
@@ -105,6 +154,9 @@ export class Connection {
       return; // the server sends only msgpack maps
     }
     if (typeof message !== "object" || message === null || typeof message.type !== "string") return;
+    this.heardAt = Date.now();
+    this.askedAt = null;
+    if (message.type === "pong" && message.id === HEARTBEAT_ID) return;
     if (message.type === "welcome") {
       this.welcomed = true;
       this.token = message.resume;
@@ -129,6 +181,7 @@ export class Connection {
     this.ws = null;
     this.welcomed = false;
     if (this.ended) {
+      this.stopWatching();
       this.hooks.link("ended", "disconnected");
       return;
     }
