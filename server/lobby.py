@@ -146,7 +146,7 @@ class Lobby:
         table = self._new_table(session, ended.rules, ended.clock, address, seat=seat)
         for bot_seat, strategy in sorted(ended.bots.items()):
             table.put(AddBot(seat=bot_seat, strategy=strategy or None), session)
-        ended.table, ended.host = table, seat
+        ended.opened(table, seat)
         log.info("rematch_created", table=table.id, game=game_id, host=session.name)
         offers = []
         for token, other in ended.players.items():

@@ -50,6 +50,10 @@ class Ended:
                                " ask for its rematch")
         return seat
 
+    def opened(self, table: Table, host: int) -> None:
+        """The rematch's table was created, by the player of seat `host`."""
+        self.table, self.host = table, host
+
     def offer(self, seat: int) -> dict[str, object] | None:
         """What a player of the game is told of its rematch (None: there is none open)."""
         table = self.table
