@@ -13,7 +13,10 @@ from tests.web.browser import WebPlayer, create_table
 
 def test_a_player_in_the_browser_plays_whole_hands_against_three_bots_by_clicking(server, browsers):
     browser = browsers()
-    create_table(browser, server.port, "alice")
+    # with a clock, so that the table holds the next hand while a result is open (PROTOCOL.md
+    # "Between hands"): without one a hand a bot ended right after our riichi gave way to the
+    # next before the riichi discard could be read from our pond
+    create_table(browser, server.port, "alice", clock="10,60")
     player = WebPlayer(browser)  # the mouse
     player.until(lambda s: s["screen"] == "waiting", what="the waiting room")
     seats = [row.text for row in browser.find_elements(By.CSS_SELECTOR, "#seats tr")]

@@ -90,7 +90,7 @@ async def test_a_spectators_page_holds_no_concealed_tile_in_its_dom_or_in_any_fr
     played.streams["seat0"] = (0, host.frames)
     played.streams["browser"] = (None, list(frames))
     counts = check_game(played)
-    assert counts["hands"] >= 4 and counts["events"] > 300
+    assert counts["hands"] >= 2 and counts["events"] > 300  # a game may end at a bust (tenhou): seen after 3 hands
     assert sum(m["type"] == "event" for m in frames) == counts["events"]  # every broadcast, every frame
     playing = [s for s in samples if s["screen"] == "table"]
     assert len({s["seq"] for s in playing}) > 60 and all(s["watching"] and s["hand"] == 0 for s in playing)
