@@ -77,8 +77,9 @@ class Lobby:
         self.by_watch[table.watch] = table
         return table
 
-    def _forget(self, table: Table) -> None:
-        self.rematches.table_closed(table)
+    def _forget(self, table: Table | RemoteTable) -> None:
+        if isinstance(table, Table):  # (another node's table, seen through its proxy, is that node's to keep)
+            self.rematches.table_closed(table)
         self.tables.pop(table.id, None)
         self.by_invite.pop(table.invite, None)
         self.by_watch.pop(table.watch, None)
