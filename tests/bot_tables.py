@@ -40,6 +40,17 @@ async def start_table(host_url: str, friend_urls: list[str], seed: int = 1, serv
     return [host, *friends]
 
 
+async def decisions_stored(url: str) -> int:
+    """Decisions stored so far of every game, finished or not, in the PostgreSQL database at url."""
+    import asyncpg
+
+    connection = await asyncpg.connect(url)
+    try:
+        return await connection.fetchval("SELECT count(*) FROM decisions") or 0
+    finally:
+        await connection.close()
+
+
 async def decisions_in_play(url: str) -> int:
     """Decisions stored so far of the games not finished, in the PostgreSQL database at url."""
     import asyncpg
