@@ -347,7 +347,8 @@ def sized_frame(size: int, valid: bool) -> bytes:
 
 def oracle(frame: bytes | str, who: str, offer: dict[str, Any] | None, hand: list[int]) -> str | None:
     """The answer a frame must get: an error code, "pong", or None for a frame that would
-    be obeyed (a move that may be legal, create_table, leave: not sent)."""
+    be obeyed or gets no answer (a move that may be legal, create_table, leave, rematch,
+    result_closed: not sent)."""
     try:
         message = decode(frame)
     except ProtocolError as problem:
@@ -359,8 +360,8 @@ def oracle(frame: bytes | str, who: str, offer: dict[str, Any] | None, hand: lis
         return "bad_message"  # hello twice on one connection
     if kind in ("join", "watch"):
         return "no_table"  # codes made up here name no table
-    if kind in ("create_table", "leave"):
-        return None
+    if kind in ("create_table", "leave", "rematch", "result_closed"):
+        return None  # (result_closed is ignored with no answer outside a pause between hands)
     if who == "stranger":
         return "not_at_table"
     if who == "spectator":
