@@ -18,7 +18,7 @@ from client_cli.bot.sdk import play
 from client_cli.bot.strategies import BuiltinBot
 from protocol.client import Client
 from tests.bot_tables import decisions_in_play, decisions_stored, invite_of, start_table, stored_finals_replayed
-from tests.clients import play_counting, recv
+from tests.clients import create_with_bots, play_counting, recv
 from tests.cluster.nodes import lease_owner, start_nodes, stop_nodes
 from tests.services import Front, new_database
 
@@ -124,12 +124,7 @@ async def test_a_seat_resumed_through_another_node_takes_over_from_a_connection_
     url = await new_database(postgres)
     nodes = start_nodes(url, redis_server.url, tmp_path, "ab")
     try:
-        host = await Client.connect(nodes[0].url, "host", client_id="first-run")
-        await host.send({"type": "create_table", "rules": "tenhou", "clock": {"none": True}})
-        await recv(host, "table")
-        for _ in range(3):
-            await host.send({"type": "add_bot"})
-        await host.send({"type": "ready"})
+        host, _ = await create_with_bots(nodes[0], "tenhou", client_id="first-run")
         await recv(host, "offer")
         host.ws.transport.pause_reading()
         back = await Client.connect(nodes[1].url, "host", resume=host.resume_token, client_id="second-run")
