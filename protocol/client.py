@@ -153,6 +153,11 @@ class SeatInUse(Refused):
     is taken over only when the user says so (`ResumingClient.takeover`)."""
 
 
+class Unavailable(Refused):
+    """A server of several cannot reach the service's Redis just now (`unavailable`): the
+    address answers, and a resume is tried again with the backoff, counted as no failure."""
+
+
 class GaveUp(ConnectError):
     """The connection was lost and could not be resumed `times` times in a row; `last` is the
     last failure to connect (None: each connection was made, and lost again)."""
@@ -333,7 +338,7 @@ class ResumingClient:
         self._tell(NoticeKind.LOST, text)
 
     async def _reconnect(self) -> Client:
-        told, last = False, None
+        told, last, waited = False, None, 0  # waited: answers `unavailable` (no failures) this outage
         while True:
             if self.retries is not None and self.failures > self.retries:
                 raise GaveUp(self.url, self.failures, last)
@@ -342,7 +347,7 @@ class ResumingClient:
                 told = True  # once; it keeps trying
                 self._tell(NoticeKind.GONE, f"the server at {self.url} seems gone (no answer for {away:.0f} s):"
                                             " still trying")
-            await asyncio.sleep(self.backoff[min(max(self.failures - 1, 0), len(self.backoff) - 1)])
+            await asyncio.sleep(self.backoff[min(max(self.failures - 1 + waited, 0), len(self.backoff) - 1)])
             if self.closing:
                 raise SessionEnded
             try:  # (a node that answers nothing in a heartbeat's time is tried again, elsewhere if it can be)
@@ -352,6 +357,11 @@ class ResumingClient:
                 self.failures += 1
                 self._tell(NoticeKind.RETRY_FAILED, f"connection lost: reconnecting (attempt {self.failures - 1})..."
                                                     f" {problem}", attempt=self.failures - 1, problem=problem)
+                continue
+            except Unavailable as problem:  # the server is there, and says to come back soon
+                waited += 1
+                self._tell(NoticeKind.RETRY_FAILED, f"reconnecting: {problem}", attempt=self.failures - 1 + waited,
+                           problem=problem)
                 continue
             self.reconnects += 1
             self._tell(NoticeKind.BACK, "reconnected", welcome=self.welcome)
@@ -407,9 +417,11 @@ def _refusal(answer: dict[str, Any]) -> Refused:
         return VersionMismatch(code, message, f"version mismatch: {message}")
     if code == ErrorCode.SEAT_IN_USE:
         return SeatInUse(code, message, "the player of that seat is connected now, from another client")
+    if code == ErrorCode.UNAVAILABLE:
+        return Unavailable(code, message, f"the server cannot take us just now: {message}")
     return Refused(code, message)
 
 
 __all__ = ["HEARTBEAT", "MAX_FRAME", "SILENT_AFTER", "VERSION", "Client", "ConnectError", "GaveUp", "Notice",
-           "NoticeKind", "Refused", "ResumingClient", "SeatInUse", "SessionEnded", "Silent", "Unreachable",
-           "VersionMismatch", "address_problem", "new_client_id"]
+           "NoticeKind", "Refused", "ResumingClient", "SeatInUse", "SessionEnded", "Silent", "Unavailable",
+           "Unreachable", "VersionMismatch", "address_problem", "new_client_id"]

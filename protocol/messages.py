@@ -55,6 +55,7 @@ class ErrorCode(StrEnum):
     NO_SEAT = "no_seat"
     STALE_DECISION = "stale_decision"
     ILLEGAL_ACTION = "illegal_action"
+    UNAVAILABLE = "unavailable"  # the service cannot reach what it needs (Redis) just now: try again soon
     INTERNAL = "internal"
 
 

@@ -49,6 +49,8 @@ from server.addresses import ClientAddresses
 from server.forwarded import TrustedProxies, network
 from server.cluster.handoff import Handoffs, adopted_connection, service_folder, unread_messages
 from server.cluster.node import LEASE_TTL, REPORT_EVERY, Cluster, ClusterProblem, cluster_needs, open_redis
+from server.cluster.redis_watch import RedisAway
+from server.keyed_locks import KeyedLocks
 from server.metrics import CONTENT_TYPE as METRICS_TYPE
 from server.metrics import Figures
 from server.workers import supervise, workers_need
@@ -169,6 +171,7 @@ class App:
         self.refused = RareLog("connections_refused")
         self.no_hello = RareLog("no_hello_closed")
         self.cluster: Cluster | None = None  # a node of several (--redis)
+        self.resuming = KeyedLocks()  # by token hash: one hello at a time resumes a session (Connection.hello)
         self.handoffs: Handoffs | None = None  # ... that hands connections to the table's node on this machine
         self.adopt: Callable[..., ServerConnection] | None = None  # makes a connection of a socket handed here
         self.ws_settings: dict[str, Any] = {}  # the websocket settings a handed connection gets, as serve's
@@ -249,9 +252,7 @@ class App:
             return "stopping"
         if not await self.lobby.store.healthy():
             return "the store does not answer"
-        if self.cluster is not None and not await self.cluster.healthy():
-            return "redis does not answer"
-        return None
+        return None if self.cluster is None else self.cluster.problem()
 
     def figures(self) -> dict[str, Any]:
         """What /metrics reads at each scrape (server/metrics.py)."""
@@ -592,8 +593,24 @@ class Connection:
                     table.put(item, session)
         except LobbyError as problem:
             self.send(error(problem.code, str(problem)))
+        except RedisAway as away:
+            self.send(error(ErrorCode.UNAVAILABLE, f"{away}: try again in a few seconds"))
 
     async def hello(self, msg: dict[str, Any]) -> None:
+        """A hello; with `resume`, one at a time per token: a client that gave up waiting for
+        its welcome and came back on another connection is answered after the first, and
+        takes the session the first resumed (rather than a second one for the same seat)."""
+        resume = msg.get("resume") if self.session is None and msg["version"] == VERSION else None
+        if not resume:
+            return await self._hello(msg)
+        try:
+            async with self.app.resuming.hold(token_hash(resume)):
+                await self._hello(msg)
+        except RedisAway as away:
+            self.send(error(ErrorCode.UNAVAILABLE, f"{away}: try again in a few seconds"))
+            self.close_after(1013, "try again later")
+
+    async def _hello(self, msg: dict[str, Any]) -> None:
         if self.session is not None:
             return self.send(error(ErrorCode.BAD_MESSAGE, "hello was already said on this connection"))
         if msg["version"] != VERSION:
@@ -718,7 +735,7 @@ async def running(args: argparse.Namespace) -> AsyncIterator[App]:
     try:
         if args.redis:  # a node of several: the tables no node holds are this one's to rebuild
             cluster = Cluster(await open_redis(args.redis), store, node=args.node_id or None, ttl=args.lease_ttl,
-                              report_every=args.report_every)
+                              report_every=args.report_every, relay=await open_redis(args.redis, relay=True))
             structlog.contextvars.bind_contextvars(node=cluster.node)
             cluster.attach(lobby)
             await cluster.start()

@@ -22,20 +22,40 @@ async def invite_of(host: asyncio.Task, invite: asyncio.Future[str]) -> str:
     return invite.result()
 
 
+class Thinking:
+    """A bot that takes `seconds` over each decision (a game that lasts longer than a lease)."""
+
+    def __init__(self, bot: Any, seconds: float):
+        self.bot, self.seconds = bot, seconds
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.bot, name)
+
+    async def decide(self, view: dict[str, Any], actions: list[dict[str, Any]]) -> dict[str, Any]:
+        await asyncio.sleep(self.seconds)
+        return await self.bot.decide(view, actions)
+
+
 async def start_table(host_url: str, friend_urls: list[str], seed: int = 1, server_bots: int = 0,
-                      rules: str = "tenhou", timeout: float = 90) -> list[asyncio.Task[BotResult]]:
+                      rules: str = "tenhou", timeout: float = 90, think: float = 0) -> list[asyncio.Task[BotResult]]:
     """The host's task (at host_url) and each friend's (one at each of friend_urls), playing one
-    game without a clock; the host seats `server_bots` of the server's bots."""
+    game without a clock; the host seats `server_bots` of the server's bots.  `think`: seconds
+    each of the host and friends takes over a decision."""
+
+    def bot(name: str, seed: int) -> Any:
+        made = make_bot("builtin", name, seed=seed)
+        return Thinking(made, think) if think else made
+
     invite: asyncio.Future[str] = asyncio.get_running_loop().create_future()
 
     def on_table(message: dict[str, Any]) -> None:
         if "invite" in message and not invite.done():
             invite.set_result(message["invite"])
 
-    host = asyncio.create_task(play(make_bot("builtin", f"host{seed}", seed=seed), host_url, server_bots=server_bots,
+    host = asyncio.create_task(play(bot(f"host{seed}", seed), host_url, server_bots=server_bots,
                                     rules=rules, clock={"none": True}, on_table=on_table, timeout=timeout))
     code = await invite_of(host, invite)
-    friends = [asyncio.create_task(play(make_bot("builtin", f"friend{seed}-{i}", seed=seed * 100 + i), url, code=code,
+    friends = [asyncio.create_task(play(bot(f"friend{seed}-{i}", seed * 100 + i), url, code=code,
                                         timeout=timeout)) for i, url in enumerate(friend_urls)]
     return [host, *friends]
 

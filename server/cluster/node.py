@@ -35,6 +35,7 @@ import structlog
 
 from protocol.messages import ByeCode
 from server.cluster.leases import LeaseKeeper, Leases
+from server.cluster.redis_watch import RedisAway, RedisWatch, redis_trouble
 from server.cluster.wire import Answered, InputFrame, OutputFrame, WireError, input_frame, output_frame, read_frame
 from server.session import Session
 from server.store.postgres import is_postgres_url
@@ -173,9 +174,16 @@ class Replies:
 
 
 class Cluster:
+    """This node in the service.  `redis`: the client for leases and look-ups, whose calls are
+    bounded; `relay`: the client the relayed frames go through (published and heard), which
+    waits for Redis however long it is away rather than drop a frame (default: `redis`)."""
+
     def __init__(self, redis: Any, store: PostgresStore, node: str | None = None, ttl: float = LEASE_TTL,
-                 clock: Callable[[], float] = time.monotonic, report_every: float = REPORT_EVERY):
+                 clock: Callable[[], float] = time.monotonic, report_every: float = REPORT_EVERY,
+                 relay: Any = None):
         self.redis, self.store = redis, store
+        self.relay = redis if relay is None else relay
+        self.watch = RedisWatch(redis, self.redis_back)
         self.node = node or new_node_id()
         self.leases = Leases(redis, self.node, ttl)
         self.keeper = LeaseKeeper(self.leases, self._lease_lost)
@@ -215,7 +223,7 @@ class Cluster:
         await self.redis.set(SERVICE, secrets.token_hex(6), nx=True)
         said = await self.redis.get(SERVICE)
         self.service_id = said.decode() if isinstance(said, bytes) else str(said)
-        pubsub = self.redis.pubsub()
+        pubsub = self.relay.pubsub()
         await pubsub.subscribe(node_channel(self.node), MOVED)
         loop = asyncio.get_running_loop()
         self._tasks = [loop.create_task(self._listen(pubsub), name="cluster-listen"),
@@ -223,6 +231,7 @@ class Cluster:
                        loop.create_task(self._claimer(), name="cluster-claim"),
                        loop.create_task(self._reporter(), name="cluster-report")]
         self.keeper.start()
+        self.watch.start()
 
     async def stop(self) -> None:
         """After the lobby has stopped its tables: their leases are given up, so that other
@@ -236,6 +245,7 @@ class Cluster:
         except asyncio.TimeoutError:  # Redis away: the leases run out by themselves
             pass
         await self.keeper.stop()
+        await self.watch.stop()
         for task in self._tasks:
             task.cancel()
         await asyncio.gather(*self._tasks, return_exceptions=True)
@@ -245,13 +255,18 @@ class Cluster:
         for task in self._tasks:
             task.cancel()
         await asyncio.gather(*self._tasks, return_exceptions=True)
-        try:
-            await asyncio.wait_for(self.redis.aclose(), 3)
-        except Exception:  # noqa: BLE001 - closing is best effort
-            pass
+        await self.watch.stop()
+        for client in {id(self.redis): self.redis, id(self.relay): self.relay}.values():
+            try:
+                await asyncio.wait_for(client.aclose(), 3)
+            except Exception:  # noqa: BLE001 - closing is best effort
+                pass
 
     async def _reporter(self) -> None:
         while True:
+            if not self.watch.up:  # (said once, by the watch)
+                await asyncio.sleep(self.report_every)
+                continue
             try:
                 now = self.figures()
                 await self.redis.hset(NODES, self.node, json.dumps({
@@ -274,11 +289,25 @@ class Cluster:
             connections += figures.get("connections", 0)
         return {"nodes": sorted(nodes), "tables": tables, "connections": connections}
 
-    async def healthy(self) -> bool:
-        try:
-            return bool(await asyncio.wait_for(self.redis.ping(), 2))
-        except Exception:  # noqa: BLE001 - any failure is "does not answer"
-            return False
+    def problem(self) -> str | None:
+        """Why this node cannot serve the service now (for /healthz), or None."""
+        return self.watch.problem()
+
+    def redis_back(self, away: float) -> None:
+        """Redis answers again after an outage: the relays are resumed.  Each of this node's
+        sessions at another node's table resumes there from the last seq it was relayed, so
+        that whatever a lost connection to Redis dropped (a frame either way) is sent again
+        and a decision still open is offered again; a join not answered is asked again."""
+        for proxy in list(self.proxies.values()):
+            if proxy.closed:
+                continue
+            for session in self._sessions_at(proxy):
+                asked = proxy.asking.get(session.id)
+                if asked is not None and session.table is not proxy:
+                    proxy.put(asked, session)
+                else:
+                    proxy.put(Reconnect(since=proxy.seen.get(session.id), watch=session.id in proxy.spectators),
+                              session)
 
     # ---- this node's own tables --------------------------------------------------
 
@@ -402,8 +431,12 @@ class Cluster:
         """The node whose lease holds the table, if not this one (None too: nobody holds it)."""
         if self.lobby is not None and table_id in self.lobby.tables or table_id in self._claiming:
             return None
-        holder = await self.leases.holder(table_id)
+        holder = await self._holder(table_id)
         return None if holder is None or holder.node == self.node else holder.node
+
+    async def _holder(self, table_id: str) -> Any:
+        """Who holds the table's lease (for a client's request: RedisAway if Redis is away)."""
+        return await self.watch.ask(lambda: self.leases.holder(table_id))
 
     async def _proxy(self, table_id: str, invite: str, watch: str) -> RemoteTable | None:
         """The table as another node runs it; None if it is this node's (or none can run it)."""
@@ -412,16 +445,16 @@ class Cluster:
             return proxy
         if table_id in self._claiming:  # being taken over here: wait till it is rebuilt
             await asyncio.shield(self._claiming[table_id])
-        holder = await self.leases.holder(table_id)
+        holder = await self._holder(table_id)
         if holder is None:  # nobody runs it now (its node stopped or was lost): take it, or see who did
             if await self.claim_table(table_id):
                 return None
-            holder = await self.leases.holder(table_id)
+            holder = await self._holder(table_id)
         if table_id in self._claiming:  # being taken over here (by another look-up): wait till it is rebuilt
             await asyncio.shield(self._claiming[table_id])
             if table_id in self.lobby.tables:
                 return None
-            holder = await self.leases.holder(table_id)
+            holder = await self._holder(table_id)
         if holder is None or holder.node == self.node:
             return None
         proxy = self.proxies.get(table_id)  # made meanwhile, by another session's look-up: one proxy a table
@@ -510,17 +543,28 @@ class Cluster:
             batch = [await self._publish.get()]
             while not self._publish.empty() and len(batch) < PUBLISH_BATCH:
                 batch.append(self._publish.get_nowait())
-            try:
-                async with self.redis.pipeline(transaction=False) as pipe:
-                    for channel, frame, _ in batch:
-                        pipe.publish(channel, frame)
-                    heard = await pipe.execute()
-            except Exception as problem:  # noqa: BLE001 - Redis away: what it would have carried is lost
-                self.log.warning("publish_failed", frames=len(batch), error=str(problem))
-                continue
+            heard = await self._published(batch)
             for (channel, _, sent), count in zip(batch, heard):
                 if sent is not None and count == 0:
                     self._unheard(channel, *sent)
+
+    async def _published(self, batch: list[tuple[str, bytes, Any]]) -> list[int]:
+        """Publish a batch in one round trip; how many heard each frame.  The relay's client
+        waits for a Redis that is paused; one whose connection is lost is asked again, the
+        same batch in the same order, until it takes it: nothing relayed is dropped.  (A frame
+        that Redis had taken before the connection was lost, as when Redis restarts, may go
+        twice: a repeated answer is refused as stale.)"""
+        wait = 0.1
+        while True:
+            try:
+                async with self.relay.pipeline(transaction=False) as pipe:
+                    for channel, frame, _ in batch:
+                        pipe.publish(channel, frame)
+                    return await pipe.execute()
+            except Exception as problem:  # noqa: BLE001 - Redis away: the same batch again
+                self.log.warning("publish_retried", frames=len(batch), error=str(problem) or type(problem).__name__)
+                await asyncio.sleep(wait)
+                wait = min(1.0, wait * 2)
 
     async def _listen(self, pubsub: Any) -> None:
         while True:
@@ -606,10 +650,15 @@ class Cluster:
         every = self.leases.ttl / 3
         while True:
             await asyncio.sleep(every)
+            if not self.watch.up:
+                continue  # Redis away (the watch says so): the first round after it is back claims
             try:
                 await self.claim_orphans()
-            except Exception:  # noqa: BLE001 - the next round tries again
-                self.log.exception("claim_failed")
+            except Exception as problem:  # noqa: BLE001 - the next round tries again
+                if redis_trouble(problem):
+                    self.log.warning("claim_deferred", error=str(problem) or type(problem).__name__)
+                else:
+                    self.log.exception("claim_failed")
 
     async def claim_orphans(self) -> int:
         """Take over every open table that no node holds a lease on (its node is gone, or
@@ -640,19 +689,23 @@ class Cluster:
 
     async def _claim(self, table_id: str) -> bool:
         sent = self.clock()
-        epoch = await self.leases.claim(table_id)
+        epoch = await self.watch.ask(lambda: self.leases.claim(table_id))
         if epoch is None:
             return False
         if self.leaving or self.lobby.closing or not await self.store.take(table_id, epoch) \
                 or self.lobby.closing or not await self._restore(table_id):  # (a node stopping takes nothing over)
-            await self.leases.release(table_id, epoch)
             self.store.let_go(table_id)
+            try:
+                await self.leases.release(table_id, epoch)
+            except Exception as problem:  # noqa: BLE001 - Redis away: the lease runs out by itself
+                self.log.warning("lease_release_failed", table=table_id, error=str(problem) or type(problem).__name__)
             return False
         self.keeper.hold(table_id, epoch, sent)
         self.failovers += 1
         self.log.info("table_taken_over", table=table_id, epoch=epoch)
         self._come_home(table_id)
-        await self.redis.publish(MOVED, msgpack.packb({"table": table_id, "node": self.node}))
+        # (through the relay's queue: published in order with the frames, and however long Redis is away)
+        self._publish.put_nowait((MOVED, msgpack.packb({"table": table_id, "node": self.node}), None))
         return True
 
     def _come_home(self, table_id: str) -> None:
@@ -701,14 +754,18 @@ class ClusterProblem(Exception):
     """This node cannot join the service (args[0]: one line saying why)."""
 
 
-async def open_redis(url: str) -> Any:
+async def open_redis(url: str, relay: bool = False) -> Any:
     """A Redis client for the cluster (redis.asyncio), checked with a PING; ClusterProblem if
-    it does not answer."""
+    it does not answer.  `relay`: the client for the relayed frames (Cluster.relay), whose
+    reads wait for a paused Redis however long it takes (no socket timeout, no health check
+    that would drop the connection and what Redis was about to deliver on it)."""
     import redis.asyncio as aioredis  # only for several nodes: one process never imports it
     import redis.exceptions
 
+    waits: dict[str, Any] = {"socket_timeout": None, "health_check_interval": 0} if relay else \
+        {"socket_timeout": 5, "health_check_interval": 10}
     try:
-        client = aioredis.Redis.from_url(url, socket_timeout=5, socket_connect_timeout=5, health_check_interval=10)
+        client = aioredis.Redis.from_url(url, socket_connect_timeout=5, **waits)
         await client.ping()
     except (redis.exceptions.RedisError, OSError, ValueError) as problem:
         raise ClusterProblem(f"{url}: redis does not answer ({problem})") from None

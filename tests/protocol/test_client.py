@@ -138,3 +138,44 @@ async def test_a_server_gone_silent_is_left_and_the_seat_resumed_once_it_answers
         await client.close()
     finally:
         srv.stop()
+
+
+@pytest.mark.asyncio
+async def test_a_resume_answered_unavailable_is_tried_again_and_counted_as_no_failure():
+    """PROTOCOL.md "Errors": `unavailable`, "a server of several cannot reach the service's Redis
+    just now ... the clients given here reconnect with their backoff, and count it as no
+    failure".  A server that answers the first hello, then five resumes with `unavailable`
+    (closing each, 1013), then welcomes the sixth: a client that gives up after two failures
+    in a row is back at its session all the same."""
+    from websockets.asyncio.server import serve
+
+    from protocol.messages import decode, encode
+
+    hellos = []
+
+    async def answer(ws) -> None:
+        hello = decode(await ws.recv())
+        hellos.append(hello)
+        if len(hellos) == 1 or len(hellos) > 6:
+            await ws.send(encode({"type": "welcome", "version": hello["version"], "session": "s", "resume": "token",
+                                  "resumed": len(hellos) > 1}))
+            if len(hellos) == 1:
+                await ws.close()  # the connection drops after the welcome
+            else:
+                await ws.wait_closed()
+            return
+        await ws.send(encode({"type": "error", "code": "unavailable",
+                              "message": "redis does not answer (for 2 s): try again in a few seconds"}))
+        await ws.close(1013, "try again later")
+
+    async with serve(answer, "127.0.0.1", 0) as server:
+        url = f"ws://127.0.0.1:{server.sockets[0].getsockname()[1]}"
+        notices = []
+        client = ResumingClient(url, "alice", backoff=(0.01,), retries=2, on_notice=notices.append)
+        await client.connect()
+        welcome = await asyncio.wait_for(client.recv(), 10)
+        assert welcome["resumed"] is True and client.reconnects == 1
+        assert [h.get("resume") for h in hellos] == [None] + ["token"] * 6
+        retried = [n for n in notices if n.kind is NoticeKind.RETRY_FAILED]
+        assert len(retried) == 5 and "try again in a few seconds" in retried[0].text, [n.text for n in notices]
+        await client.close()

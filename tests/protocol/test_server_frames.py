@@ -324,8 +324,10 @@ async def test_every_frame_the_server_sends_in_whole_games_and_mistakes_is_one_t
     assert set(EVENTS) - set(seen.events) <= {"call", "riichi_accepted", "dora"}, seen.events
     assert seen.byes.keys() >= {"game_over", "replaced", "table_closed", "server_restarting"}, seen.byes
     assert seen.catchups.keys() == {"replay", "history", "unknown_seq"}, seen.catchups
-    # closing is a race with a stopping server, no_seat unreachable from outside, internal a bug
-    assert set(seen.errors) >= set(ErrorCode) - {ErrorCode.CLOSING, ErrorCode.NO_SEAT, ErrorCode.INTERNAL}, \
+    # closing is a race with a stopping server, no_seat unreachable from outside, internal a bug, unavailable a
+    # node of several whose Redis is away (tests/cluster/test_redis_outage.py)
+    assert set(seen.errors) >= set(ErrorCode) - {ErrorCode.CLOSING, ErrorCode.NO_SEAT, ErrorCode.INTERNAL,
+                                                 ErrorCode.UNAVAILABLE}, \
         f"not every error came: {seen.errors}"
     print(f"\nframes checked: {sum(seen.types.values())} {dict(seen.types)}\nevents {dict(seen.events)}"
           f"\nerrors {dict(seen.errors)}\nbyes {dict(seen.byes)}")

@@ -157,6 +157,9 @@ export class Connection {
     this.heardAt = Date.now();
     this.askedAt = null;
     if (message.type === "pong" && message.id === HEARTBEAT_ID) return;
+    if (message.type === "error" && message.code === "unavailable" && !this.welcomed) {
+      return; // the server closes this connection (1013) and is tried again with the backoff
+    }
     if (message.type === "welcome") {
       this.welcomed = true;
       this.token = message.resume;
