@@ -3,9 +3,11 @@
 This module is the one definition of the protocol: the client's messages, the server's
 messages with the game events, the hands' results and a seat's view inside them, the
 error codes and the bye codes (protocol/PROTOCOL.md says the same in words).  Fields are
-(kinds, required) as protocol/shapes.py reads them.  `decode` turns a frame into a checked
-client message or raises ProtocolError with an error code and a one-line reason;
-`check_server` checks a server message the same way; `encode` packs a message.
+(kinds, required) as protocol/shapes.py reads them, keyed by `MessageType`.  `decode` turns a
+frame into a checked client message or raises ProtocolError with an error code and a one-line
+reason; `check_server` checks a server message the same way; `encode` packs a message.  The
+server builds its messages with protocol/server_messages.py's constructors, one a server
+message type; protocol/typescript.py writes these names out for the web client.
 """
 
 from __future__ import annotations
@@ -73,22 +75,53 @@ class ByeCode(StrEnum):
     REPLACED = "replaced"  # another connection resumed this session (hello's takeover, or the same client)
 
 
+class MessageType(StrEnum):
+    """The `type` of every message: the client's (CLIENT_MESSAGES), then the server's
+    (SERVER_MESSAGES); no name is used both ways."""
+
+    HELLO = "hello"
+    CREATE_TABLE = "create_table"
+    JOIN = "join"
+    WATCH = "watch"
+    ADD_BOT = "add_bot"
+    READY = "ready"
+    ACT = "act"
+    LEAVE = "leave"
+    RESULT_CLOSED = "result_closed"
+    REMATCH = "rematch"
+    PING = "ping"
+    WELCOME = "welcome"
+    TABLE = "table"
+    CATCHUP = "catchup"
+    EVENT = "event"
+    SNAPSHOT = "snapshot"
+    OFFER = "offer"
+    TIMEOUT = "timeout"
+    RESULT = "result"
+    LEFT = "left"
+    ERROR = "error"
+    PONG = "pong"
+    REMATCH_OFFERED = "rematch_offered"
+    BYE = "bye"
+
+
 # ---- client to server: type -> field -> (kinds, required) (protocol/shapes.py) ----------
 
 _STR, _INT, _BOOL, _MAP, _LIST = (str,), (int,), (bool,), (dict,), (list,)
-CLIENT_MESSAGES: dict[str, Fields] = {
-    "hello": {"name": (_STR, True), "version": (_INT, True), "resume": (_STR, False), "since": (_INT, False),
-              "bot": (_BOOL, False), "client": (_STR, False), "takeover": (_BOOL, False)},
-    "create_table": {"rules": (_STR, False), "overrides": (_MAP, False), "clock": (_MAP, False)},
-    "join": {"code": (_STR, True), "seat": (_INT, False)},
-    "watch": {"code": (_STR, True)},
-    "add_bot": {"seat": (_INT, False), "strategy": (_STR, False)},
-    "ready": {},
-    "act": {"decision": (_INT, True), "action": (_MAP, True)},
-    "leave": {},
-    "result_closed": {},  # the player closed the hand's result: the next hand's clock may start
-    "rematch": {"game": (_INT, True)},
-    "ping": {"id": (_INT + _STR, False)},
+_T = MessageType  # (short, for the tables)
+CLIENT_MESSAGES: dict[MessageType, Fields] = {
+    _T.HELLO: {"name": (_STR, True), "version": (_INT, True), "resume": (_STR, False), "since": (_INT, False),
+               "bot": (_BOOL, False), "client": (_STR, False), "takeover": (_BOOL, False)},
+    _T.CREATE_TABLE: {"rules": (_STR, False), "overrides": (_MAP, False), "clock": (_MAP, False)},
+    _T.JOIN: {"code": (_STR, True), "seat": (_INT, False)},
+    _T.WATCH: {"code": (_STR, True)},
+    _T.ADD_BOT: {"seat": (_INT, False), "strategy": (_STR, False)},
+    _T.READY: {},
+    _T.ACT: {"decision": (_INT, True), "action": (_MAP, True)},
+    _T.LEAVE: {},
+    _T.RESULT_CLOSED: {},  # the player closed the hand's result: the next hand's clock may start
+    _T.REMATCH: {"game": (_INT, True)},
+    _T.PING: {"id": (_INT + _STR, False)},
 }
 
 # ---- server to client ------------------------------------------------------------------
@@ -96,6 +129,9 @@ CLIENT_MESSAGES: dict[str, Fields] = {
 _NUM, _OPT_INT, _TILES, _INTS = (int, float), (int, NONE), (ListOf((TILE,)),), (ListOf((int,)),)
 TABLE_STATES = ("waiting", "playing", "finished", "closed")
 CATCHUP_REASONS = ("history", "restart", "unknown_seq")  # why a resume gets a snapshot, not a replay
+SEAT_KINDS = ("human", "bot")
+CALL_MELDS = ("chi", "pon", "kan", "ankan", "kakan")  # a `call` event's meld (server/rules/melds.py MeldKind)
+PHASES = ("turn", "calls", "chankan", "game_over")  # a view's phase (server/game/state.py Phase)
 
 # The actions offered (server/game/actions.py `action_to_data`); `act.action` sends one back.
 ACTIONS: dict[str, Fields] = {
@@ -137,7 +173,7 @@ EVENTS: dict[EventType, Fields] = {
                      "tile": ((TILE,), False)},
     EventType.DISCARD: {"seat": (_INT, True), "tile": ((TILE,), True), "tsumogiri": (_BOOL, True),
                         "riichi": (_BOOL, True)},
-    EventType.CALL: {"seat": (_INT, True), "meld": ((Among(frozenset(("chi", "pon", "kan", "ankan", "kakan"))),), True),
+    EventType.CALL: {"seat": (_INT, True), "meld": ((Among(frozenset(CALL_MELDS)),), True),
                      "tiles": (_TILES, True), "called": ((TILE, NONE), True), "from": (_OPT_INT, True)},
     EventType.RIICHI_ACCEPTED: {"seat": (_INT, True), "scores": (_INTS, True), "sticks": (_INT, True)},
     EventType.DORA: {"indicator": ((TILE,), True), "dora_indicators": (_TILES, True)},
@@ -158,43 +194,38 @@ VIEW: Fields = {
     "rules": (_STR, True), "overrides": ((KeyedMap(PLAIN),), True), "names": ((ListOf(_STR),), True),
     "seed_hash": (_STR, True), "round": (_STR, True), "round_wind": (_INT, True), "dealer": (_INT, True),
     "honba": (_INT, True), "sticks": (_INT, True), "scores": (_INTS, True), "dora_indicators": (_TILES, True),
-    "tiles_left": (_INT, True), "turn": (_INT, True), "phase": (_STR, True), "last_discard": ((TILE, NONE), True),
-    "hand_sizes": (_INTS, True), "seats": ((ListOf((MapOf(_SEAT_PUBLIC),)),), True),
+    "tiles_left": (_INT, True), "turn": (_INT, True), "phase": ((Among(frozenset(PHASES)),), True),
+    "last_discard": ((TILE, NONE), True), "hand_sizes": (_INTS, True), "seats": ((ListOf((MapOf(_SEAT_PUBLIC),)),), True),
     "final": ((MapOf(_FINAL), NONE), True), "you": ((MapOf(_YOU),), False), "actions": ((ListOf(_ACTION),), False)}
 _CLOCK = MapOf({"per_decision": (_NUM, True), "bank": (_NUM, True), "absence": (_NUM, True),
                 "between_hands": (_NUM, True)})
-_SEAT = MapOf({"name": (_STR, True), "kind": ((Among(frozenset(("human", "bot"))),), True), "ready": (_BOOL, True),
+_SEAT = MapOf({"name": (_STR, True), "kind": ((Among(frozenset(SEAT_KINDS)),), True), "ready": (_BOOL, True),
                "host": (_BOOL, True), "connected": (_BOOL, True), "program": (_BOOL, True)})
 _SEQ: Fields = {"seq": (_INT, True)}  # (PROTOCOL.md "Server to client": what numbers mean)
-SERVER_MESSAGES: dict[str, Fields] = {
-    "welcome": {"version": (_INT, True), "session": (_STR, True), "resume": (_STR, True), "resumed": (_BOOL, True)},
-    "table": {**_SEQ, "table": (_STR, True), "state": ((Among(frozenset(TABLE_STATES)),), True), "rules": (_STR, True),
-              "clock": ((_CLOCK, NONE), True), "you": (_OPT_INT, True), "game": (_OPT_INT, True),
-              "seats": ((ListOf((_SEAT, NONE)),), True), "invite": (_STR, False), "watch": (_STR, False)},
-    "catchup": {**_SEQ, "since": (_INT, True), "replay": (_BOOL, True),
-                "reason": ((Among(frozenset(CATCHUP_REASONS)),), False)},
-    "event": {**_SEQ, "event": ((Typed(EVENTS),), True)},
-    "snapshot": {**_SEQ, "game": (_INT, True), "view": ((MapOf(VIEW),), True)},
-    "offer": {**_SEQ, "decision": (_INT, True), "seat": (_INT, True), "actions": ((ListOf(_ACTION),), True),
-              "deadline_ms": (_INT, False), "bank_ms": (_INT, False)},
-    "timeout": {**_SEQ, "decision": (_INT, True), "action": (_ACTION, True)},
+SERVER_MESSAGES: dict[MessageType, Fields] = {
+    _T.WELCOME: {"version": (_INT, True), "session": (_STR, True), "resume": (_STR, True), "resumed": (_BOOL, True)},
+    _T.TABLE: {**_SEQ, "table": (_STR, True), "state": ((Among(frozenset(TABLE_STATES)),), True), "rules": (_STR, True),
+               "clock": ((_CLOCK, NONE), True), "you": (_OPT_INT, True), "game": (_OPT_INT, True),
+               "seats": ((ListOf((_SEAT, NONE)),), True), "invite": (_STR, False), "watch": (_STR, False)},
+    _T.CATCHUP: {**_SEQ, "since": (_INT, True), "replay": (_BOOL, True),
+                 "reason": ((Among(frozenset(CATCHUP_REASONS)),), False)},
+    _T.EVENT: {**_SEQ, "event": ((Typed(EVENTS),), True)},
+    _T.SNAPSHOT: {**_SEQ, "game": (_INT, True), "view": ((MapOf(VIEW),), True)},
+    _T.OFFER: {**_SEQ, "decision": (_INT, True), "seat": (_INT, True), "actions": ((ListOf(_ACTION),), True),
+               "deadline_ms": (_INT, False), "bank_ms": (_INT, False)},
+    _T.TIMEOUT: {**_SEQ, "decision": (_INT, True), "action": (_ACTION, True)},
     # `you` and `names` when it is sent again after the end (PROTOCOL.md "After the end")
-    "result": {**_SEQ, "game": (_INT, True), "final": ((MapOf(_FINAL),), True), "you": (_INT, False),
-               "names": ((ListOf(_STR),), False), "uma": ((ListOf(_NUM),), False)},
-    "left": {**_SEQ, "table": (_STR, True), "seat": (_OPT_INT, True), "seat_kept": (_BOOL, True)},
-    "error": {"code": ((Among(frozenset(ERROR_CODES)),), True), "message": (_STR, True), "decision": (_INT, False),
-              "version": (_INT, False)},
-    "pong": {"id": (_INT + _STR, False)},
+    _T.RESULT: {**_SEQ, "game": (_INT, True), "final": ((MapOf(_FINAL),), True), "you": (_INT, False),
+                "names": ((ListOf(_STR),), False), "uma": ((ListOf(_NUM),), False)},
+    _T.LEFT: {**_SEQ, "table": (_STR, True), "seat": (_OPT_INT, True), "seat_kept": (_BOOL, True)},
+    _T.ERROR: {"code": ((Among(frozenset(ERROR_CODES)),), True), "message": (_STR, True), "decision": (_INT, False),
+               "version": (_INT, False)},
+    _T.PONG: {"id": (_INT + _STR, False)},
     # to a player of a game that ended: another player asked for its rematch (no seq: at no table)
-    "rematch_offered": {"game": (_INT, True), "invite": (_STR, True), "seat": (_INT, True), "by": (_STR, True)},
+    _T.REMATCH_OFFERED: {"game": (_INT, True), "invite": (_STR, True), "seat": (_INT, True), "by": (_STR, True)},
     # a server that stops says bye to connections at no table too: without a seq then
-    "bye": {"seq": (_INT, False), "code": ((Among(frozenset(ByeCode)),), True), "reason": (_STR, True)},
+    _T.BYE: {"seq": (_INT, False), "code": ((Among(frozenset(ByeCode)),), True), "reason": (_STR, True)},
 }
-
-
-def bye(code: ByeCode, reason: str, **extra: Any) -> dict[str, Any]:
-    """A bye frame: `code` for programs, `reason` for people."""
-    return {"type": "bye", "code": code.value, "reason": reason, **extra}
 
 
 class ProtocolError(ValueError):
@@ -294,9 +325,9 @@ def check(message: Any) -> dict[str, Any]:
         check_fields(message, CLIENT_MESSAGES[kind], kind)
     except ShapeError as problem:
         raise ProtocolError(ErrorCode.BAD_MESSAGE, str(problem)) from None
-    if kind == "act":
+    if kind == MessageType.ACT:
         _check_action(message["action"])
-    elif kind == "create_table" and "clock" in message and "none" in message["clock"]:
+    elif kind == MessageType.CREATE_TABLE and "clock" in message and "none" in message["clock"]:
         if not isinstance(message["clock"]["none"], bool):
             raise ProtocolError(ErrorCode.BAD_MESSAGE, "'create_table.clock.none' must be true or false")
     return message
@@ -314,7 +345,7 @@ def check_server(message: Any, tiles: list[tuple[str, int]] | None = None) -> di
     return message
 
 
-def _type_of(message: Any, messages: dict[str, Fields]) -> str:
+def _type_of(message: Any, messages: dict[MessageType, Fields]) -> str:
     if not isinstance(message, dict):
         raise ProtocolError(ErrorCode.BAD_MESSAGE, "a message is a map with a 'type' field")
     kind = message.get("type")
@@ -337,9 +368,3 @@ def _check_action(action: dict[str, Any]) -> None:
         except ShapeError as problem:
             raise ProtocolError(ErrorCode.BAD_MESSAGE, str(problem)) from None
 
-
-def error(code: ErrorCode, message: str, **extra: Any) -> dict[str, Any]:
-    """An error frame; the message is kept to one line, whatever client text it quotes.
-    Raises ValueError for a code ErrorCode does not define: none is sent that clients cannot know."""
-    one_line = "".join(c if c.isprintable() else " " for c in message)
-    return {"type": "error", "code": ErrorCode(code).value, "message": one_line[:300], **extra}

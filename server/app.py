@@ -33,8 +33,9 @@ from websockets.asyncio.server import ServerConnection, serve
 from websockets.exceptions import ConnectionClosed
 from websockets.protocol import State
 
-from protocol.messages import (MAX_FRAME, VERSION, ByeCode, ErrorCode, Message, ProtocolError, bye, decode, encode,
-                               error, ws_frame)
+from protocol.messages import (MAX_FRAME, VERSION, ByeCode, ErrorCode, Message, MessageType, ProtocolError, decode,
+                               encode, ws_frame)
+from protocol.server_messages import bye, error, pong, welcome
 from server.cli import games as admin
 from server.cli.local_games import SERVER_DEFAULT
 from server.downloads import Downloads, is_download
@@ -557,24 +558,24 @@ class Connection:
 
     async def handle(self, msg: dict[str, Any]) -> None:
         kind = msg["type"]
-        if kind == "ping":
-            return self.send({"type": "pong", **({"id": msg["id"]} if "id" in msg else {})})
-        if kind == "hello":
+        if kind == MessageType.PING:
+            return self.send(pong(msg.get("id")))
+        if kind == MessageType.HELLO:
             return await self.hello(msg)
         session = self.session
         if session is None:
             return self.send(error(ErrorCode.HELLO_FIRST, "say hello first: {type: hello, name, version}"))
         try:
-            if kind == "create_table":
+            if kind == MessageType.CREATE_TABLE:
                 self.app.lobby.create_table(session, msg.get("rules", "ema2016"), msg.get("overrides"),
                                             msg.get("clock"), address=self.address)
-            elif kind in ("join", "watch") and await self.hand_over_to_table(session, msg["code"], kind):
+            elif kind in (MessageType.JOIN, MessageType.WATCH) and await self.hand_over_to_table(session, msg["code"], kind):
                 return  # the table's node has the connection now, and handles this message
-            elif kind == "join":
+            elif kind == MessageType.JOIN:
                 await self.app.lobby.join(session, msg["code"], msg.get("seat"))
-            elif kind == "watch":
+            elif kind == MessageType.WATCH:
                 await self.app.lobby.watch_anywhere(session, msg["code"])
-            elif kind == "rematch":
+            elif kind == MessageType.REMATCH:
                 for token, offer in self.app.lobby.rematch(session, msg["game"], address=self.address):
                     other = self.app.sessions.get(token)
                     if other is not None:
@@ -586,7 +587,7 @@ class Connection:
                 table = joining if joining is not None and joining.state is not TableState.CLOSED else session.table
                 item = from_client(msg)
                 if table is None or table.state is TableState.CLOSED or item is None:
-                    if kind == "result_closed":
+                    if kind == MessageType.RESULT_CLOSED:
                         return  # a result read after its table closed: nothing to wait for
                     self.send(error(ErrorCode.NOT_AT_TABLE, f"'{kind}' needs a table: create one or join with a code"))
                 else:
@@ -666,8 +667,7 @@ class Connection:
         session.program = bool(msg.get("bot"))
         session.client = msg.get("client")
         self.session = session
-        self.send({"type": "welcome", "version": VERSION, "session": session.id, "resume": session.token,
-                   "resumed": resumed})
+        self.send(welcome(session.id, session.token, resumed))
         if ended is not None:
             self.app.lobby.rematches.came_back(token_hash(resume), session.token_hash)
             for message in ended:

@@ -16,7 +16,9 @@ from typing import TYPE_CHECKING, Any
 
 import structlog
 
-from protocol.messages import ByeCode, ErrorCode, bye
+from protocol import server_messages
+from protocol.messages import ByeCode, ErrorCode
+from protocol.server_messages import bye
 from server.membership import Membership
 from server.rematch import RematchError, Rematches
 from server.rules.config import Rules, rules_from_data
@@ -225,8 +227,8 @@ class Lobby:
         seq = past.result_seq or 0  # (0: a game finished before the store kept that number)
         ended = self.rematches.ended.get(past.game_id) if past.game_id is not None else None
         offer = ended.offer(past.seat) if ended is not None and ended.host != past.seat else None
-        return [{"type": "result", "seq": seq, "game": past.game_id, "final": past.final, "you": past.seat,
-                 "names": past.names}, *([offer] if offer is not None else []),
+        return [server_messages.result(seq, past.game_id, past.final, you=past.seat, names=past.names),
+                *([offer] if offer is not None else []),
                 bye(ByeCode.GAME_OVER, "the game is over", seq=seq)]
 
     async def why_lost(self, token_hash: str) -> str | None:

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from protocol.messages import ErrorCode
+from protocol.server_messages import rematch_offered
 from server.rules.config import Rules
 from server.table.clock import Clock
 from server.table.seats import SeatState, TableState
@@ -61,8 +62,7 @@ class Ended:
             return None
         if table.state is not TableState.WAITING:
             return None
-        return {"type": "rematch_offered", "game": self.game_id, "invite": table.invite, "seat": seat,
-                "by": self.names.get(self.host, "")}
+        return rematch_offered(self.game_id, table.invite, seat, self.names.get(self.host, ""))
 
 
 class Rematches:

@@ -10,6 +10,8 @@ import { fileURLToPath } from "node:url";
 
 const here = dirname(fileURLToPath(import.meta.url));
 const out = join(here, "..", "server", "webclient");
+// src/protocol_names.ts is generated from protocol/ (python -m protocol.typescript) and kept in
+// src/, so its own inputs need not be listed: tests/protocol/test_typescript.py keeps it current.
 const SOURCES = ["package-lock.json", "build.mjs", "tsconfig.json", "src", "static", "tiles",
   "../protocol/yaku_names.json"];  // the yaku's names, riichi-play's too (src/results.ts)
 

@@ -18,7 +18,8 @@ from typing import Protocol
 
 import structlog
 
-from protocol.messages import ErrorCode, error
+from protocol.messages import ErrorCode
+from protocol.server_messages import error
 from server.game.record import GameRecord
 from server.game.wall import new_seed
 from server.metrics import Figures

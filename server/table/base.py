@@ -14,7 +14,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from protocol.messages import Message
+from protocol import server_messages
 from server.game.actions import action_to_data
 from server.game.engine import Game
 from server.game.events import Event
@@ -86,7 +86,7 @@ class TableBase:
         everyone = tuple(m for m, _ in members)
         for event in events:
             self.seq += 1
-            public = Message(type="event", seq=self.seq, event=event.for_seat(None))
+            public = server_messages.event(self.seq, event.for_seat(None))
             self.history.event(public, event.private)
             if not event.private:
                 if everyone:
@@ -95,7 +95,7 @@ class TableBase:
             plain = []
             for member, seat in members:
                 if seat is not None and seat in event.private:
-                    out.append(Send(member, Message(type="event", seq=self.seq, event=event.for_seat(seat))))
+                    out.append(Send(member, server_messages.event(self.seq, event.for_seat(seat))))
                 else:
                     plain.append(member)
             if plain:
@@ -103,20 +103,18 @@ class TableBase:
 
     def _table_base(self) -> dict[str, Any]:
         """The table message as a spectator sees it (and as the history keeps it)."""
-        return {"type": "table", "seq": self.seq, "table": self.id, "state": self.state.value,
-                "rules": self.rules.name, "clock": self.clock.to_data() if self.clock else None,
-                "you": None, "game": self.game_id,
-                "seats": [None if s is None else {"name": s.name, "kind": s.kind, "ready": s.ready, "host": s.host,
-                                                  "connected": s.state is SeatState.BOT or s.member is not None,
-                                                  "program": s.program}
-                          for s in self.seats]}
+        seats = [None if s is None else {"name": s.name, "kind": s.kind, "ready": s.ready, "host": s.host,
+                                         "connected": s.state is SeatState.BOT or s.member is not None,
+                                         "program": s.program}
+                 for s in self.seats]
+        return server_messages.table(self.seq, self.id, self.state.value, self.rules.name,
+                                     self.clock.to_data() if self.clock else None, None, self.game_id, seats)
 
     def _personal(self, base: dict[str, Any], seat: int | None) -> dict[str, Any]:
         """A table message as it goes to `seat` (the host's also carries the codes)."""
-        msg = {**base, "you": seat}
         if seat is not None and self.seats[seat] is not None and self.seats[seat].host:
-            msg["invite"], msg["watch"] = self.invite, self.watch
-        return msg
+            return server_messages.table_for(base, seat, self.invite, self.watch)
+        return server_messages.table_for(base, seat)
 
     def _broadcast_table(self) -> None:
         self.seq += 1
@@ -137,12 +135,9 @@ class TableBase:
         if since is None:  # a client that does not count: a snapshot, and no catchup (as in version 1.0)
             return False
         reason = self.history.gap(self.seq, since, item.restart)
-        msg: dict[str, Any] = {"type": "catchup", "seq": self.seq, "since": since, "replay": reason is None}
+        self._send(who.id, server_messages.catchup(self.seq, since, reason))
         if reason is not None:
-            msg["reason"] = reason
-            self._send(who.id, msg)
             return False
-        self._send(who.id, msg)
         for message in self.history.after(self.seq, since, seat, self._personal):
             self._send(who.id, message)
         return True
@@ -151,20 +146,20 @@ class TableBase:
         if self.game is None:
             return
         view = seat_view(self.game, seat) if seat is not None else spectator_view(self.game)
-        self._send(member, {"type": "snapshot", "seq": self.seq, "game": self.game_id, "view": view})
+        self._send(member, server_messages.snapshot(self.seq, self.game_id, view))
 
     def _send_offer(self, seat: int) -> None:
         offer = self.offers.get(seat)
         s = self.seats[seat]
         if offer is None or s is None or s.member is None:
             return
-        msg: dict[str, Any] = {"type": "offer", "seq": self.seq, "decision": offer.decision, "seat": seat,
-                               "actions": [action_to_data(a) for a in offer.actions]}
+        deadline_ms = bank_ms = None
         if offer.deadline is not None:
-            msg["deadline_ms"] = max(0, int((offer.deadline - self.now) * 1000))
-            msg["bank_ms"] = int(self.banks[seat] * 1000)
+            deadline_ms = max(0, int((offer.deadline - self.now) * 1000))
+            bank_ms = int(self.banks[seat] * 1000)
         offer.sent = True
-        self._send(s.member, msg)
+        self._send(s.member, server_messages.offer(self.seq, offer.decision, seat,
+                                                   [action_to_data(a) for a in offer.actions], deadline_ms, bank_ms))
 
     def _log(self, event: str, **fields: Any) -> None:
         self._out.append(Log(event, fields))

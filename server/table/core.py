@@ -21,7 +21,9 @@ import traceback
 from enum import Enum
 
 from protocol.events import EventType
-from protocol.messages import ByeCode, ErrorCode, Message, bye, error
+from protocol import server_messages
+from protocol.messages import ByeCode, ErrorCode
+from protocol.server_messages import bye, error
 from server.game.actions import ActionError, action_from_data, action_to_data
 from server.game.engine import Game
 from server.game.events import Event
@@ -211,8 +213,7 @@ class TableCore(Seating):
                 del self.offers[seat]
                 s = self.seats[seat]
                 if s is not None and s.member is not None:
-                    self._send(s.member, {"type": "timeout", "seq": self.seq, "decision": offer.decision,
-                                          "action": action_to_data(action)})
+                    self._send(s.member, server_messages.timeout(self.seq, offer.decision, action_to_data(action)))
                 self._log("played_for", seat=seat, decision=offer.decision, seq=self.seq)
                 self._advance(events)
 
@@ -329,8 +330,8 @@ class TableCore(Seating):
             self.seq += 1
             self.state = FINISHED
             self._out += [FinishGame(self.game_id, game.final, self.seq), SetTableState(FINISHED, reason)]
-            result = Message(type="result", seq=self.seq, game=self.game_id, final=game.final,
-                             uma=uma_and_oka(list(game.final["scores"]), self.rules))
+            result = server_messages.result(self.seq, self.game_id, game.final,
+                                            uma=uma_and_oka(list(game.final["scores"]), self.rules))
             self.history.result(result)
             self._broadcast(result)
             self._log("game_finished", game=self.game_id, seq=self.seq)

@@ -13,7 +13,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from protocol.messages import ByeCode
+from protocol.messages import ByeCode, MessageType
 from server.game.actions import Action
 from server.rules.config import Rules
 from server.store.rows import SeatRow
@@ -301,14 +301,14 @@ def from_client(message: Mapping[str, Any]) -> Input | None:
     """The input a client's checked message (protocol.messages.check) makes for its table, or
     None for a message that is not a table's (create_table, join, watch, hello, ping)."""
     match message["type"]:
-        case "act":
+        case MessageType.ACT:
             return Act(message["decision"], message["action"])
-        case "ready":
+        case MessageType.READY:
             return Ready()
-        case "leave":
+        case MessageType.LEAVE:
             return Leave()
-        case "add_bot":
+        case MessageType.ADD_BOT:
             return AddBot(message.get("seat"), message.get("strategy"))
-        case "result_closed":
+        case MessageType.RESULT_CLOSED:
             return ResultClosed()
     return None

@@ -11,7 +11,9 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 
-from protocol.messages import ByeCode, ErrorCode, bye, error
+from protocol import server_messages
+from protocol.messages import ByeCode, ErrorCode
+from protocol.server_messages import bye, error
 from server.game.events import Event
 from server.players import DEFAULT_BOT, PLAYERS
 from server.store.rows import SeatRow
@@ -123,7 +125,7 @@ class Seating(TableBase, ABC):
         seat = None if watching else self._seat_of_token(who.token_hash)
         kept = seat is not None and self.state is PLAYING
         if not item.moved:  # before what the leaving causes: the client is no longer a member
-            self._send(who.id, {"type": "left", "seq": self.seq, "table": self.id, "seat": seat, "seat_kept": kept})
+            self._send(who.id, server_messages.left(self.seq, self.id, seat, kept))
         if watching:
             del self.spectators[who.id]
             self.watchers.discard(who.token_hash)

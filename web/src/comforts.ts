@@ -6,6 +6,7 @@
 
 import { fill, h } from "./dom";
 import { Action, Choices } from "./offers";
+import { ActionType } from "./protocol_names";
 
 export type Comfort = "noCalls" | "autoWin" | "discardDrawn" | "sound";
 
@@ -20,8 +21,9 @@ export const COMFORTS: Record<Comfort, ComfortInfo> = {
 };
 const ORDER: Comfort[] = ["noCalls", "autoWin", "discardDrawn", "sound"];
 const STORE_KEY = "riichi.comforts";
-const CALLS = new Set(["chi", "pon", "daiminkan", "ankan", "kakan"]);
-const WINS = new Set(["tsumo", "ron"]);
+const CALLS = new Set<string>([ActionType.CHI, ActionType.PON, ActionType.DAIMINKAN, ActionType.ANKAN,
+  ActionType.KAKAN]);
+const WINS = new Set<string>([ActionType.TSUMO, ActionType.RON]);
 
 export type Settings = Record<Comfort, boolean>;
 
@@ -44,7 +46,7 @@ export interface AutoAnswer { action: Action; by: Comfort | "riichi" }
  * player answers).  `drawn`: our drawn tile, if we hold one (none after a call, none in a call
  * window). */
 export function autoAnswer(actions: Action[], choices: Choices, drawn: number | null, on: Settings): AutoAnswer | null {
-  if (actions.length === 1 && actions[0].type === "discard" && !actions[0].riichi && drawn !== null) {
+  if (actions.length === 1 && actions[0].type === ActionType.DISCARD && !actions[0].riichi && drawn !== null) {
     const only = choices.discardFor(drawn);
     if (only !== null) return { action: only, by: "riichi" };
   }
@@ -52,13 +54,13 @@ export function autoAnswer(actions: Action[], choices: Choices, drawn: number | 
     const win = actions.find((a) => WINS.has(a.type));
     if (win) return { action: win, by: "autoWin" };
   }
-  const discards = actions.filter((a) => a.type === "discard");
-  const others = actions.filter((a) => a.type !== "discard" && !(on.noCalls && CALLS.has(a.type)));
+  const discards = actions.filter((a) => a.type === ActionType.DISCARD);
+  const others = actions.filter((a) => a.type !== ActionType.DISCARD && !(on.noCalls && CALLS.has(a.type)));
   if (discards.length === 0) { // a call window: pass it if it offers only calls (never a ron)
-    const pass = actions.find((a) => a.type === "pass");
+    const pass = actions.find((a) => a.type === ActionType.PASS);
     const calls = actions.some((a) => CALLS.has(a.type));
-    return on.noCalls && pass && calls && others.every((a) => a.type === "pass") ? { action: pass, by: "noCalls" }
-      : null;
+    return on.noCalls && pass && calls && others.every((a) => a.type === ActionType.PASS)
+      ? { action: pass, by: "noCalls" } : null;
   }
   // our turn: with no calls, a kong offered beside the discards is no reason to stop
   if (!on.discardDrawn || drawn === null || others.length || discards.some((a) => a.riichi)) return null;

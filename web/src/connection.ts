@@ -9,11 +9,11 @@
 // (as in protocol/client.py); a socket that has not opened within SILENT_MS too.
 
 import { decode, encode } from "@msgpack/msgpack";
+import { ByeCode, ErrorCode, MessageType, VERSION } from "./protocol_names";
 
-export const VERSION = 1;
 export type Msg = { type: string; [field: string]: any };
 
-const COUNTED = new Set(["table", "event", "result"]);
+const COUNTED = new Set<string>([MessageType.TABLE, MessageType.EVENT, MessageType.RESULT]);
 const BACKOFF_MS = [200, 500, 1000, 2000, 3000, 5000];
 const GONE_AFTER_MS = 30_000; // failed reconnects for this long: the user is told the server seems gone
 const HEARTBEAT_MS = 2_000;
@@ -96,7 +96,7 @@ export class Connection {
     } else if (ws.readyState === WebSocket.OPEN && now - this.heardAt >= HEARTBEAT_MS) {
       if (this.askedAt === null) {
         this.askedAt = now;
-        ws.send(encode({ type: "ping", id: HEARTBEAT_ID }));
+        ws.send(encode({ type: MessageType.PING, id: HEARTBEAT_ID }));
       } else if (now - this.askedAt >= SILENT_MS - HEARTBEAT_MS && now - this.heardAt >= SILENT_MS) {
         this.silent(ws);
       }
@@ -137,7 +137,7 @@ export class Connection {
   }
 
   private hello(ws: WebSocket): void {
-    const hello: Msg = { type: "hello", name: this.name, version: VERSION, client: this.clientId };
+    const hello: Msg = { type: MessageType.HELLO, name: this.name, version: VERSION, client: this.clientId };
     if (this.token !== null) {
       hello.resume = this.token;
       if (this.since !== null) hello.since = this.since;
@@ -156,11 +156,11 @@ export class Connection {
     if (typeof message !== "object" || message === null || typeof message.type !== "string") return;
     this.heardAt = Date.now();
     this.askedAt = null;
-    if (message.type === "pong" && message.id === HEARTBEAT_ID) return;
-    if (message.type === "error" && message.code === "unavailable" && !this.welcomed) {
+    if (message.type === MessageType.PONG && message.id === HEARTBEAT_ID) return;
+    if (message.type === MessageType.ERROR && message.code === ErrorCode.UNAVAILABLE && !this.welcomed) {
       return; // the server closes this connection (1013) and is tried again with the backoff
     }
-    if (message.type === "welcome") {
+    if (message.type === MessageType.WELCOME) {
       this.welcomed = true;
       this.token = message.resume;
       this.attempt = 0;
@@ -171,11 +171,11 @@ export class Connection {
       this.intent = [];
       if (!message.resumed) intent.forEach((m) => this.send(m));
     }
-    if (COUNTED.has(message.type) || (message.type === "snapshot" && typeof message.seq === "number")) {
+    if (COUNTED.has(message.type) || (message.type === MessageType.SNAPSHOT && typeof message.seq === "number")) {
       this.since = message.seq;
     }
-    if (message.type === "bye" && message.code !== "server_restarting") this.ended = true;
-    if (message.type === "table") this.ended = false; // at a table again after a game's end (a rematch)
+    if (message.type === MessageType.BYE && message.code !== ByeCode.SERVER_RESTARTING) this.ended = true;
+    if (message.type === MessageType.TABLE) this.ended = false; // at a table again after a game's end (a rematch)
     this.hooks.message(message);
   }
 

@@ -3,16 +3,19 @@
 // the other actions as buttons, each with its key and a label.
 
 import { kindText, tileText } from "./tiles";
+import { ActionType } from "./protocol_names";
 
 export type Action = { type: string; tile?: number; riichi?: boolean; tiles?: number[]; kind?: number };
 
 export interface ActionButton { key: string; label: string; action: Action }
 
 // keys per action group, in the order the variants come (at most 5 chi variants: red fives)
-const KEYS: Record<string, string> = { tsumo: "t", ron: "r", nine_terminals: "n", pass: "x", chi: "cvbmz",
-  pon: "po", kong: "kjl" };
-const ORDER: Record<string, number> = { tsumo: 0, ron: 0, pon: 2, daiminkan: 3, ankan: 3, kakan: 3, chi: 4,
-  nine_terminals: 5, pass: 9 };
+const KEYS: Record<string, string> = { [ActionType.TSUMO]: "t", [ActionType.RON]: "r",
+  [ActionType.NINE_TERMINALS]: "n", [ActionType.PASS]: "x", [ActionType.CHI]: "cvbmz", [ActionType.PON]: "po",
+  kong: "kjl" };
+const ORDER: Record<string, number> = { [ActionType.TSUMO]: 0, [ActionType.RON]: 0, [ActionType.PON]: 2,
+  [ActionType.DAIMINKAN]: 3, [ActionType.ANKAN]: 3, [ActionType.KAKAN]: 3, [ActionType.CHI]: 4,
+  [ActionType.NINE_TERMINALS]: 5, [ActionType.PASS]: 9 };
 export const RIICHI: Action = { type: "_riichi" };
 
 export class Choices {
@@ -46,14 +49,14 @@ export class Choices {
 
 export function label(action: Action, red = false): string {
   const kind = action.type;
-  if (kind === "chi" || kind === "pon") {
+  if (kind === ActionType.CHI || kind === ActionType.PON) {
     const tiles = (action.tiles ?? []).map((t) => tileText(t, red)).join(" ");
-    return `${kind === "chi" ? "Chi" : "Pon"} ${tiles}`;
+    return `${kind === ActionType.CHI ? "Chi" : "Pon"} ${tiles}`;
   }
-  if (kind === "daiminkan") return "Kong";
-  if (kind === "ankan") return `Kong ${kindText(action.kind ?? 0)} (concealed)`;
-  if (kind === "kakan") return `Kong ${tileText(action.tile ?? 0, red)} (added)`;
-  if (kind === "nine_terminals") return "Nine terminals (abort)";
+  if (kind === ActionType.DAIMINKAN) return "Kong";
+  if (kind === ActionType.ANKAN) return `Kong ${kindText(action.kind ?? 0)} (concealed)`;
+  if (kind === ActionType.KAKAN) return `Kong ${tileText(action.tile ?? 0, red)} (added)`;
+  if (kind === ActionType.NINE_TERMINALS) return "Nine terminals (abort)";
   if (kind === "_riichi") return "Riichi";
   return kind.charAt(0).toUpperCase() + kind.slice(1);
 }
@@ -63,11 +66,12 @@ export function choices(actions: Action[], red = false): Choices {
   const used = new Map<string, number>();
   for (const action of actions) {
     const kind = action.type;
-    if (kind === "discard") {
+    if (kind === ActionType.DISCARD) {
       (action.riichi ? out.riichi : out.discards).set(action.tile as number, action);
       continue;
     }
-    const group = kind === "daiminkan" || kind === "ankan" || kind === "kakan" ? "kong" : kind;
+    const group = kind === ActionType.DAIMINKAN || kind === ActionType.ANKAN || kind === ActionType.KAKAN ? "kong"
+      : kind;
     const keys = KEYS[group] ?? "";
     const n = used.get(group) ?? 0;
     used.set(group, n + 1);

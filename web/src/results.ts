@@ -6,6 +6,7 @@ import { Child, h } from "./dom";
 import { Ev } from "./seat_state";
 import { tileElement } from "./tiles";
 import yakuNames from "../../protocol/yaku_names.json";
+import { HandResult } from "./protocol_names";
 
 /** The name a player reads for a yaku's key (protocol/yaku_names.json, riichi-play's too);
  * a key the table does not know is shown as itself, with spaces for its underscores. */
@@ -42,12 +43,12 @@ function win(w: Ev, names: string[], red: boolean): HTMLElement {
 /** The body of one hand's result. */
 export function resultBody(result: Ev, names: string[], red: boolean): HTMLElement {
   const body = h("div", { class: "result-body", "data-result": result.type });
-  if (result.type === "win") {
+  if (result.type === HandResult.WIN) {
     for (const w of result.wins) body.append(win(w, names, red));
     if (result.ura_indicators && result.ura_indicators.length) {
       body.append(h("p", { class: "ura" }, "ura dora indicators ", tiles(result.ura_indicators, red)));
     }
-  } else if (result.type === "exhaustive_draw") {
+  } else if (result.type === HandResult.EXHAUSTIVE_DRAW) {
     const tenpai = (result.tenpai as number[]).map((s) => names[s]).join(", ") || "nobody";
     body.append(h("p", { class: "headline" }, `Exhaustive draw. Tenpai: ${tenpai}`));
     for (const [seat, hand] of Object.entries((result.hands ?? {}) as Record<string, number[]>)) {

@@ -9,6 +9,7 @@
 // go by once the next event shows the game went on.
 
 import { counts34, handWaits } from "./waits";
+import { AbortiveReason, CallMeld, EventType, HandResult, Phase } from "./protocol_names";
 
 export type Ev = { type: string; [field: string]: any };
 
@@ -83,7 +84,7 @@ function removeOne(tiles: number[], tile: number): void {
 
 /** A hand that ended on the tile itself (a ron, or three of them) let nothing go by. */
 function wonOnTheTile(result: Ev): boolean {
-  return result.type === "win" || result.reason === "triple_ron";
+  return result.type === HandResult.WIN || result.reason === AbortiveReason.TRIPLE_RON;
 }
 
 export class SeatState {
@@ -133,24 +134,24 @@ export class SeatState {
     if (this.deferred.length) {
       const steps = this.deferred;
       this.deferred = [];
-      if (!(kind === "hand_end" && wonOnTheTile(event.result))) {
+      if (!(kind === EventType.HAND_END && wonOnTheTile(event.result))) {
         for (const step of steps) {
           if ("letGoBy" in step) this.letGoBy(step.letGoBy);
           else this.updateWaits();
         }
       }
     }
-    if (this.view === null && kind !== "game_start") return; // mid-game without a snapshot
+    if (this.view === null && kind !== EventType.GAME_START) return; // mid-game without a snapshot
     switch (kind) {
-      case "game_start": return this.onGameStart(event);
-      case "hand_start": return this.onHandStart(event);
-      case "draw": return this.onDraw(event);
-      case "discard": return this.onDiscard(event);
-      case "riichi_accepted": return this.onRiichiAccepted(event);
-      case "call": return this.onCall(event);
-      case "dora": this.v.dora_indicators = event.dora_indicators.slice(); return;
-      case "hand_end": return this.onHandEnd(event);
-      case "game_end": return this.onGameEnd(event);
+      case EventType.GAME_START: return this.onGameStart(event);
+      case EventType.HAND_START: return this.onHandStart(event);
+      case EventType.DRAW: return this.onDraw(event);
+      case EventType.DISCARD: return this.onDiscard(event);
+      case EventType.RIICHI_ACCEPTED: return this.onRiichiAccepted(event);
+      case EventType.CALL: return this.onCall(event);
+      case EventType.DORA: this.v.dora_indicators = event.dora_indicators.slice(); return;
+      case EventType.HAND_END: return this.onHandEnd(event);
+      case EventType.GAME_END: return this.onGameEnd(event);
       default: return;
     }
   }
@@ -167,7 +168,7 @@ export class SeatState {
     this.view = {
       rules: e.rules, overrides: { ...(e.overrides ?? {}) }, names: e.names.slice(), seed_hash: e.seed_hash,
       round: "E1", round_wind: 0, dealer: 0, honba: 0, sticks: 0, scores: e.scores.slice(), dora_indicators: [],
-      tiles_left: 0, turn: 0, phase: "turn", last_discard: null, hand_sizes: [0, 0, 0, 0],
+      tiles_left: 0, turn: 0, phase: Phase.TURN, last_discard: null, hand_sizes: [0, 0, 0, 0],
       seats: [emptySeat(), emptySeat(), emptySeat(), emptySeat()], final: null,
     };
     if (this.seat !== null) this.view.you = { seat: this.seat, hand: [], drawn: null, waits: [], furiten: false };
@@ -195,7 +196,7 @@ export class SeatState {
     v.tiles_left = e.tiles_left;
     v.hand_sizes[e.seat] += 1;
     v.turn = e.seat;
-    v.phase = "turn";
+    v.phase = Phase.TURN;
     if (e.seat === this.seat && e.tile !== undefined) {
       this.you.hand = sorted([...this.you.hand, e.tile]);
       this.you.drawn = e.tile;
@@ -213,7 +214,7 @@ export class SeatState {
     if (e.riichi) sp.riichi_index = sp.discards.length - 1;
     v.hand_sizes[e.seat] -= 1;
     v.last_discard = tile;
-    v.phase = "calls"; // every discard opens a window for calls, offered or not
+    v.phase = Phase.CALLS; // every discard opens a window for calls, offered or not
     if (e.seat === this.seat) {
       removeOne(this.you.hand, tile);
       this.you.drawn = null;
@@ -238,16 +239,16 @@ export class SeatState {
     const melds = v.seats[seat].melds;
     const mine = seat === this.seat;
     let own: number[];
-    if (meld === "kakan") {
-      const pon = melds.find((m) => m.kind === "pon" && m.tiles[0] >> 2 === tiles[0] >> 2);
+    if (meld === CallMeld.KAKAN) {
+      const pon = melds.find((m) => m.kind === CallMeld.PON && m.tiles[0] >> 2 === tiles[0] >> 2);
       if (pon === undefined) throw new Error("an added kong without its pung");
-      pon.kind = "kakan";
+      pon.kind = CallMeld.KAKAN;
       pon.tiles = tiles;
       v.hand_sizes[seat] -= 1;
       own = [e.called];
       if (!mine && this.seat !== null) this.deferred.push({ letGoBy: e.called });
-    } else if (meld === "ankan") {
-      melds.push({ kind: "ankan", tiles, called: null, from: null });
+    } else if (meld === CallMeld.ANKAN) {
+      melds.push({ kind: CallMeld.ANKAN, tiles, called: null, from: null });
       v.hand_sizes[seat] -= 4;
       own = tiles;
     } else {
@@ -261,16 +262,16 @@ export class SeatState {
       v.hand_sizes[seat] -= own.length;
       v.last_discard = null;
       v.turn = seat;
-      v.phase = "turn";
+      v.phase = Phase.TURN;
     }
-    if (meld === "kakan" || meld === "ankan") v.phase = "chankan"; // the kong may be robbed
+    if (meld === CallMeld.KAKAN || meld === CallMeld.ANKAN) v.phase = Phase.CHANKAN; // the kong may be robbed
     if (mine) {
       for (const t of own) removeOne(this.you.hand, t);
-      if (meld === "chi" || meld === "pon" || meld === "kan") {
+      if (meld === CallMeld.CHI || meld === CallMeld.PON || meld === CallMeld.KAN) {
         this.you.drawn = null;
         this.temporaryFuriten = this.riichiFuriten; // a claim ends temporary furiten
       }
-      if (meld === "kan" || meld === "ankan" || meld === "kakan") {
+      if (meld === CallMeld.KAN || meld === CallMeld.ANKAN || meld === CallMeld.KAKAN) {
         this.deferred.push({ updateWaits: true }); // the kong counts once no one robs it
       }
       this.updateFuriten();
@@ -279,7 +280,7 @@ export class SeatState {
 
   private onHandEnd(e: Ev): void {
     this.v.scores = e.result.scores.slice();
-    if (e.result.type === "win") this.v.sticks = 0;
+    if (e.result.type === HandResult.WIN) this.v.sticks = 0;
   }
 
   private onGameEnd(e: Ev): void {
@@ -291,7 +292,7 @@ export class SeatState {
     const final: Final = { scores: e.scores, places: e.places, results: e.results };
     if (e.seed !== undefined) final.seed = e.seed;
     v.final = final;
-    v.phase = "game_over";
+    v.phase = Phase.GAME_OVER;
   }
 
   private updateWaits(): void {

@@ -5,6 +5,7 @@
 import { createInterface } from "node:readline";
 import { SeatState } from "./seat_state";
 import { handWaits } from "./waits";
+import { MessageType } from "./protocol_names";
 
 declare const process: { stdin: unknown; stdout: { write(text: string): void } }; // node's
 
@@ -20,7 +21,7 @@ lines.on("line", (line: string) => {
     process.stdout.write(JSON.stringify(handWaits(message.hand, message.melds, message.held)) + "\n");
     return;
   }
-  if (message.type === "snapshot") state.loadSnapshot(message.view);
-  else if (message.type === "event") state.apply(message.event);
+  if (message.type === MessageType.SNAPSHOT) state.loadSnapshot(message.view);
+  else if (message.type === MessageType.EVENT) state.apply(message.event);
   process.stdout.write(JSON.stringify(state.view) + "\n");
 });

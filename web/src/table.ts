@@ -8,6 +8,7 @@ import { append, Child, fill, h } from "./dom";
 import { Choices } from "./offers";
 import { redFivesOf, View } from "./seat_state";
 import { backElement, doraKind, kindElement, tileElement, WINDS } from "./tiles";
+import { CallMeld, Phase } from "./protocol_names";
 
 export const HAND_KEYS = "1234567890-=[]";
 const POSITIONS = ["bottom", "right", "top", "left"] as const; // seen from the seat at the bottom
@@ -48,7 +49,7 @@ export function roundText(view: View): string {
 /** The seat is known to be deciding: its turn after a draw or a call (nobody is told who may
  * call a discard). */
 export function toPlay(view: View, seat: number): boolean {
-  return view.phase === "turn" && view.turn === seat && !view.final;
+  return view.phase === Phase.TURN && view.turn === seat && !view.final;
 }
 
 /** Our hand sorted, with the drawn tile last (shown apart). */
@@ -180,14 +181,15 @@ export class Board {
       red)));
     if (seat === me) this.myMelds.draw(JSON.stringify([sp.melds, view.dealer]), () => sp.melds.map((m) =>
       meldElement(view, seat, m, red)));
-    const last = view.last_discard !== null && view.turn === seat && view.phase !== "turn" ? sp.discards.length - 1 : -1;
+    const last = view.last_discard !== null && view.turn === seat && view.phase !== Phase.TURN
+      ? sp.discards.length - 1 : -1;
     parts.pond.draw(JSON.stringify([sp.discards, sp.claimed, sp.riichi_index, last]), () => pond(view, seat, red, last));
   }
 
   private drawCenter(view: View, x: Extras, red: boolean): void {
-    const turn = view.final ? "the game is over" : view.phase === "turn"
+    const turn = view.final ? "the game is over" : view.phase === Phase.TURN
       ? `turn: ${view.you && view.turn === view.you.seat ? "you" : view.names[view.turn]}`
-      : view.phase === "calls" ? `${view.names[view.turn]} discarded` : `${view.names[view.turn]} declared a kong`;
+      : view.phase === Phase.CALLS ? `${view.names[view.turn]} discarded` : `${view.names[view.turn]} declared a kong`;
     const sig = JSON.stringify([view.round, view.honba, view.sticks, view.dora_indicators, view.tiles_left, turn,
       x.log.length, x.log.map((line) => line.map((c) => (c instanceof Node ? c.textContent : c)).join(""))]);
     this.center.draw(sig, () => [
@@ -318,8 +320,8 @@ function pond(view: View, seat: number, red: boolean, last: number): Child[] {
   return rows;
 }
 
-const MELD_NAMES: Record<string, string> = { chi: "chi", pon: "pon", kan: "kong", ankan: "concealed kong",
-  kakan: "added kong" };
+const MELD_NAMES: Record<string, string> = { [CallMeld.CHI]: "chi", [CallMeld.PON]: "pon", [CallMeld.KAN]: "kong",
+  [CallMeld.ANKAN]: "concealed kong", [CallMeld.KAKAN]: "added kong" };
 
 /** A meld, the called tile turned and placed as the table shows where it came from (left:
  * the player before, middle: across, right: the player after), with a caption saying whom. */
@@ -327,7 +329,7 @@ export function meldElement(view: View, seat: number, meld: { kind: string; tile
   from: number | null }, red: boolean): HTMLElement {
   const el = h("span", { class: `meld meld-${meld.kind}`, "data-kind": meld.kind });
   const tiles = meld.tiles.slice();
-  if (meld.kind === "ankan") {
+  if (meld.kind === CallMeld.ANKAN) {
     tiles.forEach((t, i) => el.append(i === 0 || i === 3 ? backElement(["small", "ankan-back"])
       : tileElement(t, { red, classes: ["small"] })));
     // the two turned over are public too (the call showed them): their ids stay out of sight only
