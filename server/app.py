@@ -50,7 +50,7 @@ from server.addresses import ClientAddresses
 from server.forwarded import TrustedProxies, network
 from server.cluster.handoff import Handoffs, adopted_connection, service_folder, unread_messages
 from server.cluster.node import LEASE_TTL, REPORT_EVERY, Cluster, ClusterProblem, cluster_needs, open_redis
-from server.cluster.redis_watch import RedisAway
+from server.away import Away
 from server.keyed_locks import KeyedLocks
 from server.metrics import CONTENT_TYPE as METRICS_TYPE
 from server.metrics import Figures
@@ -594,7 +594,7 @@ class Connection:
                     table.put(item, session)
         except LobbyError as problem:
             self.send(error(problem.code, str(problem)))
-        except RedisAway as away:
+        except Away as away:
             self.send(error(ErrorCode.UNAVAILABLE, f"{away}: try again in a few seconds"))
 
     async def hello(self, msg: dict[str, Any]) -> None:
@@ -607,7 +607,7 @@ class Connection:
         try:
             async with self.app.resuming.hold(token_hash(resume)):
                 await self._hello(msg)
-        except RedisAway as away:
+        except Away as away:
             self.send(error(ErrorCode.UNAVAILABLE, f"{away}: try again in a few seconds"))
             self.close_after(1013, "try again later")
 

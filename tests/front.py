@@ -1,6 +1,9 @@
 """A plain TCP load balancer for the cluster's tests: each connection goes to a backend chosen
-at random, the next one tried if it does not answer (as a load balancer with health checks
-would send nothing to a dead node).  Knows nothing of websockets or the protocol.
+at random among those that answered their last health check (`GET /healthz` every
+CHECK_EVERY s, answered 200 within CHECK_WITHIN s, as HAProxy's `option httpchk` in
+docs/cluster.md), the others after them; the next one is tried if one does not take the
+connection.  So a dead node gets nothing, and a paused one nothing once it has missed a
+check.  Knows nothing of websockets or the protocol past the check.
 
     python -m tests.front PORT BACKEND_PORT [BACKEND_PORT ...]
 """
@@ -26,9 +29,39 @@ async def _pipe(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> N
             pass
 
 
+CHECK_EVERY = 0.5  # seconds between a backend's health checks
+CHECK_WITHIN = 1.0  # seconds a check may take
+
+
+async def healthy(backend: int) -> bool:
+    """Whether the backend answers GET /healthz with 200 in time."""
+    try:
+        async with asyncio.timeout(CHECK_WITHIN):
+            reader, writer = await asyncio.open_connection("127.0.0.1", backend)
+            try:
+                writer.write(b"GET /healthz HTTP/1.1\r\nHost: front\r\nConnection: close\r\n\r\n")
+                return (await reader.readline()).split()[1:2] == [b"200"]
+            finally:
+                writer.close()
+    except (OSError, TimeoutError, IndexError):
+        return False
+
+
+async def check(backend: int, up: set[int]) -> None:
+    while True:
+        if await healthy(backend):
+            up.add(backend)
+        else:
+            up.discard(backend)
+        await asyncio.sleep(CHECK_EVERY)
+
+
 async def serve(port: int, backends: list[int]) -> None:
+    up = set(backends)
+
     async def handle(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
-        for backend in random.sample(backends, len(backends)):
+        order = random.sample(backends, len(backends))
+        for backend in sorted(order, key=lambda b: b not in up):  # the healthy first, in random order
             try:
                 up_reader, up_writer = await asyncio.open_connection("127.0.0.1", backend)
             except OSError:
@@ -40,7 +73,7 @@ async def serve(port: int, backends: list[int]) -> None:
     server = await asyncio.start_server(handle, "127.0.0.1", port)
     print("listening", flush=True)
     async with server:
-        await server.serve_forever()
+        await asyncio.gather(server.serve_forever(), *(check(backend, up) for backend in backends))
 
 
 if __name__ == "__main__":

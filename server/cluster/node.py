@@ -35,9 +35,10 @@ import structlog
 
 from protocol.messages import ByeCode
 from server.cluster.leases import LeaseKeeper, Leases
-from server.cluster.redis_watch import RedisAway, RedisWatch, redis_trouble
+from server.cluster.redis_watch import RedisWatch, redis_trouble
 from server.cluster.wire import Answered, InputFrame, OutputFrame, WireError, input_frame, output_frame, read_frame
 from server.session import Session
+from server.store.pg_away import database_away
 from server.store.postgres import is_postgres_url
 from server.table.io import (
     Act, Broadcast, Holds, Input, Join, Member, Reconnect, Released, Seated, Send, Stop, TABLE_MOVED, TableClosed,
@@ -655,7 +656,7 @@ class Cluster:
             try:
                 await self.claim_orphans()
             except Exception as problem:  # noqa: BLE001 - the next round tries again
-                if redis_trouble(problem):
+                if redis_trouble(problem) or database_away(problem):
                     self.log.warning("claim_deferred", error=str(problem) or type(problem).__name__)
                 else:
                     self.log.exception("claim_failed")

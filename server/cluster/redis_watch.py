@@ -19,6 +19,8 @@ from typing import Any, TypeVar
 
 import structlog
 
+from server.away import Away
+
 log = structlog.get_logger("riichi.cluster")
 
 T = TypeVar("T")
@@ -27,7 +29,7 @@ ANSWER_WITHIN = 1.0  # seconds a PING may take before it counts as unanswered
 ASK_WITHIN = 2.0  # seconds a request's Redis call may take before the request is refused
 
 
-class RedisAway(Exception):
+class RedisAway(Away):
     """Redis does not answer now; args[0] says so in one line, for the client."""
 
 
@@ -38,7 +40,7 @@ def redis_trouble(problem: BaseException) -> bool:
         import redis.exceptions
     except ImportError:  # pragma: no cover - the cluster always has redis installed
         return isinstance(problem, (TimeoutError, OSError))
-    return isinstance(problem, (TimeoutError, OSError, RedisAway, redis.exceptions.ConnectionError,
+    return isinstance(problem, (TimeoutError, OSError, Away, redis.exceptions.ConnectionError,
                                 redis.exceptions.TimeoutError))
 
 

@@ -7,6 +7,12 @@ committed, and the decisions that tables append while a commit is under way go t
 in the next one, so a busy server commits many tables' decisions at once.  The table's
 actor awaits it before it sends what the decisions caused, which keeps the store's promise
 (server/store/protocol.py) with no `flush`.
+
+A database away for seconds (server/store/pg_away.py): each write is held, and tried again
+as one transaction until the database takes it; a read that a client waits on is refused at
+once (DatabaseAway).  A transaction left idle for IDLE_IN_TRANSACTION is ended by the server
+(a node paused in the middle of one would otherwise hold its table's row, and the node that
+takes the table over would wait on it for the whole pause); its write is tried again.
 """
 
 from __future__ import annotations
@@ -20,6 +26,7 @@ from typing import Any
 from server.game.actions import Action
 from server.game.record import GameRecord
 from server.rules.config import Rules
+from server.store.pg_away import Outage
 from server.store.columns import (
     DecisionBatch, decision_rows, game_row, json_text, past_seat, record_of, rules_text, seat_row, table_row,
 )
@@ -29,6 +36,7 @@ from server.store.schema import migrate_postgres
 
 URL_SCHEMES = ("postgresql://", "postgres://")
 GIVEN_UP = -1  # the epoch kept for a table whose lease this node lost (no stored epoch is below 1)
+IDLE_IN_TRANSACTION = "3s"  # a transaction idle this long is ended by the server (a paused node's)
 
 
 def is_postgres_url(db: str) -> bool:
@@ -48,6 +56,7 @@ def shown(url: str) -> str:
 class PostgresStore:
     def __init__(self, pool: Any, url: str):
         self.pool, self.url = pool, url
+        self.outage = Outage()
         self._gathered: list[tuple[DecisionBatch, asyncio.Future[None]]] = []
         self._committer: asyncio.Task[None] | None = None
         self._epochs: dict[str, int] = {}  # tables written for under a lease: id -> its epoch (take)
@@ -59,7 +68,8 @@ class PostgresStore:
         """Connect, and migrate the schema to this version (server/store/schema.py)."""
         import asyncpg  # only for a PostgreSQL store: the embedded default never imports it
 
-        pool = await asyncpg.create_pool(url, min_size=1, max_size=max_connections, command_timeout=30)
+        pool = await asyncpg.create_pool(url, min_size=1, max_size=max_connections, command_timeout=30,
+                                         server_settings={"idle_in_transaction_session_timeout": IDLE_IN_TRANSACTION})
         try:
             async with pool.acquire() as connection:
                 await migrate_postgres(connection, shown(url))
@@ -73,8 +83,8 @@ class PostgresStore:
     async def take(self, table_id: str, epoch: int) -> bool:
         """Write for the table under this lease epoch from now on: the epoch is stored, unless a
         higher one is (then False: another node has taken the table since)."""
-        taken = await self.pool.fetchval("UPDATE tables SET epoch=$2 WHERE id=$1 AND epoch < $2 RETURNING id",
-                                         table_id, epoch)
+        taken = await self.outage.held(lambda: self.pool.fetchval(
+            "UPDATE tables SET epoch=$2 WHERE id=$1 AND epoch < $2 RETURNING id", table_id, epoch))
         if taken is None:
             return False
         self._epochs[table_id] = epoch
@@ -106,8 +116,10 @@ class PostgresStore:
             yield connection
 
     async def _write(self, table_id: str, query: str, *args: Any) -> None:
-        async with self._writing(table_id) as connection:
-            await connection.execute(query, *args)
+        async def attempt() -> None:
+            async with self._writing(table_id) as connection:
+                await connection.execute(query, *args)
+        await self.outage.held(attempt)
 
     async def _fenced_games(self, connection: Any, game_ids: list[int]) -> set[int]:
         """Those of the games whose tables this node holds but another has taken since (or
@@ -136,10 +148,7 @@ class PostgresStore:
                 gathered, self._gathered = self._gathered, []
                 fenced: set[int] = set()
                 try:
-                    async with self.pool.acquire() as connection, connection.transaction():
-                        fenced = await self._fenced_games(connection, sorted({b[0] for b, _ in gathered}))
-                        await connection.executemany("INSERT INTO decisions VALUES ($1, $2, $3, $4)", decision_rows(
-                            batch for batch, _ in gathered if batch[0] not in fenced))
+                    fenced = await self.outage.held(lambda: self._commit(gathered))
                 except Exception as problem:  # noqa: BLE001 - each waiting table is told
                     for _, committed in gathered:
                         if not committed.done():
@@ -155,6 +164,15 @@ class PostgresStore:
         finally:
             self._committer = None
 
+    async def _commit(self, gathered: list[tuple[DecisionBatch, asyncio.Future[None]]]) -> set[int]:
+        """One transaction of the gathered decisions (a try again after a commit whose answer
+        was lost finds them there: they are not written twice); the fenced games' left out."""
+        async with self.pool.acquire() as connection, connection.transaction():
+            fenced = await self._fenced_games(connection, sorted({b[0] for b, _ in gathered}))
+            await connection.executemany("INSERT INTO decisions VALUES ($1, $2, $3, $4) ON CONFLICT DO NOTHING",
+                                         decision_rows(batch for batch, _ in gathered if batch[0] not in fenced))
+        return fenced
+
     def flush(self) -> None:
         """Nothing: `append_decisions` returns once its decisions are committed."""
 
@@ -166,31 +184,37 @@ class PostgresStore:
 
     async def finish_game(self, game_id: int, final: Mapping[str, Any], result_seq: int | None) -> None:
         await self._settled()
-        async with self.pool.acquire() as connection, connection.transaction():
-            if await self._fenced_games(connection, [game_id]):
-                raise Fenced(f"game {game_id}'s table is run by another node now")
-            await connection.execute("UPDATE games SET finished=$1, final=$2, result_seq=$3 WHERE id=$4",
-                                     time.time(), json_text(dict(final) if final is not None else None), result_seq,
-                                     game_id)
+
+        async def attempt() -> None:
+            async with self.pool.acquire() as connection, connection.transaction():
+                if await self._fenced_games(connection, [game_id]):
+                    raise Fenced(f"game {game_id}'s table is run by another node now")
+                await connection.execute("UPDATE games SET finished=$1, final=$2, result_seq=$3 WHERE id=$4",
+                                         time.time(), json_text(dict(final) if final is not None else None),
+                                         result_seq, game_id)
+        await self.outage.held(attempt)
 
     async def set_table_state(self, table_id: str, state: str, reason: str | None = None) -> None:
         await self._settled()
-        async with self._writing(table_id) as connection:
-            await connection.execute("UPDATE tables SET state=$1, updated=$2, reason=$3 WHERE id=$4",
-                                     str(state), time.time(), reason, table_id)
-            if str(state) not in ("waiting", "playing"):
-                await connection.execute("DELETE FROM watchers WHERE table_id=$1", table_id)
+
+        async def attempt() -> None:
+            async with self._writing(table_id) as connection:
+                await connection.execute("UPDATE tables SET state=$1, updated=$2, reason=$3 WHERE id=$4",
+                                         str(state), time.time(), reason, table_id)
+                if str(state) not in ("waiting", "playing"):
+                    await connection.execute("DELETE FROM watchers WHERE table_id=$1", table_id)
+        await self.outage.held(attempt)
 
     # ---- tables and seats ------------------------------------------------------------
 
     async def save_table(self, table_id: str, invite: str, watch: str, rules: Rules,
                          clock: Mapping[str, float] | None) -> None:
         now = time.time()
-        await self.pool.execute(
+        await self.outage.held(lambda: self.pool.execute(
             "INSERT INTO tables (id, invite_code, watch_code, rules, clock, state, created, updated)"
             " VALUES ($1, $2, $3, $4, $5, 'waiting', $6, $6) ON CONFLICT (id) DO UPDATE SET state=excluded.state,"
             " updated=excluded.updated, rules=excluded.rules, clock=excluded.clock",
-            table_id, invite, watch, rules_text(rules), json_text(dict(clock) if clock else None), now)
+            table_id, invite, watch, rules_text(rules), json_text(dict(clock) if clock else None), now))
         if self.on_new_table is not None:
             await self.on_new_table(table_id)
 
@@ -199,21 +223,22 @@ class PostgresStore:
     async def table_of_code(self, code: str, kind: str) -> tuple[str, str, str] | None:
         """(id, invite, watch) of the open table whose `kind` ("invite" or "watch") code this is."""
         column = {"invite": "invite_code", "watch": "watch_code"}[kind]
-        row = await self.pool.fetchrow(f"SELECT id, invite_code, watch_code FROM tables WHERE {column}=$1"
-                                       " AND state IN ('waiting', 'playing') ORDER BY updated DESC LIMIT 1", code)
+        row = await self.outage.asked(lambda: self.pool.fetchrow(
+            f"SELECT id, invite_code, watch_code FROM tables WHERE {column}=$1"
+            " AND state IN ('waiting', 'playing') ORDER BY updated DESC LIMIT 1", code))
         return None if row is None else (row[0], row[1], row[2])
 
     async def table_codes(self, table_id: str) -> tuple[str, str] | None:
         """(invite, watch) of an open table."""
-        row = await self.pool.fetchrow("SELECT invite_code, watch_code FROM tables WHERE id=$1"
-                                       " AND state IN ('waiting', 'playing')", table_id)
+        row = await self.outage.asked(lambda: self.pool.fetchrow(
+            "SELECT invite_code, watch_code FROM tables WHERE id=$1 AND state IN ('waiting', 'playing')", table_id))
         return None if row is None else (row[0], row[1])
 
     async def open_table_ages(self) -> list[tuple[str, float]]:
         """(id, seconds since it was made) of every open table."""
         now = time.time()
-        return [(row[0], now - row[1]) for row in await self.pool.fetch(
-            "SELECT id, created FROM tables WHERE state IN ('waiting', 'playing') ORDER BY created")]
+        return [(row[0], now - row[1]) for row in await self.outage.asked(lambda: self.pool.fetch(
+            "SELECT id, created FROM tables WHERE state IN ('waiting', 'playing') ORDER BY created"))]
 
     async def open_table(self, table_id: str) -> TableRow | None:
         """One open table, as open_tables gives each."""
@@ -266,17 +291,20 @@ class PostgresStore:
         await self._write(table_id, "DELETE FROM watchers WHERE table_id=$1 AND token_hash=$2", table_id, token_hash)
 
     async def seat_of_token(self, token_hash: str) -> tuple[str, int] | None:
-        row = await self.pool.fetchrow(
+        row = await self.outage.asked(lambda: self.pool.fetchrow(
             "SELECT s.table_id, s.seat FROM seats s JOIN tables t ON t.id = s.table_id"
-            " WHERE s.token_hash=$1 AND t.state IN ('waiting', 'playing') ORDER BY t.updated DESC LIMIT 1", token_hash)
+            " WHERE s.token_hash=$1 AND t.state IN ('waiting', 'playing') ORDER BY t.updated DESC LIMIT 1", token_hash))
         return (row[0], row[1]) if row else None
 
     async def watch_of_token(self, token_hash: str) -> str | None:
-        return await self.pool.fetchval(
+        return await self.outage.asked(lambda: self.pool.fetchval(
             "SELECT w.table_id FROM watchers w JOIN tables t ON t.id = w.table_id"
-            " WHERE w.token_hash=$1 AND t.state IN ('waiting', 'playing') ORDER BY t.updated DESC LIMIT 1", token_hash)
+            " WHERE w.token_hash=$1 AND t.state IN ('waiting', 'playing') ORDER BY t.updated DESC LIMIT 1", token_hash))
 
     async def past_seat_of_token(self, token_hash: str) -> PastSeat | None:
+        return await self.outage.asked(lambda: self._past_seat_of_token(token_hash))
+
+    async def _past_seat_of_token(self, token_hash: str) -> PastSeat | None:
         async with self.pool.acquire() as connection:
             row = await connection.fetchrow(
                 "SELECT t.id, t.invite_code, s.seat, t.state, t.reason FROM seats s JOIN tables t ON t.id = s.table_id"
@@ -290,10 +318,13 @@ class PostgresStore:
     # ---- games -------------------------------------------------------------------------
 
     async def start_game(self, table_id: str, record: GameRecord) -> int:
-        async with self._writing(table_id) as connection:
-            return int(await connection.fetchval(
-                "INSERT INTO games (table_id, seed, rules, names, started) VALUES ($1, $2, $3, $4, $5) RETURNING id",
-                table_id, record.seed.hex(), rules_text(record.rules), json_text(record.names), time.time()))
+        async def attempt() -> int:
+            async with self._writing(table_id) as connection:
+                return int(await connection.fetchval(
+                    "INSERT INTO games (table_id, seed, rules, names, started) VALUES ($1, $2, $3, $4, $5)"
+                    " RETURNING id", table_id, record.seed.hex(), rules_text(record.rules), json_text(record.names),
+                    time.time()))
+        return await self.outage.held(attempt)
 
     async def record(self, game_id: int) -> GameRecord:
         async with self.pool.acquire() as connection:
@@ -318,6 +349,8 @@ class PostgresStore:
     # ---- the store itself --------------------------------------------------------------
 
     async def healthy(self) -> bool:
+        if self.outage.away_since is not None:  # (said at once: a paused server is not waited out)
+            return False
         try:
             await asyncio.wait_for(self.pool.fetchval("SELECT 1"), 2)
             return True

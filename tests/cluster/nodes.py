@@ -4,10 +4,16 @@ holds a table's lease."""
 
 from __future__ import annotations
 
+import asyncio
 import signal
 import subprocess
+import time
+import urllib.error
+import urllib.request
+from collections.abc import Callable
 from pathlib import Path
 
+from tests.bot_tables import decisions_in_play, start_table
 from tests.harness import ServerProcess
 from tests.services import Front
 
@@ -43,3 +49,45 @@ async def lease_owner(redis, table: str | None = None) -> tuple[str, str]:
         table = key.decode().rsplit(":", 1)[1]
     held = await redis.get(f"riichi:lease:{table}")
     return (held.decode().rsplit(":", 1)[0] if held else ""), table
+
+
+def healthz(port: int) -> tuple[int, str]:
+    """(status, body) of a node's /healthz, answered within 5 s (0 and the error if not)."""
+    try:
+        with urllib.request.urlopen(f"http://127.0.0.1:{port}/healthz", timeout=5) as response:
+            return response.status, response.read().decode()
+    except urllib.error.HTTPError as refused:
+        return refused.code, refused.read().decode()
+    except OSError as problem:
+        return 0, str(problem)
+
+
+async def outage(nodes: list[ServerProcess], seconds: float, stop: Callable[[], None], start: Callable[[], None],
+                 what: str) -> list[tuple[int, str]]:
+    """A service the nodes need stopped (`stop`) for `seconds` and started again (`start`,
+    whatever happens); each node's /healthz a few seconds into it."""
+    stop()
+    stopped = time.monotonic()
+    try:
+        await asyncio.sleep(min(seconds, 3.0))
+        during = await asyncio.gather(*(asyncio.to_thread(healthz, node.port) for node in nodes))
+        await asyncio.sleep(seconds - (time.monotonic() - stopped))
+    finally:
+        start()
+    print(f"{what} away {time.monotonic() - stopped:.1f} s; /healthz meanwhile: {during}")
+    return list(during)
+
+
+async def tables_under_way(url: str, nodes: list[ServerProcess], front: Front, tables: int,
+                           seed: int) -> list[asyncio.Task]:
+    """Tables of two SDK bots each (the host, and a friend through the front) and two server
+    bots, made through each node in turn, each SDK bot taking 30 ms a decision (a game of
+    some 20 s); returned once each has some 30 decisions stored."""
+    players = []
+    for i in range(tables):
+        players += await start_table(nodes[i % len(nodes)].url, [front.url], seed=seed + i, server_bots=2,
+                                     timeout=180, think=0.03)
+    while await decisions_in_play(url) < 30 * tables:
+        assert not any(p.done() for p in players), [p for p in players if p.done()]
+        await asyncio.sleep(0.05)
+    return players

@@ -10,12 +10,11 @@ from __future__ import annotations
 
 import asyncio
 import time
-import urllib.request
 
 import pytest
 
-from tests.bot_tables import decisions_in_play, start_table, stored_finals_replayed
-from tests.cluster.nodes import start_nodes, stop_nodes
+from tests.bot_tables import decisions_in_play, stored_finals_replayed
+from tests.cluster.nodes import healthz, outage, start_nodes, stop_nodes, tables_under_way
 from tests.services import Front, new_database
 
 pytestmark = pytest.mark.asyncio
@@ -23,40 +22,13 @@ pytestmark = pytest.mark.asyncio
 TABLES = 4
 
 
-def healthz(port: int) -> tuple[int, str]:
-    """(status, body) of a node's /healthz, answered within 5 s (0 and the error if not)."""
-    try:
-        with urllib.request.urlopen(f"http://127.0.0.1:{port}/healthz", timeout=5) as response:
-            return response.status, response.read().decode()
-    except urllib.error.HTTPError as refused:
-        return refused.code, refused.read().decode()
-    except OSError as problem:
-        return 0, str(problem)
-
-
 async def play_through_a_redis_outage(postgres, redis_server, tmp_path, seconds: float, *extra: str) -> None:
     url = await new_database(postgres)
     nodes = start_nodes(url, redis_server.url, tmp_path, "abc", *extra)  # the lease's ttl: the default, 3 s
     front = Front([n.port for n in nodes])
     try:
-        # tables of two SDK bots each (host and a friend through the front) and two server bots,
-        # made through each node in turn, so every node runs one
-        players = []
-        for i in range(TABLES):
-            players += await start_table(nodes[i % 3].url, [front.url], seed=24 + i, server_bots=2, timeout=180,
-                                         think=0.03)  # (a game of some 20 s: longer than the outage's start)
-        while await decisions_in_play(url) < 30 * TABLES:
-            assert not any(p.done() for p in players), [p for p in players if p.done()]
-            await asyncio.sleep(0.05)
-        redis_server.pause()
-        paused = time.monotonic()
-        try:
-            await asyncio.sleep(min(seconds, 4.0))
-            during = await asyncio.gather(*(asyncio.to_thread(healthz, n.port) for n in nodes))
-            await asyncio.sleep(seconds - (time.monotonic() - paused))
-        finally:
-            redis_server.resume()
-        print(f"redis paused {time.monotonic() - paused:.1f} s; /healthz meanwhile: {during}")
+        players = await tables_under_way(url, nodes, front, TABLES, seed=24)
+        during = await outage(nodes, seconds, redis_server.pause, redis_server.resume, "redis")
         for status, body in during:
             assert status == 503 and "redis" in body, during
         in_play = await decisions_in_play(url)
