@@ -37,10 +37,11 @@ class Thinking:
 
 
 async def start_table(host_url: str, friend_urls: list[str], seed: int = 1, server_bots: int = 0,
-                      rules: str = "tenhou", timeout: float = 90, think: float = 0) -> list[asyncio.Task[BotResult]]:
+                      rules: str = "tenhou", timeout: float = 90, think: float = 0,
+                      clock: dict[str, Any] | None = None) -> list[asyncio.Task[BotResult]]:
     """The host's task (at host_url) and each friend's (one at each of friend_urls), playing one
-    game without a clock; the host seats `server_bots` of the server's bots.  `think`: seconds
-    each of the host and friends takes over a decision."""
+    game without a clock (or with `clock`); the host seats `server_bots` of the server's bots.
+    `think`: seconds each of the host and friends takes over a decision."""
 
     def bot(name: str, seed: int) -> Any:
         made = make_bot("builtin", name, seed=seed)
@@ -53,7 +54,7 @@ async def start_table(host_url: str, friend_urls: list[str], seed: int = 1, serv
             invite.set_result(message["invite"])
 
     host = asyncio.create_task(play(bot(f"host{seed}", seed), host_url, server_bots=server_bots,
-                                    rules=rules, clock={"none": True}, on_table=on_table, timeout=timeout))
+                                    rules=rules, clock=clock or {"none": True}, on_table=on_table, timeout=timeout))
     code = await invite_of(host, invite)
     friends = [asyncio.create_task(play(bot(f"friend{seed}-{i}", seed * 100 + i), url, code=code,
                                         timeout=timeout)) for i, url in enumerate(friend_urls)]

@@ -34,10 +34,11 @@ from server.table.io import (
     TABLE_MOVED, Act, AppendDecisions, Broadcast, CancelTimer, ClockFired, Disconnect, FinishGame, GameStarted, Holds,
     Input, Join, Log, Output, Reconnect, Released, RemoveSeat, RemoveWatcher, Restored, SaveSeat, SaveTable,
     SaveWatcher, Seated, Send, SetBroadcasts, SetSeatHost, SetSeatLeft, SetTableState, SetTimer, StartGame, Stop,
-    TableClosed, Watch,
+    StoreHeld, TableClosed, Watch,
 )
 from server.table.seats import Seat, TableState
 
+STORE_HELD = 1.0  # seconds a step may wait on its store before its clocks get the time back
 log = structlog.get_logger("riichi.tables")
 
 
@@ -185,6 +186,9 @@ class Table:
         outputs = self.core.handle(item, None if session is None else session.member, now)
         try:
             await self._carry(outputs, session)
+            held = self.clock() - now
+            if held > STORE_HELD:  # the store kept the step waiting (its database away): time given back
+                await self._carry(self.core.handle(StoreHeld(held), None, self.clock()), None)
         except Fenced as problem:  # another node runs the table now: nothing more of it here
             self.log.warning("table_fenced", seq=self.core.seq, input=type(item).__name__, why=str(problem))
             self.replies.moved(self)

@@ -36,7 +36,7 @@ from server.table.clock import BetweenHands, Clock, Offer, auto_action
 from server.table.io import (
     Abandon, Act, AddBot, AppendDecisions, CancelTimer, ClockFired, Disconnect, FinishGame, GameStarted, Holds, Input,
     Join, Leave, Log, Member, Output, Ready, Reconnect, Released, Restored, ResultClosed, SaveTable, SetTableState,
-    SetTimer, Stop, TableClosed, Watch,
+    SetTimer, Stop, StoreHeld, TableClosed, Watch,
 )
 from server.table.seating import Seating
 from server.table.seats import Seat, SeatState, TableState
@@ -146,6 +146,8 @@ class TableCore(Seating):
             case Restored():
                 if self.state is PLAYING and self.game is not None:
                     self._advance([])
+            case StoreHeld(seconds=seconds):
+                self._give_time_back(seconds)
 
     # ---- the game ------------------------------------------------------------------
 
@@ -216,6 +218,15 @@ class TableCore(Seating):
                     self._send(s.member, server_messages.timeout(self.seq, offer.decision, action_to_data(action)))
                 self._log("played_for", seat=seat, decision=offer.decision, seq=self.seq)
                 self._advance(events)
+
+    def _give_time_back(self, seconds: float) -> None:
+        """No seat is played for, or hurried, for the time its table waited on the store."""
+        for offer in self.offers.values():
+            offer.started += seconds
+            if offer.deadline is not None:
+                offer.deadline += seconds
+        if self.between is not None:
+            self.between.until += seconds
 
     def _arm_clock(self) -> None:
         """One timer for the earliest open deadline or the end of the pause between hands

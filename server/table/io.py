@@ -135,8 +135,16 @@ class Restored:
     """The table was rebuilt after a restart: open its offers again (bots answer at once)."""
 
 
+@dataclass(frozen=True, slots=True)
+class StoreHeld:
+    """The table's last step waited `seconds` on its store (the database away): every open
+    clock, and the pause between hands, gets that time back."""
+
+    seconds: float
+
+
 Input = (Join | Watch | AddBot | Ready | Act | Leave | ResultClosed | Disconnect | Reconnect | ClockFired | Abandon
-         | Stop | GameStarted | Restored)
+         | Stop | GameStarted | Restored | StoreHeld)
 
 
 # ---- outputs: to members ----------------------------------------------------

@@ -78,15 +78,15 @@ async def outage(nodes: list[ServerProcess], seconds: float, stop: Callable[[], 
     return list(during)
 
 
-async def tables_under_way(url: str, nodes: list[ServerProcess], front: Front, tables: int,
-                           seed: int) -> list[asyncio.Task]:
+async def tables_under_way(url: str, nodes: list[ServerProcess], front: Front, tables: int, seed: int,
+                           clock: dict[str, float] | None = None) -> list[asyncio.Task]:
     """Tables of two SDK bots each (the host, and a friend through the front) and two server
     bots, made through each node in turn, each SDK bot taking 30 ms a decision (a game of
-    some 20 s); returned once each has some 30 decisions stored."""
+    some 20 s), with no clock unless `clock`; returned once each has some 30 decisions stored."""
     players = []
     for i in range(tables):
         players += await start_table(nodes[i % len(nodes)].url, [front.url], seed=seed + i, server_bots=2,
-                                     timeout=180, think=0.03)
+                                     timeout=180, think=0.03, clock=clock)
     while await decisions_in_play(url) < 30 * tables:
         assert not any(p.done() for p in players), [p for p in players if p.done()]
         await asyncio.sleep(0.05)

@@ -4,7 +4,7 @@ discarded, calls passed) and told"."""
 
 from server.game.actions import Discard
 from server.table.clock import Clock
-from server.table.io import Act, AddBot, CancelTimer, ClockFired, Join, Ready, SetTimer, Stop
+from server.table.io import Act, AddBot, CancelTimer, ClockFired, Join, Ready, SetTimer, Stop, StoreHeld
 from tests.table.driver import Driver, member, of
 
 host = member("host")
@@ -52,3 +52,16 @@ def test_the_timer_is_cancelled_when_no_offer_is_open():
     d = host_and_bots(Clock(per_decision=5, bank=0, between_hands=0))
     out = d(Stop())
     assert of(CancelTimer, out) == [CancelTimer()]
+
+
+def test_the_time_a_table_waited_on_its_store_is_given_back_to_every_open_clock():
+    """Issue 24, PostgreSQL stopped mid-game: "the nodes hold ... acts ..., resume when it is
+    back".  A step whose writes were held (StoreHeld: the actor measured the wait) moves the
+    open deadline on by the wait, so the seat is neither played for nor charged its bank."""
+    d = host_and_bots(Clock(per_decision=5, bank=20, between_hands=0))
+    offer = d.last(host, "offer")
+    assert of(SetTimer, d(StoreHeld(12.0), at=112.0)) == [SetTimer(137.0)]
+    assert d(ClockFired(), at=125.0) == [SetTimer(137.0)]  # its old deadline: nothing is played
+    discard = next(a for a in offer["actions"] if a["type"] == "discard")
+    d(Act(offer["decision"], discard), host, at=128.0)  # 28 s after the offer, 16 s of them the player's
+    assert d.last(host, "offer")["bank_ms"] == 9_000  # 11 s over its 5: from the bank
