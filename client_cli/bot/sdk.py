@@ -25,7 +25,6 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import time
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
@@ -138,6 +137,7 @@ class Runner:
         self.result = BotResult(self.name)
         self._ready = False
         self._asked_ready = False  # `ready` was sent on this connection
+        self._count_bots = False  # resumed: the next `table` shows whether the server's bots were all seated
         self._table_state: str | None = None  # the last table message's state
 
     @property
@@ -191,11 +191,7 @@ class Runner:
                 if getattr(self, key) is not None:
                     message[key] = getattr(self, key)
             await self.conn.send(message)
-            for _ in range(self.server_bots):
-                bot = {"type": "add_bot"}
-                if self.server_strategy:
-                    bot["strategy"] = self.server_strategy
-                await self.conn.send(bot)
+            await self._add_bots(self.server_bots)
         else:
             join: dict[str, Any] = {"type": "join", "code": self.code}
             if self.seat is not None:
@@ -230,12 +226,14 @@ class Runner:
         elif kind == "catchup":  # resumed: on another connection, or on this one at the table's new node
             self.result.catchups.append("replay" if message.get("replay") else str(message.get("reason")))
             self._asked_ready = False  # a waiting table rebuilt elsewhere has cleared its players' ready
+            self._count_bots = True
         elif kind == "timeout":
             log.warning("%s: decision %s timed out; the server played %s", self.name, message.get("decision"),
                         message.get("action"))
         elif kind == "welcome":  # connected again
             self.result.reconnects = self.conn.reconnects
             self._asked_ready = False
+            self._count_bots = bool(message.get("resumed"))
             if not message.get("resumed"):
                 return await self._not_resumed()
         return False
@@ -294,7 +292,11 @@ class Runner:
             self.on_table(message)
         if message.get("state") == "closed" and self.result.final is None:
             self.result.reason = "the table closed"
-        mine = (message.get("seats") or [None] * 4)[you] if you is not None else None
+        seats = message.get("seats") or [None] * 4
+        mine = seats[you] if you is not None else None
+        if self._count_bots and message.get("state") == "waiting" and mine is not None and mine.get("host"):
+            await self._seat_missing_bots(seats)
+        self._count_bots = False
         # Once a connection, whenever the table shows this seat not ready: after a restart a
         # waiting table clears its players' ready, and it must be said again.
         if mine is not None and message.get("state") == "waiting" and not mine.get("ready") \
@@ -303,6 +305,21 @@ class Runner:
             await self.conn.send({"type": "ready"})
         elif message.get("state") == "playing":
             self._ready = True
+
+    async def _seat_missing_bots(self, seats: list[dict[str, Any] | None]) -> None:
+        """A host back at its waiting table (rebuilt after its node was lost) asks again for
+        the server's bots that the table does not show: their `add_bot` may have been lost
+        with the node, and the game would wait for them for good."""
+        missing = min(self.server_bots - sum(1 for s in seats if s and s.get("kind") == "bot"),
+                      sum(1 for s in seats if s is None))
+        await self._add_bots(missing)
+
+    async def _add_bots(self, count: int) -> None:
+        for _ in range(max(0, count)):
+            bot: dict[str, Any] = {"type": "add_bot"}
+            if self.server_strategy:
+                bot["strategy"] = self.server_strategy
+            await self.conn.send(bot)
 
     async def _answer(self, offer: dict[str, Any]) -> None:
         actions = offer["actions"]
