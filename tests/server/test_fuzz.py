@@ -456,8 +456,10 @@ def fuzz_one(table: FuzzTable, data: st.DataObject, counts: dict[str, int]) -> N
         answered = table.step()  # the seat moves; its offer is gone until the game comes back to it
         frame = pack({"type": "act", "decision": answered["decision"], "action": pick(data, answered["actions"])})
         answer = table.send(who, frame)
-        # if that move ended the game, the result and bye came before this answer: no table now
-        check_answer(answer, "not_at_table" if table.mischief.over.is_set() else "stale_decision", frame)
+        # if that move ended the game, the result came before this answer, and the table may have
+        # closed since (no table now) or not yet (nothing is asked of anyone: a stale decision)
+        over = table.mischief.over.is_set() and answer.get("code") == "not_at_table"
+        check_answer(answer, "not_at_table" if over else "stale_decision", frame)
         return
     elif category in ("spectator", "stranger"):
         who = category
