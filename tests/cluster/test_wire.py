@@ -59,9 +59,9 @@ def test_the_tables_own_inputs_and_outputs_stay_on_its_node():
     (msgpack.packb({"k": "Join", "node": "a"}), "names its table"),
     (msgpack.packb({"k": "Restored", "table": "t", "node": "a"}), "unknown frame kind 'Restored'"),
     (msgpack.packb({"k": "Join", "table": "t", "node": "a"}), "carries its member"),
-    (msgpack.packb({"k": "Join", "table": "t", "node": "a", "member": ["s", "h", "n", False], "chair": 1}),
+    (msgpack.packb({"k": "Join", "table": "t", "node": "a", "member": ["s", "h", "n", False, None], "chair": 1}),
      "no field 'chair'"),
-    (msgpack.packb({"k": "Act", "table": "t", "node": "a", "member": ["s", "h", "n", False]}), "Act"),
+    (msgpack.packb({"k": "Act", "table": "t", "node": "a", "member": ["s", "h", "n", False, None]}), "Act"),
     (msgpack.packb({"k": "Send", "table": "t", "node": "b", "member": "s1", "message": {"type": "x"}}),
      "encoded frame"),
 ])
