@@ -32,6 +32,8 @@ class TableBase:
         self.spec = spec  # what it was opened from (server/table/spec.py)
         self.rules, self.clock = spec.game_rules(), spec.clock
         self.reserved = spec.reserved()  # seat -> the player id it waits for (taken: seats[i] is not None)
+        # a table opened with no host keeps the bots its spec seats: no player who joins takes their seats
+        self.fixed_bots = set(spec.bots()) if spec.host_seat is None else set()
         self.state = TableState.WAITING
         self.seats: list[Seat | None] = [None] * 4
         self.spectators: dict[str, str] = {}  # connected spectators: member id -> resume token hash

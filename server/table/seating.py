@@ -38,7 +38,7 @@ class Seating(TableBase, ABC):
                                             "the game has started: watch it with the watch code instead"))
         seat = item.seat
         free = self._free_seats()
-        bots = [i for i, s in enumerate(self.seats) if s is not None and s.state is BOT]
+        bots = [i for i, s in enumerate(self.seats) if s is not None and s.state is BOT and i not in self.fixed_bots]
         mine = [i for i, player in self.reserved.items() if self.seats[i] is None and player == who.player_id]
         if seat is None:
             if not mine and not free and not bots:
