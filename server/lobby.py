@@ -104,7 +104,6 @@ class Lobby:
         """A new table with the host in seat 0 (a spec of its own: `open_table`); raises
         LobbyError on bad rules or clock, or when `address` (the client's) already created
         tables_per_address open tables."""
-        self._may_create(address)
         try:
             spec = TableSpec.for_host(rules, overrides, clock, player=host.player_id)
         except SpecError as problem:

@@ -171,7 +171,8 @@ class SqliteFile:
         """A finished game's seats, linked to their players (written once: a second time changes nothing)."""
         with self.db:
             self.db.execute("BEGIN")
-            self.db.execute("UPDATE games SET labels=? WHERE id=?", (json_text(list(finished.labels)), finished.game_id))
+            self.db.execute("UPDATE games SET labels=? WHERE id=?",
+                            (json_text(list(finished.labels)), finished.game_id))
             self.db.executemany("INSERT OR IGNORE INTO game_seats VALUES (?,?,?,?,?,?,?,?,?)",
                                 game_seat_rows(finished))
 

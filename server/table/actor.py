@@ -32,10 +32,10 @@ from server.store.rows import TableRow
 from server.table.clock import Clock
 from server.table.core import TableCore
 from server.table.io import (
-    TABLE_MOVED, Act, Announce, AppendDecisions, Broadcast, CancelTimer, ClockFired, Disconnect, FinishGame, GameStarted, Holds,
-    Input, Join, Log, Output, Reconnect, Released, RemoveSeat, RemoveWatcher, Restored, SaveSeat, SaveTable,
-    SaveWatcher, Seated, Send, SetBroadcasts, SetSeatHost, SetSeatLeft, SetTableState, SetTimer, StartGame, Stop,
-    TableClosed, Watch,
+    TABLE_MOVED, Act, Announce, AppendDecisions, Broadcast, CancelTimer, ClockFired, Disconnect, FinishGame,
+    GameStarted, Holds, Input, Join, Log, Output, Reconnect, Released, RemoveSeat, RemoveWatcher, Restored, SaveSeat,
+    SaveTable, SaveWatcher, Seated, Send, SetBroadcasts, SetSeatHost, SetSeatLeft, SetTableState, SetTimer, StartGame,
+    Stop, TableClosed, Watch,
 )
 from server.table.seats import Seat, TableState
 from server.table.spec import TableSpec

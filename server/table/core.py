@@ -34,9 +34,9 @@ from server.finished import FinishedSeat, GameFinished, SeatKind as FinishedKind
 from server.store.rows import TableRow
 from server.table.clock import BetweenHands, Clock, Offer, auto_action
 from server.table.io import (
-    Abandon, Announce, Act, AddBot, AppendDecisions, CancelTimer, ClockFired, Disconnect, FinishGame, GameStarted, Holds, Input,
-    Join, Leave, Log, Member, Output, Ready, Reconnect, Released, Restored, ResultClosed, SaveTable, SetTableState,
-    SetTimer, Stop, TableClosed, Watch,
+    Abandon, Act, AddBot, Announce, AppendDecisions, CancelTimer, ClockFired, Disconnect, FinishGame, GameStarted,
+    Holds, Input, Join, Leave, Log, Member, Output, Ready, Reconnect, Released, Restored, ResultClosed, SaveTable,
+    SetTableState, SetTimer, Stop, TableClosed, Watch,
 )
 from server.table.seating import Seating
 from server.table.seats import Seat, SeatState, TableState
@@ -62,12 +62,18 @@ class TableCore(Seating):
         """A new table opened from `spec`, with its bots seated, and the outputs that store it
         (and start its game, when the spec seats four bots)."""
         core = cls(table_id, invite, watch, spec, history_size)
-        clock = spec.clock
-        core._out.append(SaveTable(invite, watch, core.rules, clock.to_data() if clock else None, spec.to_data()))
-        core._seat_bots(spec.bots())
-        core._maybe_start()
-        out, core._out = core._out, []
-        return core, out
+        return core, core._opened()
+
+    def _opened(self) -> list[Output]:
+        """What opening the table does: it is stored, its spec's bots are seated, and with four
+        bots its game starts."""
+        spec, clock = self.spec, self.spec.clock
+        self._out.append(SaveTable(self.invite, self.watch, self.rules, clock.to_data() if clock else None,
+                                   spec.to_data()))
+        self._seat_bots(spec.bots())
+        self._maybe_start()
+        out, self._out = self._out, []
+        return out
 
     @classmethod
     def restored(cls, row: TableRow, record: GameRecord | None, now: float,

@@ -157,7 +157,8 @@ class TableSpec:
         clock = data.get("clock")
         seats: Sequence[Mapping[str, Any]] = data.get("seats") or [{}] * 4
         return cls(str(data.get("rules", "ema2016")), dict(data.get("overrides") or {}),
-                   Clock(**clock) if clock else None, tuple(SeatSpec.from_data(s) for s in seats),  # type: ignore[arg-type]
+                   Clock(**clock) if clock else None,
+                   tuple(SeatSpec.from_data(s) for s in seats),  # type: ignore[arg-type]
                    bytes.fromhex(data["seed"]) if data.get("seed") else None, tuple(data.get("labels") or ()))
 
 

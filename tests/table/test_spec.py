@@ -8,7 +8,8 @@ import pytest
 
 from server.finished import GameFinished, SeatKind as FinishedKind
 from server.table.io import (
-    Abandon, Act, AddBot, Announce, Broadcast, Disconnect, FinishGame, Join, Ready, SaveSeat, SaveTable, Send, StartGame,
+    Abandon, Act, AddBot, Announce, Broadcast, Disconnect, FinishGame, Join, Ready, SaveSeat, SaveTable, Send,
+    StartGame,
 )
 from server.table.seats import TableState
 from server.table.spec import SeatKind, SeatSpec, SpecError, TableSpec
