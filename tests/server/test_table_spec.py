@@ -10,12 +10,14 @@ import random
 
 import pytest
 
+from protocol.client import Client
 from server.finished import GameFinished, SeatKind
 from server.lobby import Lobby
-from server.store import SqliteStore
+from server.store import SqliteStore, token_hash
 from server.table.io import Abandon, Disconnect, Ready, Stop
 from server.table.seats import TableState
 from server.table.spec import SeatSpec, TableSpec
+from tests.clients import play_counting, recv
 from tests.server.sessions import connected, next_message, play_host
 
 pytestmark = pytest.mark.asyncio
@@ -159,3 +161,30 @@ async def test_a_spec_with_a_host_seat_is_opened_by_its_host_only(lobby):
     assert [s and s["kind"] for s in message["seats"]] == [None, "human", "bot", "bot"]
     table.put(Stop("test", keep=False))
     await table.task
+
+
+async def test_over_sockets_the_reserved_seats_player_connects_joins_and_plays_its_game_to_the_announced_end(
+        in_process_server):
+    """The same through a real server and real connections.  (Until hello says who the player
+    is, on the identity's branch, the test gives the session its player id as that hello will.)"""
+    lobby = in_process_server.app.lobby
+    finished = heard(lobby)
+    table = lobby.open_table(TableSpec("tenhou", clock=None, seats=(*BOTS[:2], SeatSpec.reserved("p-ann"), BOTS[2])))
+    stranger = await Client.connect(in_process_server.url, "stranger")
+    await stranger.send({"type": "join", "code": table.invite})
+    assert (await recv(stranger, "error"))["code"] == "seat_reserved"
+    ann = await Client.connect(in_process_server.url, "ann")
+    in_process_server.app.sessions[token_hash(ann.resume_token)].player_id = "p-ann"
+    await ann.send({"type": "join", "code": table.invite})
+    assert (await recv(ann, "table"))["you"] == 2
+    await ann.send({"type": "ready"})
+    result = await play_counting(ann, random.Random(2), [])
+    await table.task
+    [game] = finished
+    assert game.game_id == result["game"] and game.seats[2].player_id == "p-ann"
+    assert [(s.score, s.place - 1) for s in game.seats] == list(zip(result["final"]["scores"],
+                                                                    result["final"]["places"]))
+    [row] = await lobby.store.player_games("p-ann")
+    assert (row.game_id, row.seat, row.score) == (game.game_id, 2, result["final"]["scores"][2])
+    for client in (stranger, ann):
+        await client.close()
