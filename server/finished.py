@@ -13,7 +13,7 @@ from enum import StrEnum
 from typing import Any
 
 
-class SeatKind(StrEnum):
+class PlayerKind(StrEnum):
     """Who played a seat, as the protocol and the store name it."""
 
     HUMAN = "human"
@@ -30,7 +30,7 @@ class FinishedSeat:
     seat: int
     name: str
     player_id: str | None  # the player's id, when the session that took the seat knew it
-    kind: SeatKind
+    kind: PlayerKind
     score: int
     place: int | None = None
     uma: float | None = None
@@ -42,7 +42,7 @@ class FinishedSeat:
 
     @classmethod
     def from_data(cls, data: Mapping[str, Any]) -> FinishedSeat:
-        return cls(int(data["seat"]), str(data["name"]), data.get("player_id"), SeatKind(data["kind"]),
+        return cls(int(data["seat"]), str(data["name"]), data.get("player_id"), PlayerKind(data["kind"]),
                    int(data["score"]), data.get("place"), data.get("uma"), data.get("total"))
 
 

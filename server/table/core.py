@@ -30,7 +30,7 @@ from server.game.events import Event
 from server.game.flow import uma_and_oka
 from server.game.record import GameRecord
 from server.players import PLAYERS
-from server.finished import FinishedSeat, GameFinished, SeatKind as FinishedKind
+from server.finished import FinishedSeat, GameFinished, PlayerKind
 from server.store.rows import TableRow
 from server.table.clock import BetweenHands, Clock, Offer, auto_action
 from server.table.io import (
@@ -370,7 +370,7 @@ class TableCore(Seating):
         abandoned with the scores as they stood."""
         final = game.final if abandoned is None else None
         scores = list(final["scores"]) if final else list(game.public.scores)
-        seats = tuple(FinishedSeat(i, s.name, s.player_id, FinishedKind(s.kind), scores[i],
+        seats = tuple(FinishedSeat(i, s.name, s.player_id, PlayerKind(s.kind), scores[i],
                                    final["places"][i] + 1 if final else None, uma[i] if uma else None,
                                    final["results"][i] if final else None)
                       for i, s in enumerate(self.seats))

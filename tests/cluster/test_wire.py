@@ -12,7 +12,7 @@ from server.cluster.wire import (
     RELAYED_INPUTS, RELAYED_OUTPUTS, Answered, InputFrame, OutputFrame, WireError, finished_frame, input_frame,
     output_frame, read_finished, read_frame,
 )
-from server.finished import FinishedSeat, GameFinished, SeatKind
+from server.finished import FinishedSeat, GameFinished, PlayerKind
 from server.table.io import (
     Act, AddBot, Broadcast, ClockFired, Disconnect, Holds, Join, Leave, Member, Ready, Reconnect, Released,
     ResultClosed, Seated, Send, SetTimer, TableClosed, Watch,
@@ -74,7 +74,7 @@ def test_a_frame_that_no_node_sends_is_refused(frame, problem):
 
 def test_a_games_end_goes_between_nodes_as_data_and_comes_back_the_same():
     finished = GameFinished(7, "t1", "tenhou", ("arena:x",), tuple(
-        FinishedSeat(seat, f"p{seat}", f"id{seat}" if seat else None, SeatKind.HUMAN if seat else SeatKind.BOT,
+        FinishedSeat(seat, f"p{seat}", f"id{seat}" if seat else None, PlayerKind.HUMAN if seat else PlayerKind.BOT,
                      25000, seat + 1, 5.0, 10.5) for seat in range(4)))
     assert read_finished(finished_frame("a", finished)) == ("a", finished)
     for frame in (b"\xc1", msgpack.packb({"k": "GameFinished", "node": "a"}),

@@ -11,7 +11,7 @@ from collections.abc import AsyncIterator
 import pytest
 import pytest_asyncio
 
-from server.finished import FinishedSeat, GameFinished, SeatKind
+from server.finished import FinishedSeat, GameFinished, PlayerKind
 from server.game.engine import Game
 from server.game.record import GameRecord
 from server.players import PLAYERS
@@ -149,10 +149,10 @@ async def test_a_games_row_says_it_is_in_play_until_its_end_is_stored(store):
     assert await store.game(game_id + 1000) is None
 
 
-SEATS = ((0, "ann", "p-ann", SeatKind.HUMAN, 41000, 1, 35.0, 51.0),
-         (1, "bot", None, SeatKind.BOT, 30000, 2, 5.0, 5.0),
-         (2, "cy", "p-cy", SeatKind.HUMAN, 19000, 3, -5.0, -16.0),
-         (3, "dee", None, SeatKind.HUMAN, 10000, 4, -15.0, -40.0))
+SEATS = ((0, "ann", "p-ann", PlayerKind.HUMAN, 41000, 1, 35.0, 51.0),
+         (1, "bot", None, PlayerKind.BOT, 30000, 2, 5.0, 5.0),
+         (2, "cy", "p-cy", PlayerKind.HUMAN, 19000, 3, -5.0, -16.0),
+         (3, "dee", None, PlayerKind.HUMAN, 10000, 4, -15.0, -40.0))
 
 
 def _finished(game_id: int, abandoned: str | None = None) -> GameFinished:

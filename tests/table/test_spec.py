@@ -6,7 +6,7 @@ import pickle
 
 import pytest
 
-from server.finished import GameFinished, SeatKind as FinishedKind
+from server.finished import GameFinished, PlayerKind
 from server.table.io import (
     Abandon, Act, AddBot, Announce, Broadcast, Disconnect, FinishGame, Join, Ready, SaveSeat, SaveTable, Send,
     StartGame,
@@ -40,7 +40,7 @@ def test_a_spec_of_four_bots_is_stored_and_plays_its_game_to_the_end_at_once_wit
     assert [s.score for s in finished.seats] == final["scores"]
     assert [s.place for s in finished.seats] == [p + 1 for p in final["places"]]
     assert [s.total for s in finished.seats] == final["results"]
-    assert {s.kind for s in finished.seats} == {FinishedKind.BOT} and finished.player_ids == (None,) * 4
+    assert {s.kind for s in finished.seats} == {PlayerKind.BOT} and finished.player_ids == (None,) * 4
     assert GameFinished.from_data(finished.to_data()) == finished == pickle.loads(pickle.dumps(finished))
 
 
@@ -85,7 +85,7 @@ def test_an_abandoned_game_is_announced_with_why_and_the_scores_as_they_stood():
     assert finished.abandoned == "the game was abandoned: no player connected for 1800 s"
     assert [s.score for s in finished.seats] == list(d.core.game.public.scores)
     assert [(s.place, s.uma, s.total) for s in finished.seats] == [(None, None, None)] * 4
-    assert finished.seats[0].player_id == "p-alice" and finished.seats[0].kind is FinishedKind.HUMAN
+    assert finished.seats[0].player_id == "p-alice" and finished.seats[0].kind is PlayerKind.HUMAN
 
 
 def test_the_result_the_players_get_and_the_announcement_agree():
