@@ -5,7 +5,9 @@ A table's actor publishes each game's end once it is stored; a node of several a
 publishes the games that other nodes finished, as it hears them (`relayed`).  A subscriber
 says whether it hears those too: the store writes the games of its own node only (each game
 is written once, by the node that ran it), the standings want every node's.  A subscriber
-that fails is logged, and the others are still told.
+that fails is logged, and the others are still told.  The table that publishes awaits its
+subscribers (the store's write among them) before it closes: one that does slow work hands
+it to a task of its own.
 """
 
 from __future__ import annotations

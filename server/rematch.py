@@ -1,7 +1,7 @@
 """Rematches: a new table for the players and bots of a game that was played to its end here.
 
 When a table whose game was played out closes, the lobby keeps what a rematch is made of
-(`Ended`): its table's spec (the rules, the clock, the labels), the bots and their seats,
+(`Ended`): its table's spec (the rules, the clock), the bots and their seats,
 and which resume token held each player's seat.  The first of its players to ask (`rematch`) creates the new table and hosts
 it, in its own seat, with the same bots in theirs; the other players are told the new table's
 invite code (`rematch_offered`), and a `rematch` of theirs takes their own seat there.  Kept

@@ -139,11 +139,12 @@ class TableSpec:
         return {i: s.strategy or DEFAULT_BOT for i, s in enumerate(self.seats) if s.kind is SeatKind.BOT}
 
     def rematch(self, host: int, bots: Mapping[int, str]) -> TableSpec:
-        """The spec of this table's rematch: its rules, clock and labels, the player who asks
-        in `host`, `bots` in theirs, the other seats open, and a fresh seed."""
+        """The spec of this table's rematch: its rules and clock, the player who asks in
+        `host`, `bots` in theirs, the other seats open, a fresh seed, and no labels (a
+        rematch is its players' own game, not the arena's or the event's)."""
         seats = tuple(SeatSpec.host() if i == host else SeatSpec.bot(bots[i]) if i in bots else SeatSpec.open()
                       for i in range(4))
-        return replace(self, seats=seats, seed=None)  # type: ignore[arg-type]
+        return replace(self, seats=seats, seed=None, labels=())  # type: ignore[arg-type]
 
     def to_data(self) -> dict[str, Any]:
         """As plain data (JSON and msgpack alike): what the store keeps with the table."""

@@ -123,7 +123,7 @@ def test_a_spec_comes_back_the_same_from_its_stored_form():
     assert spec.host_seat == 0 and spec.reserved() == {1: "p-alice"} and spec.bots() == {2: "shanten"}
     assert [s.kind for s in spec.rematch(1, {2: "shanten"}).seats] == [SeatKind.OPEN, SeatKind.HOST, SeatKind.BOT,
                                                                        SeatKind.OPEN]
-    assert spec.rematch(1, {}).seed is None
+    assert spec.rematch(1, {}).seed is None and spec.rematch(1, {}).labels == ()
 
 
 def test_no_message_to_a_member_is_sent_for_a_spec_table_with_nobody_at_it():
