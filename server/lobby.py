@@ -19,9 +19,9 @@ import structlog
 from protocol import server_messages
 from protocol.messages import ByeCode, ErrorCode
 from protocol.server_messages import bye
+from server.finishes import Finishes
 from server.membership import Membership
 from server.rematch import RematchError, Rematches
-from server.finishes import Finishes
 from server.session import Session
 from server.store.protocol import Store
 from server.store.rows import TableRow

@@ -120,12 +120,13 @@ def read_finished(frame: bytes) -> tuple[str, GameFinished]:
     """(the node that finished it, the game's end) of a `finished_frame`; WireError for anything else."""
     try:
         data = msgpack.unpackb(frame, raw=False)
-        if not isinstance(data, dict) or data.get("k") != "GameFinished" or not isinstance(data.get("node"), str):
-            raise WireError("not a GameFinished frame")
+    except (ValueError, msgpack.ExtraData, msgpack.FormatError, msgpack.StackError) as problem:
+        raise WireError(f"not a frame: {problem}") from None
+    if not isinstance(data, dict) or data.get("k") != "GameFinished" or not isinstance(data.get("node"), str):
+        raise WireError("not a GameFinished frame")
+    try:
         return data["node"], GameFinished.from_data(data["game"])
-    except (ValueError, KeyError, TypeError, msgpack.ExtraData, msgpack.FormatError, msgpack.StackError) as problem:
-        if isinstance(problem, WireError):
-            raise
+    except (KeyError, TypeError, ValueError) as problem:
         raise WireError(f"not a GameFinished frame: {problem}") from None
 
 
