@@ -63,7 +63,8 @@ async def test_a_reserved_seats_player_joins_and_plays_with_the_specs_bots_and_n
     assert [s.place - 1 for s in game.seats] == result["final"]["places"]
     assert [s.uma for s in game.seats] == result["uma"] and [s.total for s in game.seats] == result["final"]["results"]
     assert [(s.name, s.player_id, s.kind) for s in game.seats] == [
-        ("shanten-bot-0", None, PlayerKind.BOT), ("ann", "p-ann", PlayerKind.HUMAN), ("builtin-bot-2", None, PlayerKind.BOT),
+        ("shanten-bot-0", None, PlayerKind.BOT), ("ann", "p-ann", PlayerKind.HUMAN),
+        ("builtin-bot-2", None, PlayerKind.BOT),
         ("shanten-bot-3", None, PlayerKind.BOT)]
     [row] = store.player_games("p-ann")
     assert (row.game_id, row.seat, row.name, row.score, row.place, row.uma, row.total, row.abandoned, row.labels) == (
