@@ -45,6 +45,7 @@ class ErrorCode(StrEnum):
     WATCH_CODE = "watch_code"  # a join with a watch code
     TABLE_FULL = "table_full"
     SEAT_TAKEN = "seat_taken"
+    SEAT_RESERVED = "seat_reserved"  # a join of a seat the table keeps for another player
     BAD_SEAT = "bad_seat"
     IN_PLAY = "in_play"
     NOT_HOST = "not_host"

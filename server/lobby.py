@@ -19,16 +19,16 @@ import structlog
 from protocol import server_messages
 from protocol.messages import ByeCode, ErrorCode
 from protocol.server_messages import bye
+from server.finishes import Finishes
 from server.membership import Membership
 from server.rematch import RematchError, Rematches
-from server.rules.config import Rules, rules_from_data
 from server.session import Session
 from server.store.protocol import Store
 from server.store.rows import TableRow
 from server.table.actor import Replies, Table
-from server.table.clock import Clock
-from server.table.io import Abandon, AddBot, Join, Reconnect, Stop, Watch
+from server.table.io import Abandon, Join, Reconnect, Stop, Watch
 from server.table.seats import TableState
+from server.table.spec import SpecError, TableSpec, stored_spec
 
 if TYPE_CHECKING:
     from server.cluster.node import Cluster, RemoteTable
@@ -46,6 +46,15 @@ def new_code() -> str:
         code = secrets.token_urlsafe(12)
         if not code.startswith("-"):
             return code
+
+
+def _hosted(row: TableRow) -> bool:
+    """Whether a stored table was opened by a host (one opened with no host waits for its
+    players, however long nobody sits at it); a spec this version cannot read counts as hosted."""
+    try:
+        return stored_spec(row).host_seat is not None
+    except ValueError:
+        return True
 
 
 class LobbyError(Exception):
@@ -72,6 +81,8 @@ class Lobby:
         self.closing = False
         self.ended = False  # stopping for good (--ephemeral): its games do not come back either
         self.rematches = Rematches(keep=idle_seconds)  # the games played out lately (server/rematch.py)
+        self.finishes = Finishes()  # every game's end, announced (server/finishes.py)
+        self.finishes.subscribe(store.keep_finished, relayed=False)  # its game_seats rows: this node's games
 
     def _open(self, table: Table) -> Table:
         self.tables[table.id] = table
@@ -90,15 +101,36 @@ class Lobby:
 
     def create_table(self, host: Session, rules: str = "ema2016", overrides: dict[str, Any] | None = None,
                      clock: dict[str, Any] | None = None, address: str | None = None) -> Table:
-        """A new table with the host in seat 0; raises LobbyError on bad rules or clock, or
-        when `address` (the client's) already created tables_per_address open tables."""
-        self._may_create(address)
+        """A new table with the host in seat 0 (a spec of its own: `open_table`); raises
+        LobbyError on bad rules or clock, or when `address` (the client's) already created
+        tables_per_address open tables."""
         try:
-            game_rules = rules_from_data({"preset": rules, "overrides": overrides or {}})
-            table_clock = Clock.from_data(clock)
-        except (ValueError, TypeError) as problem:
-            raise LobbyError(ErrorCode.BAD_RULES, str(problem).splitlines()[0][:200]) from None
-        return self._new_table(host, game_rules, table_clock, address)
+            spec = TableSpec.for_host(rules, overrides, clock, player=host.player_id)
+        except SpecError as problem:
+            raise LobbyError(ErrorCode.BAD_RULES, str(problem)) from None
+        return self.open_table(spec, host, address)
+
+    def open_table(self, spec: TableSpec, host: Session | None = None, address: str | None = None) -> Table:
+        """A new table opened from `spec`: its bots seated (four start its game at once), its
+        reserved seats kept for their players, and `host`, the connected player who opens it,
+        in the spec's host seat; with no host (an arena's table, a tournament's) the table
+        waits for its players, who join with its invite code (`table.invite`).  Raises
+        LobbyError when no table may be opened now (the server stops, or `address` has its
+        share of open tables), and ValueError when a host and the spec's host seat do not go
+        together."""
+        if (host is None) != (spec.host_seat is None):
+            raise ValueError("a spec with a host seat is opened by its host, and only such a spec")
+        self._may_create(address)
+        table = Table.create(secrets.token_hex(6), new_code(), new_code(), spec, self.store, self.replies,
+                             creator=address, finishes=self.finishes)  # (its task stores it first)
+        self._open(table)
+        table.start()
+        if host is not None:
+            table.put(Join(seat=spec.host_seat, host=True), host)
+            self.members.route(host, table)
+        log.info("table_created", table=table.id, rules=spec.rules, host=host.name if host else None,
+                 labels=list(spec.labels) or None, reserved=len(spec.reserved()) or None)
+        return table
 
     def _may_create(self, address: str | None) -> None:
         """Raises LobbyError when no table may be created now (the server stops, or the address
@@ -110,17 +142,6 @@ class Lobby:
             if mine >= self.tables_per_address:
                 raise LobbyError(ErrorCode.TOO_MANY_TABLES, f"your address already has {mine} open tables (the most"
                                  f" allowed): finish or leave one first")
-
-    def _new_table(self, host: Session, rules: Rules, clock: Clock | None, address: str | None,
-                   seat: int = 0) -> Table:
-        table = Table.create(secrets.token_hex(6), new_code(), new_code(), rules, clock, self.store,
-                             self.replies, creator=address)  # (its task stores it first)
-        self._open(table)
-        table.start()
-        table.put(Join(seat=seat, host=True), host)
-        self.members.route(host, table)
-        log.info("table_created", table=table.id, rules=rules.name, host=host.name)
-        return table
 
     def rematch(self, session: Session, game_id: int, address: str | None = None) -> list[tuple[str, dict[str, Any]]]:
         """A new game for the players and bots of `game_id`, which ended here: the first of its
@@ -145,10 +166,7 @@ class Lobby:
         if table is not None:
             raise LobbyError(ErrorCode.IN_PLAY, f"the rematch of game {game_id} has begun without you: watch it with"
                              " its watch code, or create a table")
-        self._may_create(address)
-        table = self._new_table(session, ended.rules, ended.clock, address, seat=seat)
-        for bot_seat, strategy in sorted(ended.bots.items()):
-            table.put(AddBot(seat=bot_seat, strategy=strategy or None), session)
+        table = self.open_table(ended.spec.rematch(seat, ended.bots), session, address)
         ended.opened(table, seat)
         log.info("rematch_created", table=table.id, game=game_id, host=session.name)
         offers = []
@@ -262,7 +280,7 @@ class Lobby:
             return False
         try:
             record = await self.store.record(row.game_id) if row.state == TableState.PLAYING else None
-            table = Table.restore(row, record, self.store, self.replies)
+            table = Table.restore(row, record, self.store, self.replies, finishes=self.finishes)
         except Exception as error:  # noqa: BLE001 - one bad row must not stop the server
             log.error("table_not_restored", table=row.id, game=row.game_id, error=f"{type(error).__name__}: "
                       f"{error}")
@@ -280,7 +298,7 @@ class Lobby:
         """Why a stored open table cannot come back (None: it can)."""
         if row.state == TableState.PLAYING and row.game_id is None:
             return "its game was not in the store after the server restarted"
-        if row.state == TableState.WAITING and not any(s.kind == "human" for s in row.seats):
+        if row.state == TableState.WAITING and not any(s.kind == "human" for s in row.seats) and _hosted(row):
             return "nobody was seated at it when the server restarted"
         return None
 

@@ -1,8 +1,8 @@
 """Rematches: a new table for the players and bots of a game that was played to its end here.
 
 When a table whose game was played out closes, the lobby keeps what a rematch is made of
-(`Ended`): the rules, the clock, the bots and their seats, and which resume token held each
-player's seat.  The first of its players to ask (`rematch`) creates the new table and hosts
+(`Ended`): its table's spec (the rules, the clock), the bots and their seats,
+and which resume token held each player's seat.  The first of its players to ask (`rematch`) creates the new table and hosts
 it, in its own seat, with the same bots in theirs; the other players are told the new table's
 invite code (`rematch_offered`), and a `rematch` of theirs takes their own seat there.  Kept
 in memory for `keep` seconds (the lobby's idle time): a server that restarts forgets them.
@@ -16,9 +16,9 @@ from typing import TYPE_CHECKING
 
 from protocol.messages import ErrorCode
 from protocol.server_messages import rematch_offered
-from server.rules.config import Rules
-from server.table.clock import Clock
+from server.players import DEFAULT_BOT
 from server.table.seats import SeatState, TableState
+from server.table.spec import TableSpec
 
 if TYPE_CHECKING:
     from server.table.actor import Table
@@ -35,8 +35,7 @@ class Ended:
     """A game played out at a table of this server's: what its rematch is made of."""
 
     game_id: int
-    rules: Rules
-    clock: Clock | None
+    spec: TableSpec  # its table's: the rematch's is made from it (TableSpec.rematch)
     bots: dict[int, str]  # seat -> the bot's strategy
     players: dict[str, int]  # resume token hash -> the seat it held (a player that came back after the end too)
     names: dict[int, str]  # seat -> its player's name
@@ -81,10 +80,10 @@ class Rematches:
                 continue
             names[seat] = s.name
             if s.state is SeatState.BOT:
-                bots[seat] = s.strategy or ""
+                bots[seat] = s.strategy or DEFAULT_BOT
             elif s.token_hash is not None:
                 players[s.token_hash] = seat
-        self.ended[game_id] = Ended(game_id, table.rules, table.table_clock, bots, players, names, time.monotonic())
+        self.ended[game_id] = Ended(game_id, table.spec, bots, players, names, time.monotonic())
 
     def of(self, game_id: int) -> Ended:
         ended = self.ended.get(game_id)

@@ -36,7 +36,10 @@ import structlog
 from protocol.messages import ByeCode
 from server.cluster.leases import LeaseKeeper, Leases
 from server.cluster.redis_watch import RedisWatch, redis_trouble
-from server.cluster.wire import Answered, InputFrame, OutputFrame, WireError, input_frame, output_frame, read_frame
+from server.cluster.wire import (
+    Answered, InputFrame, OutputFrame, WireError, finished_frame, input_frame, output_frame, read_finished, read_frame,
+)
+from server.finished import GameFinished
 from server.session import Session
 from server.store.pg_away import database_away
 from server.store.postgres import is_postgres_url
@@ -54,6 +57,7 @@ if TYPE_CHECKING:
 log = structlog.get_logger("riichi.cluster")
 
 MOVED = "riichi:moved"  # a table's new node, said to every node
+FINISHED = "riichi:finished"  # every game's end (GameFinished), said to every node by the node that ran it
 LEASE_TTL = 3.0  # seconds: a lost node's tables are taken over within about this long (docs/cluster.md)
 SERVICE = "riichi:service"  # the service's id, made by its first node (for its hand-off sockets)
 NODES = "riichi:nodes"  # node -> its figures and when it said them (the service's totals in /status)
@@ -207,6 +211,7 @@ class Cluster:
         self._flushing = False
         self._publish: asyncio.Queue[tuple[str, bytes]] = asyncio.Queue()
         self._tasks: list[asyncio.Task] = []
+        self._telling: set[asyncio.Task] = set()  # other nodes' finished games, told to this node's subscribers
         self.log = log.bind(node=self.node)
         self.figures: Callable[[], dict[str, Any]] = dict  # this node's, as /status and /metrics read them
         self.service_id = ""  # the service's id (SERVICE), once started
@@ -219,13 +224,14 @@ class Cluster:
         lobby.cluster = self
         lobby.replies = Replies(self, lobby)
         self.store.on_new_table = self.claim_new
+        lobby.finishes.subscribe(self._finished_here, relayed=False)  # (after the store's: said once it is kept)
 
     async def start(self) -> None:
         await self.redis.set(SERVICE, secrets.token_hex(6), nx=True)
         said = await self.redis.get(SERVICE)
         self.service_id = said.decode() if isinstance(said, bytes) else str(said)
         pubsub = self.relay.pubsub()
-        await pubsub.subscribe(node_channel(self.node), MOVED)
+        await pubsub.subscribe(node_channel(self.node), MOVED, FINISHED)
         loop = asyncio.get_running_loop()
         self._tasks = [loop.create_task(self._listen(pubsub), name="cluster-listen"),
                        loop.create_task(self._publisher(), name="cluster-publish"),
@@ -309,6 +315,22 @@ class Cluster:
                 else:
                     proxy.put(Reconnect(since=proxy.seen.get(session.id), watch=session.id in proxy.spectators),
                               session)
+
+    # ---- every game's end, on every node ------------------------------------------
+
+    def _finished_here(self, finished: GameFinished) -> None:
+        """A game this node ran has ended and is stored: the other nodes are told (through the
+        relay's queue, in order with the frames, however long Redis is away)."""
+        self._publish.put_nowait((FINISHED, finished_frame(self.node, finished), None))
+
+    def _finished_elsewhere(self, frame: bytes) -> None:
+        """Another node's game has ended: this node's subscribers that hear every node's are told."""
+        node, finished = read_finished(frame)
+        if node == self.node or self.lobby is None:
+            return
+        told = asyncio.get_running_loop().create_task(self.lobby.finishes.publish(finished, relayed=True))
+        self._telling.add(told)  # (kept until done: a task nobody holds may be collected mid-way)
+        told.add_done_callback(self._telling.discard)
 
     # ---- this node's own tables --------------------------------------------------
 
@@ -581,6 +603,8 @@ class Cluster:
                 channel = message["channel"].decode() if isinstance(message["channel"], bytes) else message["channel"]
                 if channel == MOVED:
                     await self._moved(msgpack.unpackb(message["data"]))
+                elif channel == FINISHED:
+                    self._finished_elsewhere(message["data"])
                 else:
                     self._received(message["data"])
             except Exception:  # noqa: BLE001 - one bad frame must not stop the node

@@ -2,6 +2,9 @@
 that holds a client's connection to the node that runs the table, and the outputs meant for
 that node's clients back.
 
+A game's end (`GameFinished`) goes to every node as a frame of its own (`finished_frame`), on
+the service's one channel for them.
+
 A frame is one msgpack map: `k` its kind (an input's or output's class name), `table` the
 table's id, `node` the node that sent it, and the kind's own fields.  Never pickle: a node
 takes nothing from Redis but data, and a frame of an unknown kind or with fields that are
@@ -20,6 +23,7 @@ from typing import Any
 import msgpack
 
 from protocol.messages import Message
+from server.finished import GameFinished
 from server.table.io import (
     Act, AddBot, Broadcast, Disconnect, Holds, Input, Join, Leave, Member, Ready, Reconnect, Released, ResultClosed,
     Seated, Send, TableClosed, Watch,
@@ -105,6 +109,25 @@ def read_frame(frame: bytes) -> InputFrame | OutputFrame:
             data["members"] = tuple(data["members"]) if isinstance(data["members"], list) else data["members"]
         return OutputFrame(table, node, _make(RELAYED_OUTPUTS[kind], data))
     raise WireError(f"unknown frame kind {kind!r}")
+
+
+def finished_frame(node: str, finished: GameFinished) -> bytes:
+    """A game's end as the node that finished it says it to the others."""
+    return _pack({"k": "GameFinished", "node": node, "game": finished.to_data()})
+
+
+def read_finished(frame: bytes) -> tuple[str, GameFinished]:
+    """(the node that finished it, the game's end) of a `finished_frame`; WireError for anything else."""
+    try:
+        data = msgpack.unpackb(frame, raw=False)
+    except (ValueError, msgpack.ExtraData, msgpack.FormatError, msgpack.StackError) as problem:
+        raise WireError(f"not a frame: {problem}") from None
+    if not isinstance(data, dict) or data.get("k") != "GameFinished" or not isinstance(data.get("node"), str):
+        raise WireError("not a GameFinished frame")
+    try:
+        return data["node"], GameFinished.from_data(data["game"])
+    except (KeyError, TypeError, ValueError) as problem:
+        raise WireError(f"not a GameFinished frame: {problem}") from None
 
 
 def _fields(item: Any) -> dict[str, Any]:

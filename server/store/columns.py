@@ -8,10 +8,11 @@ import json
 from collections.abc import Iterable, Sequence
 from typing import Any
 
+from server.finished import GameFinished
 from server.game.actions import Action, action_from_data, action_to_data
 from server.game.record import GameRecord
 from server.rules.config import Rules, rules_from_data, rules_to_data
-from server.store.rows import GameRow, PastSeat, SeatRow, TableRow
+from server.store.rows import GameRow, PastSeat, PlayerGame, SeatRow, TableRow
 
 OPEN_STATES = ("waiting", "playing")  # a table in one of these is rebuilt by a restart
 
@@ -38,17 +39,38 @@ def record_of(seed: str, rules: str, names: str, decisions: Iterable[tuple[int, 
                       [(seat, action_from_data(json.loads(action))) for seat, action in decisions])
 
 
+def optional_json_text(value: Any) -> str | None:
+    """JSON text, or NULL for None."""
+    return None if value is None else json.dumps(value)
+
+
 def seat_row(seat: int, name: str, kind: str, strategy: str | None, token: str | None, host: int,
-             left: int) -> SeatRow:
-    return SeatRow(seat, name, kind, strategy, token, bool(host), bool(left))
+             left: int, player_id: str | None) -> SeatRow:
+    return SeatRow(seat, name, kind, strategy, token, bool(host), bool(left), player_id)
 
 
 def table_row(columns: Sequence[Any], seats: list[SeatRow], game_id: int | None,
               watchers: Iterable[str]) -> TableRow:
-    """A table from (id, invite_code, watch_code, rules, clock, state, broadcasts)."""
-    table_id, invite, watch, rules, clock, state, broadcasts = columns
+    """A table from (id, invite_code, watch_code, rules, clock, state, broadcasts, spec)."""
+    table_id, invite, watch, rules, clock, state, broadcasts, spec = columns
     return TableRow(table_id, invite, watch, json.loads(rules), json.loads(clock), state, seats, game_id,
-                    tuple(watchers), broadcasts)
+                    tuple(watchers), broadcasts, json.loads(spec) if spec else None)
+
+
+def game_seat_rows(finished: GameFinished) -> list[tuple[Any, ...]]:
+    """A finished game's `game_seats` rows: (game_id, seat, player_id, name, kind, score, place, uma, total)."""
+    return [(finished.game_id, s.seat, s.player_id, s.name, s.kind.value, s.score, s.place, s.uma, s.total)
+            for s in finished.seats]
+
+
+# What player_game reads, in order, from `game_seats s JOIN games g`.
+PLAYER_GAME_COLUMNS = "g.id, g.table_id, s.seat, s.name, s.score, s.place, s.uma, s.total, g.finished, g.labels"
+
+
+def player_game(columns: Sequence[Any]) -> PlayerGame:
+    game_id, table_id, seat, name, score, place, uma, total, finished, labels = columns
+    return PlayerGame(game_id, table_id, seat, name, score, place, uma, total, finished, place is None,
+                      tuple(json.loads(labels)) if labels else ())
 
 
 def past_seat(table: Sequence[Any], game: Sequence[Any] | None) -> PastSeat:

@@ -16,10 +16,11 @@ import asyncio
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from server.finished import GameFinished
 from server.game.actions import Action
 from server.game.record import GameRecord
 from server.rules.config import Rules
-from server.store.rows import GameRow, PastSeat, SeatRow, TableRow
+from server.store.rows import GameRow, PastSeat, PlayerGame, SeatRow, TableRow
 from server.store.sqlite import SqliteFile
 
 
@@ -53,8 +54,9 @@ class SqliteStore:
     # ---- the rest, at once -------------------------------------------------------------
 
     async def save_table(self, table_id: str, invite: str, watch: str, rules: Rules,
-                         clock: Mapping[str, float] | None) -> None:
-        self.file.save_table(table_id, invite, watch, rules, dict(clock) if clock else None, "waiting")
+                         clock: Mapping[str, float] | None, spec: Mapping[str, Any] | None = None) -> None:
+        self.file.save_table(table_id, invite, watch, rules, dict(clock) if clock else None, "waiting",
+                             dict(spec) if spec is not None else None)
 
     async def set_table_broadcasts(self, table_id: str, count: int) -> None:
         self.file.set_table_broadcasts(table_id, count)
@@ -63,7 +65,8 @@ class SqliteStore:
         return self.file.open_tables()
 
     async def save_seat(self, table_id: str, seat: SeatRow) -> None:
-        self.file.save_seat(table_id, seat.seat, seat.name, seat.kind, seat.strategy, seat.token_hash, seat.host)
+        self.file.save_seat(table_id, seat.seat, seat.name, seat.kind, seat.strategy, seat.token_hash, seat.host,
+                            seat.player_id)
 
     async def remove_seat(self, table_id: str, seat: int) -> None:
         self.file.remove_seat(table_id, seat)
@@ -91,6 +94,12 @@ class SqliteStore:
 
     async def start_game(self, table_id: str, record: GameRecord) -> int:
         return self.file.start_game(table_id, record)
+
+    async def keep_finished(self, finished: GameFinished) -> None:
+        self.file.keep_finished(finished)
+
+    async def player_games(self, player_id: str, limit: int = 100) -> list[PlayerGame]:
+        return self.file.player_games(player_id, limit)
 
     async def record(self, game_id: int) -> GameRecord:
         self.flush()  # what was appended is part of the record

@@ -23,15 +23,17 @@ import time
 from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, Sequence
 from typing import Any
 
+from server.finished import GameFinished
 from server.game.actions import Action
 from server.game.record import GameRecord
 from server.rules.config import Rules
 from server.store.pg_away import Outage
 from server.store.columns import (
-    DecisionBatch, decision_rows, game_row, json_text, past_seat, record_of, rules_text, seat_row, table_row,
+    PLAYER_GAME_COLUMNS, DecisionBatch, decision_rows, game_row, game_seat_rows, json_text, optional_json_text,
+    past_seat, player_game, record_of, rules_text, seat_row, table_row,
 )
 from server.store.protocol import Fenced
-from server.store.rows import GameRow, PastSeat, SeatRow, TableRow
+from server.store.rows import GameRow, PastSeat, PlayerGame, SeatRow, TableRow
 from server.store.schema import migrate_postgres
 
 URL_SCHEMES = ("postgresql://", "postgres://")
@@ -208,13 +210,14 @@ class PostgresStore:
     # ---- tables and seats ------------------------------------------------------------
 
     async def save_table(self, table_id: str, invite: str, watch: str, rules: Rules,
-                         clock: Mapping[str, float] | None) -> None:
+                         clock: Mapping[str, float] | None, spec: Mapping[str, Any] | None = None) -> None:
         now = time.time()
         await self.outage.held(lambda: self.pool.execute(
-            "INSERT INTO tables (id, invite_code, watch_code, rules, clock, state, created, updated)"
-            " VALUES ($1, $2, $3, $4, $5, 'waiting', $6, $6) ON CONFLICT (id) DO UPDATE SET state=excluded.state,"
-            " updated=excluded.updated, rules=excluded.rules, clock=excluded.clock",
-            table_id, invite, watch, rules_text(rules), json_text(dict(clock) if clock else None), now))
+            "INSERT INTO tables (id, invite_code, watch_code, rules, clock, state, created, updated, spec)"
+            " VALUES ($1, $2, $3, $4, $5, 'waiting', $6, $6, $7) ON CONFLICT (id) DO UPDATE SET"
+            " state=excluded.state, updated=excluded.updated, rules=excluded.rules, clock=excluded.clock,"
+            " spec=excluded.spec", table_id, invite, watch, rules_text(rules),
+            json_text(dict(clock) if clock else None), now, optional_json_text(dict(spec) if spec else None)))
         if self.on_new_table is not None:
             await self.on_new_table(table_id)
 
@@ -252,12 +255,12 @@ class PostgresStore:
         out = []
         async with self.pool.acquire() as connection:
             for row in await connection.fetch(
-                    "SELECT id, invite_code, watch_code, rules, clock, state, broadcasts FROM tables"
+                    "SELECT id, invite_code, watch_code, rules, clock, state, broadcasts, spec FROM tables"
                     " WHERE state IN ('waiting', 'playing') AND ($1::text IS NULL OR id = $1) ORDER BY created", only):
                 table_id = row[0]
                 seats = [seat_row(*seat) for seat in await connection.fetch(
-                    'SELECT seat, name, kind, strategy, token_hash, host, "left" FROM seats WHERE table_id=$1'
-                    " ORDER BY seat", table_id)]
+                    'SELECT seat, name, kind, strategy, token_hash, host, "left", player_id FROM seats'
+                    " WHERE table_id=$1 ORDER BY seat", table_id)]
                 game_id = await connection.fetchval(
                     "SELECT id FROM games WHERE table_id=$1 AND finished IS NULL ORDER BY id DESC LIMIT 1", table_id)
                 watchers = [w for (w,) in await connection.fetch(
@@ -268,10 +271,11 @@ class PostgresStore:
     async def save_seat(self, table_id: str, seat: SeatRow) -> None:
         # as SQLite's INSERT OR REPLACE: a seat taken afresh has not left
         await self._write(
-            table_id, 'INSERT INTO seats (table_id, seat, name, kind, strategy, token_hash, host, "left")'
-            " VALUES ($1, $2, $3, $4, $5, $6, $7, 0) ON CONFLICT (table_id, seat) DO UPDATE SET name=excluded.name,"
-            ' kind=excluded.kind, strategy=excluded.strategy, token_hash=excluded.token_hash, host=excluded.host,'
-            ' "left"=0', table_id, seat.seat, seat.name, seat.kind, seat.strategy, seat.token_hash, int(seat.host))
+            table_id, 'INSERT INTO seats (table_id, seat, name, kind, strategy, token_hash, host, "left", player_id)'
+            " VALUES ($1, $2, $3, $4, $5, $6, $7, 0, $8) ON CONFLICT (table_id, seat) DO UPDATE SET"
+            " name=excluded.name, kind=excluded.kind, strategy=excluded.strategy, token_hash=excluded.token_hash,"
+            ' host=excluded.host, "left"=0, player_id=excluded.player_id', table_id, seat.seat, seat.name, seat.kind,
+            seat.strategy, seat.token_hash, int(seat.host), seat.player_id)
 
     async def remove_seat(self, table_id: str, seat: int) -> None:
         await self._write(table_id, "DELETE FROM seats WHERE table_id=$1 AND seat=$2", table_id, seat)
@@ -325,6 +329,21 @@ class PostgresStore:
                     " RETURNING id", table_id, record.seed.hex(), rules_text(record.rules), json_text(record.names),
                     time.time()))
         return await self.outage.held(attempt)
+
+    async def keep_finished(self, finished: GameFinished) -> None:
+        async def attempt() -> None:
+            async with self.pool.acquire() as connection, connection.transaction():
+                await connection.execute("UPDATE games SET labels=$1 WHERE id=$2", json_text(list(finished.labels)),
+                                         finished.game_id)
+                await connection.executemany("INSERT INTO game_seats VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)"
+                                             " ON CONFLICT DO NOTHING", game_seat_rows(finished))
+        await self.outage.held(attempt)
+
+    async def player_games(self, player_id: str, limit: int = 100) -> list[PlayerGame]:
+        rows = await self.outage.asked(lambda: self.pool.fetch(
+            f"SELECT {PLAYER_GAME_COLUMNS} FROM game_seats s JOIN games g ON g.id = s.game_id"
+            " WHERE s.player_id=$1 ORDER BY g.id DESC LIMIT $2", player_id, limit))
+        return [player_game(tuple(row)) for row in rows]
 
     async def record(self, game_id: int) -> GameRecord:
         async with self.pool.acquire() as connection:

@@ -16,10 +16,11 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any, Protocol
 
+from server.finished import GameFinished
 from server.game.actions import Action
 from server.game.record import GameRecord
 from server.rules.config import Rules
-from server.store.rows import GameRow, PastSeat, SeatRow, TableRow
+from server.store.rows import GameRow, PastSeat, PlayerGame, SeatRow, TableRow
 
 
 class Fenced(Exception):
@@ -32,8 +33,8 @@ class Store(Protocol):
     # ---- tables (state: "waiting", "playing", "finished" or "closed") -------------------
 
     async def save_table(self, table_id: str, invite: str, watch: str, rules: Rules,
-                         clock: Mapping[str, float] | None) -> None:
-        """A new table, waiting for its players."""
+                         clock: Mapping[str, float] | None, spec: Mapping[str, Any] | None = None) -> None:
+        """A new table, waiting for its players; `spec` what it was opened from (TableSpec.to_data)."""
 
     async def set_table_state(self, table_id: str, state: str, reason: str | None = None) -> None:
         """`reason`: why a table closed, in words a player who comes back is told."""
@@ -83,6 +84,14 @@ class Store(Protocol):
     async def finish_game(self, game_id: int, final: Mapping[str, Any], result_seq: int | None) -> None:
         """`result_seq`: the seq of the `result` broadcast that told the table (None if abandoned).
         Every decision appended before is stored first."""
+
+    async def keep_finished(self, finished: GameFinished) -> None:
+        """A finished game's seats, linked to their players (`game_seats`), and its table's labels:
+        the store's subscription to the games its node finishes (server/finishes.py).  Written
+        once: a second time changes nothing."""
+
+    async def player_games(self, player_id: str, limit: int = 100) -> list[PlayerGame]:
+        """A player's finished games (played out or abandoned), the latest first."""
 
     async def record(self, game_id: int) -> GameRecord:
         """A stored game's record (KeyError if there is none): replaying it rebuilds the game."""

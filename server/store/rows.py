@@ -21,6 +21,7 @@ class SeatRow:
     token_hash: str | None
     host: bool
     left: bool = False  # left the game on purpose (see set_seat_left)
+    player_id: str | None = None  # the player's id, when the session that took it knew it
 
 
 @dataclass(frozen=True)
@@ -35,6 +36,7 @@ class TableRow:
     game_id: int | None
     watchers: tuple[str, ...] = ()  # spectators' resume token hashes
     broadcasts: int = 0  # table broadcasts (not events or results) sent so far
+    spec: dict[str, Any] | None = None  # what it was opened from (TableSpec.to_data); None: stored before specs
 
 
 @dataclass(frozen=True)
@@ -60,3 +62,19 @@ class GameRow:
     started: float
     finished: float | None
     final: dict[str, Any] | None
+
+
+@dataclass(frozen=True)
+class PlayerGame:
+    """A finished game as one of its players played it (a `game_seats` row and its game)."""
+    game_id: int
+    table_id: str
+    seat: int
+    name: str
+    score: int
+    place: int | None  # 1-4 (None: the game was abandoned)
+    uma: float | None
+    total: float | None
+    finished: float  # when (seconds since the epoch)
+    abandoned: bool
+    labels: tuple[str, ...]

@@ -31,7 +31,8 @@ class AddColumn:
     declaration: str
 
 
-Step = tuple[str, ...] | AddColumn  # statements run in order, or a column added where missing
+# A step: statements (and columns added where missing) run in order, or one column added where missing.
+Step = tuple[str | AddColumn, ...] | AddColumn
 
 # The steps, written once for both dialects: {real} a time in seconds since the epoch,
 # {id} a game's own number, {big} a reference to it, {left} the column LEFT (a keyword in
@@ -68,6 +69,18 @@ STEPS: Sequence[Step] = (
     # 6: the lease epoch of the node that runs the table (several nodes, server/cluster/leases.py):
     # a write for the table with a lower epoch is fenced off
     AddColumn("tables", "epoch", "BIGINT NOT NULL DEFAULT 0"),
+    # 7, 8: the players (the player identity's work, on its own branch; nothing here until it is merged)
+    (),
+    (),
+    # 9: what a table was opened from (server/table/spec.py: its seats reserved, its seed and labels),
+    # and the player id of whoever took a seat
+    (AddColumn("tables", "spec", "TEXT"), AddColumn("seats", "player_id", "TEXT")),
+    # 10: every finished game's seats, linked to their players (server/finished.py), and its table's labels
+    ("""CREATE TABLE IF NOT EXISTS game_seats (
+        game_id {big} NOT NULL, seat INTEGER NOT NULL, player_id TEXT, name TEXT NOT NULL, kind TEXT NOT NULL,
+        score INTEGER NOT NULL, place INTEGER, uma {real}, total {real}, PRIMARY KEY (game_id, seat))""",
+     "CREATE INDEX IF NOT EXISTS game_seats_player ON game_seats (player_id, game_id)",
+     AddColumn("games", "labels", "TEXT")),
 )
 
 
@@ -75,8 +88,13 @@ def _in(dialect: dict[str, str]) -> tuple[Step, ...]:
     def render(text: str) -> str:
         return text.format(**dialect)
 
-    return tuple(AddColumn(step.table, render(step.column), render(step.declaration)) if isinstance(step, AddColumn)
-                 else tuple(render(statement) for statement in step) for step in STEPS)
+    def item(one: str | AddColumn) -> str | AddColumn:
+        if isinstance(one, AddColumn):
+            return AddColumn(one.table, render(one.column), render(one.declaration))
+        return render(one)
+
+    return tuple(item(step) if isinstance(step, AddColumn) else tuple(item(one) for one in step)  # type: ignore[misc]
+                 for step in STEPS)
 
 
 SQLITE = _in({"real": "REAL", "id": "INTEGER PRIMARY KEY AUTOINCREMENT", "big": "INTEGER", "left": "left"})
@@ -101,13 +119,13 @@ def migrate_sqlite(db: sqlite3.Connection, where: str) -> int:
     db.execute("BEGIN IMMEDIATE")
     try:
         for step in SQLITE[found:]:
-            if isinstance(step, AddColumn):
-                columns = {row[1] for row in db.execute(f"PRAGMA table_info({step.table})")}
-                if step.column not in columns:
-                    db.execute(f"ALTER TABLE {step.table} ADD COLUMN {step.column} {step.declaration}")
-            else:
-                for statement in step:
-                    db.execute(statement)
+            for one in (step,) if isinstance(step, AddColumn) else step:
+                if isinstance(one, AddColumn):
+                    columns = {row[1] for row in db.execute(f"PRAGMA table_info({one.table})")}
+                    if one.column not in columns:
+                        db.execute(f"ALTER TABLE {one.table} ADD COLUMN {one.column} {one.declaration}")
+                else:
+                    db.execute(one)
         db.execute(f"PRAGMA user_version = {VERSION}")
         db.execute("COMMIT")
     except BaseException:
@@ -129,10 +147,11 @@ async def migrate_postgres(connection: Any, where: str) -> int:
         if found > VERSION:
             raise too_new(where, found)
         for step in POSTGRES[found:]:
-            if isinstance(step, AddColumn):
-                await connection.execute(f"ALTER TABLE {step.table} ADD COLUMN IF NOT EXISTS {step.column} {step.declaration}")
-            else:
-                for statement in step:
-                    await connection.execute(statement)
+            for one in (step,) if isinstance(step, AddColumn) else step:
+                if isinstance(one, AddColumn):
+                    await connection.execute(f"ALTER TABLE {one.table} ADD COLUMN IF NOT EXISTS {one.column}"
+                                             f" {one.declaration}")
+                else:
+                    await connection.execute(one)
         await connection.execute("UPDATE schema_version SET version = $1", VERSION)
     return found

@@ -17,10 +17,12 @@ from typing import Any
 
 from server.game.actions import Action
 from server.game.record import GameRecord
+from server.finished import GameFinished
 from server.store.columns import (
-    DecisionBatch, decision_rows, game_row, json_text, past_seat, record_of, rules_text, seat_row, table_row,
+    PLAYER_GAME_COLUMNS, DecisionBatch, decision_rows, game_row, game_seat_rows, json_text, optional_json_text,
+    past_seat, player_game, record_of, rules_text, seat_row, table_row,
 )
-from server.store.rows import GameRow, PastSeat, TableRow
+from server.store.rows import GameRow, PastSeat, PlayerGame, TableRow
 from server.store.schema import migrate_sqlite
 
 
@@ -50,13 +52,15 @@ class SqliteFile:
 
     # ---- tables and seats -------------------------------------------------
 
-    def save_table(self, table_id: str, invite: str, watch: str, rules: Any, clock: dict | None, state: str) -> None:
+    def save_table(self, table_id: str, invite: str, watch: str, rules: Any, clock: dict | None, state: str,
+                   spec: dict | None = None) -> None:
+        """`spec`: what the table was opened from (TableSpec.to_data)."""
         now = time.time()
         self.db.execute(
-            "INSERT INTO tables (id, invite_code, watch_code, rules, clock, state, created, updated)"
-            " VALUES (?,?,?,?,?,?,?,?) ON CONFLICT(id) DO UPDATE SET state=excluded.state,"
-            " updated=excluded.updated, rules=excluded.rules, clock=excluded.clock",
-            (table_id, invite, watch, rules_text(rules), json_text(clock), state, now, now))
+            "INSERT INTO tables (id, invite_code, watch_code, rules, clock, state, created, updated, spec)"
+            " VALUES (?,?,?,?,?,?,?,?,?) ON CONFLICT(id) DO UPDATE SET state=excluded.state,"
+            " updated=excluded.updated, rules=excluded.rules, clock=excluded.clock, spec=excluded.spec",
+            (table_id, invite, watch, rules_text(rules), json_text(clock), state, now, now, optional_json_text(spec)))
 
     def set_table_state(self, table_id: str, state: str, reason: str | None = None) -> None:
         """`reason`: why a table closed, in words a player who comes back is told."""
@@ -84,9 +88,10 @@ class SqliteFile:
         return row[0] if row else None
 
     def save_seat(self, table_id: str, seat: int, name: str, kind: str, strategy: str | None,
-                  token_hash: str | None, host: bool) -> None:
-        self.db.execute("INSERT OR REPLACE INTO seats (table_id, seat, name, kind, strategy, token_hash, host)"
-                        " VALUES (?,?,?,?,?,?,?)", (table_id, seat, name, kind, strategy, token_hash, int(host)))
+                  token_hash: str | None, host: bool, player_id: str | None = None) -> None:
+        self.db.execute("INSERT OR REPLACE INTO seats (table_id, seat, name, kind, strategy, token_hash, host,"
+                        " player_id) VALUES (?,?,?,?,?,?,?,?)",
+                        (table_id, seat, name, kind, strategy, token_hash, int(host), player_id))
 
     def set_seat_left(self, table_id: str, seat: int, left: bool) -> None:
         """Whether a seat's player left the game on purpose (and is played for at once)."""
@@ -121,14 +126,14 @@ class SqliteFile:
 
     def open_tables(self) -> list[TableRow]:
         """Tables waiting for their game or in play: the ones a restart rebuilds."""
-        rows = self.db.execute("SELECT id, invite_code, watch_code, rules, clock, state, broadcasts FROM tables"
+        rows = self.db.execute("SELECT id, invite_code, watch_code, rules, clock, state, broadcasts, spec FROM tables"
                                " WHERE state IN ('waiting', 'playing')").fetchall()
         out = []
         for row in rows:
             tid = row[0]
             seats = [seat_row(*seat) for seat in self.db.execute(
-                "SELECT seat, name, kind, strategy, token_hash, host, left FROM seats WHERE table_id=? ORDER BY seat",
-                (tid,))]
+                "SELECT seat, name, kind, strategy, token_hash, host, left, player_id FROM seats WHERE table_id=?"
+                " ORDER BY seat", (tid,))]
             game = self.db.execute("SELECT id FROM games WHERE table_id=? AND finished IS NULL ORDER BY id DESC"
                                    " LIMIT 1", (tid,)).fetchone()
             watchers = [h for (h,) in self.db.execute("SELECT token_hash FROM watchers WHERE table_id=?", (tid,))]
@@ -161,6 +166,21 @@ class SqliteFile:
         """`result_seq`: the seq of the `result` broadcast that told the table (none if abandoned)."""
         self.db.execute("UPDATE games SET finished=?, final=?, result_seq=? WHERE id=?",
                         (time.time(), json_text(final), result_seq, game_id))
+
+    def keep_finished(self, finished: GameFinished) -> None:
+        """A finished game's seats, linked to their players (written once: a second time changes nothing)."""
+        with self.db:
+            self.db.execute("BEGIN")
+            self.db.execute("UPDATE games SET labels=? WHERE id=?",
+                            (json_text(list(finished.labels)), finished.game_id))
+            self.db.executemany("INSERT OR IGNORE INTO game_seats VALUES (?,?,?,?,?,?,?,?,?)",
+                                game_seat_rows(finished))
+
+    def player_games(self, player_id: str, limit: int = 100) -> list[PlayerGame]:
+        """A player's finished games, the latest first."""
+        return [player_game(row) for row in self.db.execute(
+            f"SELECT {PLAYER_GAME_COLUMNS} FROM game_seats s JOIN games g ON g.id = s.game_id"
+            " WHERE s.player_id=? ORDER BY g.id DESC LIMIT ?", (player_id, limit))]
 
     def record(self, game_id: int) -> GameRecord:
         row = self.db.execute("SELECT seed, rules, names FROM games WHERE id=?", (game_id,)).fetchone()

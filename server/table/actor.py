@@ -20,6 +20,7 @@ import structlog
 
 from protocol.messages import ErrorCode
 from protocol.server_messages import error
+from server.finishes import Finishes
 from server.game.record import GameRecord
 from server.game.wall import new_seed
 from server.metrics import Figures
@@ -31,12 +32,13 @@ from server.store.rows import TableRow
 from server.table.clock import Clock
 from server.table.core import TableCore
 from server.table.io import (
-    TABLE_MOVED, Act, AppendDecisions, Broadcast, CancelTimer, ClockFired, Disconnect, FinishGame, GameStarted, Holds,
-    Input, Join, Log, Output, Reconnect, Released, RemoveSeat, RemoveWatcher, Restored, SaveSeat, SaveTable,
-    SaveWatcher, Seated, Send, SetBroadcasts, SetSeatHost, SetSeatLeft, SetTableState, SetTimer, StartGame, Stop,
-    StoreHeld, TableClosed, Watch,
+    TABLE_MOVED, Act, Announce, AppendDecisions, Broadcast, CancelTimer, ClockFired, Disconnect, FinishGame,
+    GameStarted, Holds, Input, Join, Log, Output, Reconnect, Released, RemoveSeat, RemoveWatcher, Restored, SaveSeat,
+    SaveTable, SaveWatcher, Seated, Send, SetBroadcasts, SetSeatHost, SetSeatLeft, SetTableState, SetTimer, StartGame,
+    Stop, StoreHeld, TableClosed, Watch,
 )
 from server.table.seats import Seat, TableState
+from server.table.spec import TableSpec
 
 STORE_HELD = 1.0  # seconds a step may wait on its store before its clocks get the time back
 log = structlog.get_logger("riichi.tables")
@@ -67,8 +69,10 @@ class Table:
     figures: Figures | None = None  # the node's /metrics (server/metrics.py); None: not counted
 
     def __init__(self, core: TableCore, store: Store, replies: Replies, creator: str | None = None,
-                 opening: Sequence[Output] = (), clock: Callable[[], float] = time.monotonic):
+                 opening: Sequence[Output] = (), clock: Callable[[], float] = time.monotonic,
+                 finishes: Finishes | None = None):
         self.core, self.store, self.replies = core, store, replies
+        self.finishes = finishes  # where its game's end is announced (server/finishes.py); None: nowhere
         self.creator = creator  # the client address that created it (per-address cap and share)
         self.clock = clock
         # (input, its session, when a client's act came: 0.0 for any other input)
@@ -81,17 +85,18 @@ class Table:
         self._timer: asyncio.TimerHandle | None = None
 
     @classmethod
-    def create(cls, table_id: str, invite: str, watch: str, rules: Rules, clock: Clock | None, store: Store,
-               replies: Replies, creator: str | None = None) -> Table:
-        core, opening = TableCore.new(table_id, invite, watch, rules, clock, cls.history_size)
-        return cls(core, store, replies, creator, opening)
+    def create(cls, table_id: str, invite: str, watch: str, spec: TableSpec, store: Store, replies: Replies,
+               creator: str | None = None, finishes: Finishes | None = None) -> Table:
+        """A new table opened from `spec` (TableCore.new); `start` runs it."""
+        core, opening = TableCore.new(table_id, invite, watch, spec, cls.history_size)
+        return cls(core, store, replies, creator, opening, finishes=finishes)
 
     @classmethod
     def restore(cls, row: TableRow, record: GameRecord | None, store: Store, replies: Replies,
-                clock: Callable[[], float] = time.monotonic) -> Table:
+                clock: Callable[[], float] = time.monotonic, finishes: Finishes | None = None) -> Table:
         """A table rebuilt from the store (see TableCore.restored); `resume` starts it."""
         core, holders = TableCore.restored(row, record, clock(), cls.history_size)
-        table = cls(core, store, replies, clock=clock)
+        table = cls(core, store, replies, clock=clock, finishes=finishes)
         for holds in holders:
             if isinstance(holds, Holds):
                 replies.holds(table, holds)
@@ -114,6 +119,11 @@ class Table:
     @property
     def rules(self) -> Rules:
         return self.core.rules
+
+    @property
+    def spec(self) -> TableSpec:
+        """What it was opened from."""
+        return self.core.spec
 
     @property
     def state(self) -> TableState:
@@ -226,7 +236,7 @@ class Table:
                     self.figures.decided(len(out.decisions))
             elif kind is StartGame:
                 # the last output of its step: the game's first outputs follow it
-                seed = new_seed()
+                seed = out.seed if out.seed is not None else new_seed()
                 game_id = await self.store.start_game(self.id, GameRecord(out.rules, seed, None, list(out.names)))
                 await self._carry(self.core.handle(GameStarted(game_id, seed), None, self.clock()), current)
             else:
@@ -267,8 +277,11 @@ class Table:
                 await store.set_table_state(table_id, state, reason)
             case FinishGame(game_id=game_id, final=final, result_seq=result_seq):
                 await store.finish_game(game_id, final, result_seq)
-            case SaveTable(invite=invite, watch=watch, rules=rules, clock=clock):
-                await store.save_table(table_id, invite, watch, rules, clock)
+            case Announce(finished=finished):  # (right after its FinishGame: the end is stored)
+                if self.finishes is not None:
+                    await self.finishes.publish(finished)
+            case SaveTable(invite=invite, watch=watch, rules=rules, clock=clock, spec=spec):
+                await store.save_table(table_id, invite, watch, rules, clock, spec)
             case RemoveSeat(seat=seat):
                 await store.remove_seat(table_id, seat)
             case SetSeatLeft(seat=seat, left=left):

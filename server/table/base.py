@@ -19,18 +19,21 @@ from server.game.actions import action_to_data
 from server.game.engine import Game
 from server.game.events import Event
 from server.game.views import seat_view, spectator_view
-from server.rules.config import Rules
 from server.table.clock import BetweenHands, Clock, Offer
 from server.table.history import History
 from server.table.io import Broadcast, Log, Member, Output, Reconnect, Send, SetBroadcasts
 from server.table.seats import Seat, SeatState, TableState
+from server.table.spec import TableSpec
 
 
 class TableBase:
-    def __init__(self, table_id: str, invite: str, watch: str, rules: Rules, clock: Clock | None,
-                 history_size: int = 256):
+    def __init__(self, table_id: str, invite: str, watch: str, spec: TableSpec, history_size: int = 256):
         self.id, self.invite, self.watch = table_id, invite, watch
-        self.rules, self.clock = rules, clock
+        self.spec = spec  # what it was opened from (server/table/spec.py)
+        self.rules, self.clock = spec.game_rules(), spec.clock
+        self.reserved = spec.reserved()  # seat -> the player id it waits for (taken: seats[i] is not None)
+        # a table opened with no host keeps the bots its spec seats: no player who joins takes their seats
+        self.fixed_bots = set(spec.bots()) if spec.host_seat is None else set()
         self.state = TableState.WAITING
         self.seats: list[Seat | None] = [None] * 4
         self.spectators: dict[str, str] = {}  # connected spectators: member id -> resume token hash
@@ -45,6 +48,7 @@ class TableBase:
         self.decisions_offered = [0, 0, 0, 0]
         self.offers: dict[int, Offer] = {}
         self.between: BetweenHands | None = None  # the pause after a hand while its result is read
+        clock = self.clock
         self.absence = clock.absence if clock else Clock.absence
         self.banks = [clock.bank if clock else 0.0] * 4
         self.rngs = [random.Random(i) for i in range(4)]
@@ -74,6 +78,10 @@ class TableBase:
             if s is not None and s.member == member:
                 return i
         return None
+
+    def _free_seats(self) -> list[int]:
+        """The seats nobody holds and no player's reservation waits on."""
+        return [i for i, s in enumerate(self.seats) if s is None and i not in self.reserved]
 
     def _seat_of_token(self, token_hash: str) -> int | None:
         for i, s in enumerate(self.seats):

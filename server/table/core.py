@@ -30,16 +30,17 @@ from server.game.events import Event
 from server.game.flow import uma_and_oka
 from server.game.record import GameRecord
 from server.players import PLAYERS
-from server.rules.config import Rules, rules_from_data
+from server.finished import FinishedSeat, GameFinished, PlayerKind
 from server.store.rows import TableRow
-from server.table.clock import BetweenHands, Clock, Offer, auto_action
+from server.table.clock import BetweenHands, Offer, auto_action
 from server.table.io import (
-    Abandon, Act, AddBot, AppendDecisions, CancelTimer, ClockFired, Disconnect, FinishGame, GameStarted, Holds, Input,
-    Join, Leave, Log, Member, Output, Ready, Reconnect, Released, Restored, ResultClosed, SaveTable, SetTableState,
-    SetTimer, Stop, StoreHeld, TableClosed, Watch,
+    Abandon, Act, AddBot, Announce, AppendDecisions, CancelTimer, ClockFired, Disconnect, FinishGame, GameStarted,
+    Holds, Input, Join, Leave, Log, Member, Output, Ready, Reconnect, Released, Restored, ResultClosed, SaveTable,
+    SetTableState, SetTimer, Stop, StoreHeld, TableClosed, Watch,
 )
 from server.table.seating import Seating
 from server.table.seats import Seat, SeatState, TableState
+from server.table.spec import TableSpec, stored_spec
 
 WAITING, PLAYING, FINISHED, CLOSED = TableState.WAITING, TableState.PLAYING, TableState.FINISHED, TableState.CLOSED
 HERE, LEFT, BOT = SeatState.HERE, SeatState.LEFT, SeatState.BOT
@@ -56,26 +57,37 @@ class End(Enum):
 
 class TableCore(Seating):
     @classmethod
-    def new(cls, table_id: str, invite: str, watch: str, rules: Rules, clock: Clock | None,
+    def new(cls, table_id: str, invite: str, watch: str, spec: TableSpec,
             history_size: int = 256) -> tuple[TableCore, list[Output]]:
-        """A new table, and the outputs that store it."""
-        core = cls(table_id, invite, watch, rules, clock, history_size)
-        return core, [SaveTable(invite, watch, rules, clock.to_data() if clock else None)]
+        """A new table opened from `spec`, with its bots seated, and the outputs that store it
+        (and start its game, when the spec seats four bots)."""
+        core = cls(table_id, invite, watch, spec, history_size)
+        return core, core._opened()
+
+    def _opened(self) -> list[Output]:
+        """What opening the table does: it is stored, its spec's bots are seated, and with four
+        bots its game starts."""
+        spec, clock = self.spec, self.spec.clock
+        self._out.append(SaveTable(self.invite, self.watch, self.rules, clock.to_data() if clock else None,
+                                   spec.to_data()))
+        self._seat_bots(spec.bots())
+        self._maybe_start()
+        out, self._out = self._out, []
+        return out
 
     @classmethod
     def restored(cls, row: TableRow, record: GameRecord | None, now: float,
                  history_size: int = 256) -> tuple[TableCore, list[Output]]:
-        """A table rebuilt from the store: one waiting for its game with its seats, bots and
-        codes, or one in play with its game replayed from `record`; and the replies that say
-        which tokens hold its seats and watch it."""
-        clock = Clock(**row.clock) if row.clock else None
-        core = cls(row.id, row.invite_code, row.watch_code, rules_from_data(row.rules), clock, history_size)
+        """A table rebuilt from the store: one waiting for its game with its seats, bots,
+        reservations and codes, or one in play with its game replayed from `record`; and the
+        replies that say which tokens hold its seats and watch it."""
+        core = cls(row.id, row.invite_code, row.watch_code, stored_spec(row), history_size)
         for s in row.seats:
             # Before the game, ready meant "here and ready now": after a restart each player
             # says it again once back (bots always are).  In play every seat was ready.
             state = BOT if s.kind == "bot" else LEFT if s.left else SeatState.AWAY
-            core.seats[s.seat] = Seat(s.name, state, s.token_hash, s.strategy,
-                                      ready=row.state == PLAYING or s.kind == "bot", host=s.host, away_since=now)
+            core.seats[s.seat] = Seat(s.name, state, s.token_hash, s.strategy, ready=row.state == PLAYING
+                                      or s.kind == "bot", host=s.host, away_since=now, player_id=s.player_id)
         core.table_broadcasts = core.seq = row.broadcasts  # where the numbering had got to
         core.watchers = set(row.watchers)
         if row.state == PLAYING:
@@ -340,15 +352,17 @@ class TableCore(Seating):
         if end is End.PLAYED_OUT and game is not None:
             self.seq += 1
             self.state = FINISHED
-            self._out += [FinishGame(self.game_id, game.final, self.seq), SetTableState(FINISHED, reason)]
-            result = server_messages.result(self.seq, self.game_id, game.final,
-                                            uma=uma_and_oka(list(game.final["scores"]), self.rules))
+            uma = uma_and_oka(list(game.final["scores"]), self.rules)
+            self._out += [FinishGame(self.game_id, game.final, self.seq), Announce(self._finished(game, uma)),
+                          SetTableState(FINISHED, reason)]
+            result = server_messages.result(self.seq, self.game_id, game.final, uma=uma)
             self.history.result(result)
             self._broadcast(result)
             self._log("game_finished", game=self.game_id, seq=self.seq)
         elif end is End.ABANDONED and game is not None:
-            self._out.append(FinishGame(self.game_id, {"abandoned": True, "reason": reason,
-                                                       "scores": list(game.public.scores)}, None))
+            self._out += [FinishGame(self.game_id, {"abandoned": True, "reason": reason,
+                                                    "scores": list(game.public.scores)}, None),
+                          Announce(self._finished(game, None, abandoned=reason))]
             self._log("game_abandoned", game=self.game_id, seq=self.seq, decisions=len(game.decisions))
         members = self._members()
         self._broadcast(bye(code, reason, seq=self.seq))
@@ -361,6 +375,17 @@ class TableCore(Seating):
         self.between = None
         self._log("table_closed", reason=reason, seq=self.seq)
         self._out.append(TableClosed())
+
+    def _finished(self, game: Game, uma: list[float] | None, abandoned: str | None = None) -> GameFinished:
+        """The game's end as it is announced: played out (its final standings and `uma`), or
+        abandoned with the scores as they stood."""
+        final = game.final if abandoned is None else None
+        scores = list(final["scores"]) if final else list(game.public.scores)
+        seats = tuple(FinishedSeat(i, s.name, s.player_id, PlayerKind(s.kind), scores[i],
+                                   final["places"][i] + 1 if final else None, uma[i] if uma else None,
+                                   final["results"][i] if final else None)
+                      for i, s in enumerate(self.seats))
+        return GameFinished(self.game_id, self.id, self.rules.name, self.spec.labels, seats, abandoned)
 
     def _close_empty(self) -> None:
         self._finish(End.CLOSED, "the host left and no player is seated", ByeCode.TABLE_CLOSED)

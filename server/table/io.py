@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from protocol.messages import ByeCode, MessageType
+from server.finished import GameFinished
 from server.game.actions import Action
 from server.rules.config import Rules
 from server.store.rows import SeatRow
@@ -29,6 +30,7 @@ class Member:
     token_hash: str
     name: str
     program: bool = False  # the client said it is a bot (hello's `bot`): its seat says so
+    player_id: str | None = None  # the player's id, when its session knows it (a reserved seat waits for it)
 
 
 # ---- inputs ---------------------------------------------------------------
@@ -230,6 +232,7 @@ class SaveTable:
     watch: str
     rules: Rules
     clock: Mapping[str, float] | None
+    spec: Mapping[str, Any] | None = None  # the table spec's plain data (TableSpec.to_data)
 
 
 @dataclass(frozen=True, slots=True)
@@ -278,10 +281,11 @@ class SetBroadcasts:
 
 @dataclass(frozen=True, slots=True)
 class StartGame:
-    """Store a new game with a fresh seed, and answer with `GameStarted`."""
+    """Store a new game with `seed` (None: a fresh one), and answer with `GameStarted`."""
 
     rules: Rules
     names: tuple[str, ...]
+    seed: bytes | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -300,9 +304,17 @@ class FinishGame:
     result_seq: int | None  # the seq of the `result` broadcast (None: abandoned, no result)
 
 
+@dataclass(frozen=True, slots=True)
+class Announce:
+    """Publish the game's end (server/finishes.py): it comes right after the FinishGame that
+    stores it."""
+
+    finished: GameFinished
+
+
 Persist = (SaveTable | SaveSeat | RemoveSeat | SetSeatLeft | SetSeatHost | SaveWatcher | RemoveWatcher
            | SetTableState | SetBroadcasts | StartGame | AppendDecisions | FinishGame)
-Output = Send | Broadcast | Seated | Released | Holds | TableClosed | SetTimer | CancelTimer | Log | Persist
+Output = Send | Broadcast | Seated | Released | Holds | TableClosed | SetTimer | CancelTimer | Log | Persist | Announce
 
 
 def from_client(message: Mapping[str, Any]) -> Input | None:

@@ -37,21 +37,30 @@ class Seating(TableBase, ABC):
             return self._send(who.id, error(ErrorCode.IN_PLAY,
                                             "the game has started: watch it with the watch code instead"))
         seat = item.seat
-        free = [i for i, s in enumerate(self.seats) if s is None]
-        bots = [i for i, s in enumerate(self.seats) if s is not None and s.state is BOT]
+        free = self._free_seats()
+        bots = [i for i, s in enumerate(self.seats) if s is not None and s.state is BOT and i not in self.fixed_bots]
+        mine = [i for i, player in self.reserved.items() if self.seats[i] is None and player == who.player_id]
         if seat is None:
-            if not free and not bots:
+            if not mine and not free and not bots:
+                if any(self.seats[i] is None for i in self.reserved):
+                    return self._send(who.id, error(ErrorCode.SEAT_RESERVED, "the free seats are reserved for"
+                                                    " their players: watch the table with its watch code"))
                 return self._send(who.id, error(ErrorCode.TABLE_FULL, "all four seats are taken by players"))
-            seat = free[0] if free else bots[0]  # a full waiting table: a player takes a bot's seat
+            seat = mine[0] if mine else free[0] if free else bots[0]  # a full waiting table: a bot's seat
         elif not 0 <= seat <= 3:
             return self._send(who.id, error(ErrorCode.BAD_SEAT, "seats are 0-3"))
+        elif self.seats[seat] is None and seat in self.reserved and seat not in mine:
+            return self._send(who.id, error(ErrorCode.SEAT_RESERVED, f"seat {seat} is reserved for its player:"
+                                            f" free seats are {free}"))
         elif self.seats[seat] is not None and seat not in bots:
             return self._send(who.id, error(ErrorCode.SEAT_TAKEN,
                                             f"seat {seat} is not free: free seats are {free}, bots' seats {bots}"))
-        self.seats[seat] = Seat(who.name, HERE, who.token_hash, host=item.host, member=who.id, program=who.program)
+        self.seats[seat] = Seat(who.name, HERE, who.token_hash, host=item.host, member=who.id, program=who.program,
+                                player_id=who.player_id)
         self.spectators.pop(who.id, None)
         self._out += [Seated(who.id, seat, joined=True), Holds(who.token_hash, seat),
-                      SaveSeat(SeatRow(seat, who.name, "human", None, who.token_hash, item.host))]
+                      SaveSeat(SeatRow(seat, who.name, "human", None, who.token_hash, item.host,
+                                       player_id=who.player_id))]
         self._log("seat_joined", seat=seat, name=who.name, seq=self.seq)
         self._broadcast_table()
 
@@ -77,30 +86,38 @@ class Seating(TableBase, ABC):
                                             f"unknown bot '{strategy}': use {' or '.join(PLAYERS)}"))
         seat = item.seat
         if seat is None:
-            free = [i for i, s in enumerate(self.seats) if s is None]
+            free = self._free_seats()
             if not free:
                 return self._send(who.id, error(ErrorCode.TABLE_FULL, "all four seats are taken"))
             seat = free[0]
         if not 0 <= seat <= 3:
             return self._send(who.id, error(ErrorCode.BAD_SEAT, "seats are 0-3"))
         current = self.seats[seat]
+        if current is None and seat in self.reserved:
+            return self._send(who.id, error(ErrorCode.SEAT_RESERVED, f"seat {seat} is reserved for its player"))
         if current is not None and not self._may_hand_to_bot(current):
             return self._send(who.id, error(ErrorCode.SEAT_TAKEN, f"seat {seat} is taken (a player's seat goes to a"
                                             f" bot only after {self.absence:.0f} s away)"))
         if current is None and self.state is not WAITING:
             return self._send(who.id, error(ErrorCode.IN_PLAY, "the game has started"))
-        name = current.name if current is not None else f"{strategy}-bot-{seat}"
-        self.seats[seat] = Seat(name, BOT, strategy=strategy, ready=True)
         if current is not None and current.token_hash is not None:
             self._out.append(Holds(current.token_hash, None, handed_to_bot=True))
-        self._out.append(SaveSeat(SeatRow(seat, name, "bot", strategy, None, False)))
-        self._log("bot_seated", seat=seat, strategy=strategy, seq=self.seq)
+        self._seat_bots({seat: strategy}, named=current.name if current is not None else None)
         self._broadcast_table()
         if self.state is WAITING:
             self._maybe_start()
         elif self.state is PLAYING:
             self.offers.pop(seat, None)
             self._advance([])
+
+    def _seat_bots(self, bots: dict[int, str], named: str | None = None) -> None:
+        """Seat the server's bots (seat -> strategy), ready, and store them; `named`: the name
+        of the player whose seat a bot takes over (else the bot's own)."""
+        for seat, strategy in sorted(bots.items()):
+            name = named or f"{strategy}-bot-{seat}"
+            self.seats[seat] = Seat(name, BOT, strategy=strategy, ready=True)
+            self._out.append(SaveSeat(SeatRow(seat, name, "bot", strategy, None, False)))
+            self._log("bot_seated", seat=seat, strategy=strategy, seq=self.seq)
 
     def _may_hand_to_bot(self, seat: Seat) -> bool:
         return (self.state is PLAYING and seat.state in (SeatState.AWAY, LEFT)
@@ -213,7 +230,7 @@ class Seating(TableBase, ABC):
     def _maybe_start(self) -> None:
         if self.state is WAITING and not self._starting and all(s is not None and s.ready for s in self.seats):
             self._starting = True
-            self._out.append(StartGame(self.rules, tuple(s.name for s in self.seats)))
+            self._out.append(StartGame(self.rules, tuple(s.name for s in self.seats), self.spec.seed))
 
     @abstractmethod
     def _advance(self, events: list[Event]) -> None:

@@ -31,6 +31,7 @@ class Seat:
     member: str | None = None  # the connected member's id (HERE)
     away_since: float | None = None  # when its player went (AWAY, LEFT)
     program: bool = False  # a player whose client said it is a bot (not one the server runs)
+    player_id: str | None = None  # its player's id, when the session that took it knew it
 
     @property
     def kind(self) -> str:

@@ -9,14 +9,16 @@ import pytest
 
 from protocol.messages import Message
 from server.cluster.wire import (
-    RELAYED_INPUTS, RELAYED_OUTPUTS, Answered, InputFrame, OutputFrame, WireError, input_frame, output_frame, read_frame,
+    RELAYED_INPUTS, RELAYED_OUTPUTS, Answered, InputFrame, OutputFrame, WireError, finished_frame, input_frame,
+    output_frame, read_finished, read_frame,
 )
+from server.finished import FinishedSeat, GameFinished, PlayerKind
 from server.table.io import (
     Act, AddBot, Broadcast, ClockFired, Disconnect, Holds, Join, Leave, Member, Ready, Reconnect, Released,
     ResultClosed, Seated, Send, SetTimer, TableClosed, Watch,
 )
 
-MEMBER = Member("s1", "hash1", "Ann", program=True)
+MEMBER = Member("s1", "hash1", "Ann", program=True, player_id="p-ann")
 INPUTS = [Join(seat=2, host=True), Join(), Watch(), AddBot(1, "shanten"), Ready(),
           Act(7, {"type": "discard", "tile": "5p", "riichi": True}), Act(8, {"type": "pass"}, kept=True),
           Leave(moved=True), ResultClosed(), Disconnect(),
@@ -59,12 +61,24 @@ def test_the_tables_own_inputs_and_outputs_stay_on_its_node():
     (msgpack.packb({"k": "Join", "node": "a"}), "names its table"),
     (msgpack.packb({"k": "Restored", "table": "t", "node": "a"}), "unknown frame kind 'Restored'"),
     (msgpack.packb({"k": "Join", "table": "t", "node": "a"}), "carries its member"),
-    (msgpack.packb({"k": "Join", "table": "t", "node": "a", "member": ["s", "h", "n", False], "chair": 1}),
+    (msgpack.packb({"k": "Join", "table": "t", "node": "a", "member": ["s", "h", "n", False, None], "chair": 1}),
      "no field 'chair'"),
-    (msgpack.packb({"k": "Act", "table": "t", "node": "a", "member": ["s", "h", "n", False]}), "Act"),
+    (msgpack.packb({"k": "Act", "table": "t", "node": "a", "member": ["s", "h", "n", False, None]}), "Act"),
     (msgpack.packb({"k": "Send", "table": "t", "node": "b", "member": "s1", "message": {"type": "x"}}),
      "encoded frame"),
 ])
 def test_a_frame_that_no_node_sends_is_refused(frame, problem):
     with pytest.raises(WireError, match=problem):
         read_frame(frame)
+
+
+def test_a_games_end_goes_between_nodes_as_data_and_comes_back_the_same():
+    finished = GameFinished(7, "t1", "tenhou", ("arena:x",), tuple(
+        FinishedSeat(seat, f"p{seat}", f"id{seat}" if seat else None, PlayerKind.HUMAN if seat else PlayerKind.BOT,
+                     25000, seat + 1, 5.0, 10.5) for seat in range(4)))
+    assert read_finished(finished_frame("a", finished)) == ("a", finished)
+    for frame in (b"\xc1", msgpack.packb({"k": "GameFinished", "node": "a"}),
+                  msgpack.packb({"k": "GameFinished", "node": "a", "game": {**finished.to_data(), "seats": []}}),
+                  finished_frame("a", finished)[:-3]):
+        with pytest.raises(WireError):
+            read_finished(frame)

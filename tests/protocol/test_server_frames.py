@@ -20,6 +20,7 @@ from websockets.exceptions import ConnectionClosed
 
 from protocol.client import Client
 from protocol.messages import EVENTS, MAX_FRAME, SERVER_MESSAGES, VERSION, ErrorCode, ProtocolError, check_server
+from server.table.spec import SeatSpec, TableSpec
 
 RECV_SECONDS = 30.0
 HISTORY = 16  # the server's --history: a seat away for longer than this resumes from a snapshot
@@ -306,6 +307,16 @@ async def a_rematch(url: str) -> None:
         await client.close()
 
 
+async def a_reserved_seat(server: Any) -> None:
+    """A table the server opened from a spec keeps a seat for its player: another is refused."""
+    spec = TableSpec("tenhou", clock=None, seats=(SeatSpec.reserved("p-someone"), *(SeatSpec.bot(),) * 3))
+    table = server.app.lobby.open_table(spec)
+    other = await connect(server.url, "other")
+    await other.send({"type": "join", "code": table.invite})
+    assert (await other.until("error"))["code"] == "seat_reserved"
+    await other.close()
+
+
 @pytest.mark.server("--history", str(HISTORY), "--tables-per-address", str(TABLES_PER_ADDRESS))
 @pytest.mark.asyncio
 async def test_every_frame_the_server_sends_in_whole_games_and_mistakes_is_one_the_protocol_defines(in_process_server):
@@ -314,6 +325,7 @@ async def test_every_frame_the_server_sends_in_whole_games_and_mistakes_is_one_t
     await too_many_tables(in_process_server.url)
     await asyncio.wait_for(asyncio.gather(game_with_mistakes(in_process_server.url), game_played_for(in_process_server.url)), 240)
     await asyncio.wait_for(a_rematch(in_process_server.url), 120)
+    await asyncio.wait_for(a_reserved_seat(in_process_server), 30)
     idle = await connect(in_process_server.url, "idle")
     stopping = asyncio.create_task(in_process_server.stop_async())  # a bye to a connection at no table: no seq
     assert (await idle.until("bye"))["code"] == "server_restarting"

@@ -11,6 +11,7 @@ from collections.abc import AsyncIterator
 import pytest
 import pytest_asyncio
 
+from server.finished import FinishedSeat, GameFinished, PlayerKind
 from server.game.engine import Game
 from server.game.record import GameRecord
 from server.players import PLAYERS
@@ -146,3 +147,40 @@ async def test_a_games_row_says_it_is_in_play_until_its_end_is_stored(store):
     row = await store.game(game_id)
     assert row.finished is not None and row.final == {"scores": [25000] * 4}
     assert await store.game(game_id + 1000) is None
+
+
+SEATS = ((0, "ann", "p-ann", PlayerKind.HUMAN, 41000, 1, 35.0, 51.0),
+         (1, "bot", None, PlayerKind.BOT, 30000, 2, 5.0, 5.0),
+         (2, "cy", "p-cy", PlayerKind.HUMAN, 19000, 3, -5.0, -16.0),
+         (3, "dee", None, PlayerKind.HUMAN, 10000, 4, -15.0, -40.0))
+
+
+def _finished(game_id: int, abandoned: str | None = None) -> GameFinished:
+    """A game of SEATS's, played out (or abandoned, with the scores as they stood)."""
+    seats = tuple(FinishedSeat(*row) if abandoned is None else FinishedSeat(*row[:5]) for row in SEATS)
+    return GameFinished(game_id, "t1", "tenhou", ("arena:daily", "event:3"), seats, abandoned)
+
+
+async def test_a_finished_games_seats_are_kept_once_linked_to_their_players(store):
+    """"Every game kept, linked to its players: games and game_seats rows with player ids, scores,
+    places, uma; SQLite and PostgreSQL alike"."""
+    await store.save_table("t1", "INV1", "WAT1", preset("tenhou"), None)
+    first = await store.start_game("t1", GameRecord(preset("tenhou"), b"x" * 32, None, ["ann", "bot", "cy", "dee"]))
+    second = await store.start_game("t1", GameRecord(preset("tenhou"), b"y" * 32, None, ["ann", "bot", "cy", "dee"]))
+    await store.keep_finished(_finished(first))
+    await store.keep_finished(_finished(first))  # (a write tried again: nothing twice)
+    await store.keep_finished(_finished(second, abandoned="no player connected"))
+    games = await store.player_games("p-ann")
+    assert [(g.game_id, g.seat, g.name, g.score, g.place, g.uma, g.total, g.abandoned, g.labels) for g in games] == [
+        (second, 0, "ann", 41000, None, None, None, True, ("arena:daily", "event:3")),
+        (first, 0, "ann", 41000, 1, 35.0, 51.0, False, ("arena:daily", "event:3"))]
+    assert [(g.game_id, g.place, g.total) for g in await store.player_games("p-cy", limit=1)] == [(second, None, None)]
+    assert await store.player_games("p-nobody") == []
+
+
+async def test_a_tables_spec_and_its_seats_player_ids_come_back_with_it(store):
+    spec = {"rules": "tenhou", "seats": [{"kind": "reserved", "player": "p-ann"}, {"kind": "open"}], "labels": ["x:y"]}
+    await store.save_table("t1", "INV1", "WAT1", preset("tenhou"), None, spec)
+    await store.save_seat("t1", SeatRow(1, "bob", "human", None, token_hash("t-bob"), False, player_id="p-bob"))
+    [row] = await store.open_tables()
+    assert row.spec == spec and [(s.seat, s.player_id) for s in row.seats] == [(1, "p-bob")]

@@ -58,6 +58,8 @@ def test_a_file_from_before_schema_versions_is_migrated_and_keeps_its_rows(tmp_p
     store.close()
     assert (row.id, row.broadcasts, [(s.name, s.left) for s in row.seats]) == ("t", 0, [("ann", False)])
     assert _version(path) == VERSION and "left" in _columns(path, "seats") and "result_seq" in _columns(path, "games")
+    assert "spec" in _columns(path, "tables") and "player_id" in _columns(path, "seats")
+    assert {"player_id", "place", "uma"} <= _columns(path, "game_seats") and "labels" in _columns(path, "games")
     SqliteFile(path).close()  # opening again changes nothing
     assert _version(path) == VERSION
 
@@ -99,3 +101,26 @@ async def test_a_postgresql_database_of_a_newer_version_is_refused(postgres):
     await store.aclose()
     with pytest.raises(SchemaTooNew, match=f"schema version {VERSION + 1}"):
         await PostgresStore.open(url)
+
+
+@pytest.mark.asyncio
+async def test_a_postgresql_database_of_version_6_is_migrated_to_keep_specs_and_game_seats(postgres):
+    """Steps 9 and 10 (a table's spec, a seat's player id, each finished game's seats) on a
+    database that an older riichi-server left with a table in it."""
+    url = await new_database(postgres)
+    store = await PostgresStore.open(url)
+    for statement in ("DROP TABLE game_seats", "ALTER TABLE tables DROP COLUMN spec", "ALTER TABLE games DROP COLUMN"
+                      " labels", "ALTER TABLE seats DROP COLUMN player_id", "UPDATE schema_version SET version = 6",
+                      "INSERT INTO tables (id, invite_code, watch_code, rules, clock, state, created, updated) VALUES"
+                      " ('t', 'I', 'W', '{\"preset\": \"tenhou\"}', 'null', 'waiting', 0, 0)",
+                      "INSERT INTO seats (table_id, seat, name, kind, host) VALUES ('t', 0, 'ann', 'human', 1)"):
+        await store.pool.execute(statement)
+    await store.aclose()
+    store = await PostgresStore.open(url)
+    try:
+        assert await store.pool.fetchval("SELECT version FROM schema_version") == VERSION
+        [row] = await store.open_tables()
+        assert (row.id, row.spec, [(s.name, s.player_id) for s in row.seats]) == ("t", None, [("ann", None)])
+        assert await store.player_games("p-ann") == []
+    finally:
+        await store.aclose()

@@ -9,34 +9,42 @@ from __future__ import annotations
 
 from typing import Any
 
-from server.rules.config import preset
 from server.table.clock import Clock
 from server.table.core import TableCore
 from server.table.io import AddBot, Broadcast, GameStarted, Input, Join, Member, Output, Ready, Send, StartGame, Watch
+from server.table.spec import TableSpec
 
 SEED = bytes(range(32))
 
 
-def member(name: str) -> Member:
-    return Member(f"m-{name}", f"token-{name}", name)
+def member(name: str, player_id: str | None = None) -> Member:
+    return Member(f"m-{name}", f"token-{name}", name, player_id=player_id)
 
 
 class Driver:
-    def __init__(self, rules: str = "tenhou", clock: Clock | None = None, history: int = 256):
-        self.core, self.out = TableCore.new("t1", "invite-code", "watch-code", preset(rules), clock, history)
+    def __init__(self, rules: str = "tenhou", clock: Clock | None = None, history: int = 256,
+                 spec: TableSpec | None = None):
+        """A table of `rules` and `clock` with four open seats, or one opened from `spec`."""
+        spec = spec if spec is not None else TableSpec(rules, clock=clock)
+        self.core, self.out = TableCore.new("t1", "invite-code", "watch-code", spec, history)
         self.now = 0.0
         self.games = 0
+        self.out = self._started(self.out)  # (a spec of four bots starts its game at once)
 
     def __call__(self, item: Input, who: Member | None = None, at: float | None = None) -> list[Output]:
         """Hand the core one input (at `at`, else the current time); its outputs."""
         if at is not None:
             self.now = at
-        out = self.core.handle(item, who, self.now)
+        out = self._started(self.core.handle(item, who, self.now))
+        self.out += out
+        return out
+
+    def _started(self, out: list[Output]) -> list[Output]:
+        """The outputs, and the game's first ones after a StartGame (its seed, else SEED)."""
         for o in list(out):
             if isinstance(o, StartGame):
                 self.games += 1
-                out += self.core.handle(GameStarted(self.games, SEED), None, self.now)
-        self.out += out
+                out += self.core.handle(GameStarted(self.games, o.seed or SEED), None, self.now)
         return out
 
     def to(self, who: Member, outputs: list[Output] | None = None) -> list[dict[str, Any]]:

@@ -40,10 +40,10 @@ def test_a_game_played_out_stores_every_decision_and_its_end_then_sends_the_resu
     result = next(o for o in out if isinstance(o, Broadcast) and o.message["type"] == "result")
     assert result.message["seq"] == finish.result_seq and result.message["final"] == finish.final
     ending = out[out.index(finish):]
-    assert [type(o).__name__ for o in ending] == ["FinishGame", "SetTableState", "Broadcast", "Log", "Broadcast",
-                                                  "Released", "Log", "TableClosed"]
-    assert ending[1] == SetTableState(TableState.FINISHED, "the game is over")
-    assert ending[4].message["code"] == ByeCode.GAME_OVER and ending[5] == Released(host.id)
+    assert [type(o).__name__ for o in ending] == ["FinishGame", "Announce", "SetTableState", "Broadcast", "Log",
+                                                  "Broadcast", "Released", "Log", "TableClosed"]
+    assert ending[2] == SetTableState(TableState.FINISHED, "the game is over")
+    assert ending[5].message["code"] == ByeCode.GAME_OVER and ending[6] == Released(host.id)
     assert d.core.state is TableState.CLOSED
 
 

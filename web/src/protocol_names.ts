@@ -84,6 +84,7 @@ export const ErrorCode = {
   WATCH_CODE: "watch_code",
   TABLE_FULL: "table_full",
   SEAT_TAKEN: "seat_taken",
+  SEAT_RESERVED: "seat_reserved",
   BAD_SEAT: "bad_seat",
   IN_PLAY: "in_play",
   NOT_HOST: "not_host",
