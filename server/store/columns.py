@@ -11,7 +11,7 @@ from typing import Any
 from server.game.actions import Action, action_from_data, action_to_data
 from server.game.record import GameRecord
 from server.rules.config import Rules, rules_from_data, rules_to_data
-from server.store.rows import GameRow, PastSeat, SeatRow, TableRow
+from server.store.rows import GameRow, PastSeat, PlayerKind, PlayerRow, SeatRow, TableRow
 
 OPEN_STATES = ("waiting", "playing")  # a table in one of these is rebuilt by a restart
 
@@ -39,8 +39,17 @@ def record_of(seed: str, rules: str, names: str, decisions: Iterable[tuple[int, 
 
 
 def seat_row(seat: int, name: str, kind: str, strategy: str | None, token: str | None, host: int,
-             left: int) -> SeatRow:
-    return SeatRow(seat, name, kind, strategy, token, bool(host), bool(left))
+             left: int, player_id: str | None) -> SeatRow:
+    return SeatRow(seat, name, kind, strategy, token, bool(host), bool(left), player_id)
+
+
+PLAYER_COLUMNS = "id, name, kind, issued, created"  # a player_row's, in order
+
+
+def player_row(columns: Sequence[Any]) -> PlayerRow:
+    """A player from (id, name, kind, issued, created)."""
+    player_id, name, kind, issued, created = columns
+    return PlayerRow(player_id, name, PlayerKind(kind), bool(issued), created)
 
 
 def table_row(columns: Sequence[Any], seats: list[SeatRow], game_id: int | None,

@@ -19,7 +19,7 @@ from typing import Any
 from server.game.actions import Action
 from server.game.record import GameRecord
 from server.rules.config import Rules
-from server.store.rows import GameRow, PastSeat, SeatRow, TableRow
+from server.store.rows import GameRow, PastSeat, PlayerRow, SeatRow, TableRow
 from server.store.sqlite import SqliteFile
 
 
@@ -63,7 +63,8 @@ class SqliteStore:
         return self.file.open_tables()
 
     async def save_seat(self, table_id: str, seat: SeatRow) -> None:
-        self.file.save_seat(table_id, seat.seat, seat.name, seat.kind, seat.strategy, seat.token_hash, seat.host)
+        self.file.save_seat(table_id, seat.seat, seat.name, seat.kind, seat.strategy, seat.token_hash, seat.host,
+                            seat.player_id)
 
     async def remove_seat(self, table_id: str, seat: int) -> None:
         self.file.remove_seat(table_id, seat)
@@ -99,6 +100,21 @@ class SqliteStore:
     async def game(self, game_id: int) -> GameRow | None:
         self.flush()  # a game's end is stored after what was appended
         return self.file.game(game_id)
+
+    async def add_player(self, player: PlayerRow, key_hash: str | None) -> PlayerRow:
+        return self.file.add_player(player, key_hash)
+
+    async def player_of_key(self, key_hash: str) -> PlayerRow | None:
+        return self.file.player_of_key(key_hash)
+
+    async def player(self, player_id: str) -> PlayerRow | None:
+        return self.file.player(player_id)
+
+    async def rename_player(self, player_id: str, name: str) -> None:
+        self.file.rename_player(player_id, name)
+
+    async def players(self) -> list[PlayerRow]:
+        return self.file.players()
 
     async def healthy(self) -> bool:
         return self.file.healthy()

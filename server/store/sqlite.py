@@ -18,9 +18,10 @@ from typing import Any
 from server.game.actions import Action
 from server.game.record import GameRecord
 from server.store.columns import (
-    DecisionBatch, decision_rows, game_row, json_text, past_seat, record_of, rules_text, seat_row, table_row,
+    PLAYER_COLUMNS, DecisionBatch, decision_rows, game_row, json_text, past_seat, player_row, record_of, rules_text,
+    seat_row, table_row,
 )
-from server.store.rows import GameRow, PastSeat, TableRow
+from server.store.rows import GameRow, PastSeat, PlayerRow, TableRow
 from server.store.schema import migrate_sqlite
 
 
@@ -84,9 +85,10 @@ class SqliteFile:
         return row[0] if row else None
 
     def save_seat(self, table_id: str, seat: int, name: str, kind: str, strategy: str | None,
-                  token_hash: str | None, host: bool) -> None:
-        self.db.execute("INSERT OR REPLACE INTO seats (table_id, seat, name, kind, strategy, token_hash, host)"
-                        " VALUES (?,?,?,?,?,?,?)", (table_id, seat, name, kind, strategy, token_hash, int(host)))
+                  token_hash: str | None, host: bool, player_id: str | None = None) -> None:
+        self.db.execute("INSERT OR REPLACE INTO seats (table_id, seat, name, kind, strategy, token_hash, host,"
+                        " player_id) VALUES (?,?,?,?,?,?,?,?)",
+                        (table_id, seat, name, kind, strategy, token_hash, int(host), player_id))
 
     def set_seat_left(self, table_id: str, seat: int, left: bool) -> None:
         """Whether a seat's player left the game on purpose (and is played for at once)."""
@@ -127,13 +129,38 @@ class SqliteFile:
         for row in rows:
             tid = row[0]
             seats = [seat_row(*seat) for seat in self.db.execute(
-                "SELECT seat, name, kind, strategy, token_hash, host, left FROM seats WHERE table_id=? ORDER BY seat",
+                "SELECT seat, name, kind, strategy, token_hash, host, left, player_id FROM seats WHERE table_id=? ORDER BY seat",
                 (tid,))]
             game = self.db.execute("SELECT id FROM games WHERE table_id=? AND finished IS NULL ORDER BY id DESC"
                                    " LIMIT 1", (tid,)).fetchone()
             watchers = [h for (h,) in self.db.execute("SELECT token_hash FROM watchers WHERE table_id=?", (tid,))]
             out.append(table_row(row, seats, game[0] if game else None, watchers))
         return out
+
+    # ---- players -----------------------------------------------------------
+
+    def add_player(self, player: PlayerRow, key_hash: str | None) -> PlayerRow:
+        """Store a player unless one with that key (keyless: that id) is stored; the one stored."""
+        self.db.execute("INSERT OR IGNORE INTO players (id, key_hash, name, kind, created, issued)"
+                        " VALUES (?,?,?,?,?,?)", (player.id, key_hash, player.name, player.kind.value, player.created,
+                                                  int(player.issued)))
+        stored = self.player_of_key(key_hash) if key_hash is not None else self.player(player.id)
+        assert stored is not None
+        return stored
+
+    def player_of_key(self, key_hash: str) -> PlayerRow | None:
+        row = self.db.execute(f"SELECT {PLAYER_COLUMNS} FROM players WHERE key_hash=?", (key_hash,)).fetchone()
+        return None if row is None else player_row(row)
+
+    def player(self, player_id: str) -> PlayerRow | None:
+        row = self.db.execute(f"SELECT {PLAYER_COLUMNS} FROM players WHERE id=?", (player_id,)).fetchone()
+        return None if row is None else player_row(row)
+
+    def rename_player(self, player_id: str, name: str) -> None:
+        self.db.execute("UPDATE players SET name=? WHERE id=?", (name, player_id))
+
+    def players(self) -> list[PlayerRow]:
+        return [player_row(row) for row in self.db.execute(f"SELECT {PLAYER_COLUMNS} FROM players ORDER BY created, id")]
 
     # ---- games and decisions ----------------------------------------------
 

@@ -18,7 +18,7 @@ from server.rules.config import preset
 from server.store import SqliteFile, SqliteStore, token_hash
 from server.store.postgres import PostgresStore
 from server.store.protocol import Store
-from server.store.rows import SeatRow
+from server.store.rows import PlayerKind, PlayerRow, SeatRow
 from tests.services import new_database
 
 
@@ -146,3 +146,27 @@ async def test_a_games_row_says_it_is_in_play_until_its_end_is_stored(store):
     row = await store.game(game_id)
     assert row.finished is not None and row.final == {"scores": [25000] * 4}
     assert await store.game(game_id + 1000) is None
+
+
+async def test_a_player_is_found_by_the_hash_of_its_key_and_keeps_its_new_name(store):
+    ann = await store.add_player(PlayerRow("p-ann", "ann", PlayerKind.HUMAN, True, 1.0), token_hash("ann's key"))
+    assert ann == PlayerRow("p-ann", "ann", PlayerKind.HUMAN, True, 1.0)
+    # the same key again (two hellos at once): the player stored first, not a second one
+    again = await store.add_player(PlayerRow("p-other", "anne", PlayerKind.HUMAN, False, 2.0), token_hash("ann's key"))
+    assert again == ann and await store.player("p-other") is None
+    await store.add_player(PlayerRow("bot-builtin", "builtin bot", PlayerKind.BOT, False, 3.0), None)
+    await store.add_player(PlayerRow("bot-builtin", "renamed?", PlayerKind.BOT, False, 4.0), None)
+    await store.rename_player("p-ann", "Ann S.")
+    assert (await store.player_of_key(token_hash("ann's key"))).name == "Ann S."
+    assert await store.player_of_key(token_hash("nobody's key")) is None
+    assert [(p.id, p.name, p.kind, p.issued) for p in await store.players()] == [
+        ("p-ann", "Ann S.", PlayerKind.HUMAN, True), ("bot-builtin", "builtin bot", PlayerKind.BOT, False)]
+
+
+async def test_a_seat_keeps_its_player_id_across_a_rebuild(store):
+    await store.save_table("t1", "INV1", "WAT1", preset("ema2016"), None)
+    await store.save_seat("t1", SeatRow(0, "ann", "human", None, token_hash("t-ann"), True, player_id="p-ann"))
+    await store.save_seat("t1", SeatRow(1, "builtin-bot-1", "bot", "builtin", None, False, player_id="bot-builtin"))
+    await store.save_seat("t1", _seat(2, "old"))
+    [row] = await store.open_tables()
+    assert [(s.seat, s.player_id) for s in row.seats] == [(0, "p-ann"), (1, "bot-builtin"), (2, None)]
