@@ -14,9 +14,13 @@ from __future__ import annotations
 import hashlib
 import secrets
 import time
+from collections.abc import Iterable
+from typing import TYPE_CHECKING
 
-from server.store.protocol import Store
 from server.store.rows import PlayerKind, PlayerRow, token_hash
+
+if TYPE_CHECKING:  # (the table core reads strategy_player_id, and imports no store)
+    from server.store.protocol import Store
 
 KEY_LENGTHS = (16, 128)  # a player key's shortest and longest: long enough not to be guessed
 STRATEGY_PREFIX = "bot-"  # the id of a server strategy's player: bot-builtin, bot-shanten, ...
@@ -48,6 +52,12 @@ def strategy_player_id(strategy: str) -> str:
 
 def strategy_player(strategy: str) -> PlayerRow:
     return PlayerRow(strategy_player_id(strategy), f"{strategy} bot", PlayerKind.BOT, False, time.time())
+
+
+async def add_strategy_players(store: Store, strategies: Iterable[str]) -> None:
+    """The players of the server's bot strategies, stored once (on the first start that knows them)."""
+    for strategy in strategies:
+        await store.add_player(strategy_player(strategy), None)
 
 
 def program_player(name: str) -> PlayerRow:

@@ -37,11 +37,12 @@ class Session:
         self.joining: Table | None = None
         self.program = False  # the client said it is a bot (hello's `bot`): its seats say so
         self.client: str | None = None  # hello's `client`: the client instance that holds the session
+        self.player_id: str | None = None
 
     @property
     def member(self) -> Member:
         """The session as a table's core knows it."""
-        return Member(self.id, self.token_hash, self.name, self.program)
+        return Member(self.id, self.token_hash, self.name, self.program, self.player_id)
 
     def send(self, message: dict[str, Any]) -> None:
         if self.outbox is None:

@@ -75,7 +75,8 @@ class TableCore(Seating):
             # says it again once back (bots always are).  In play every seat was ready.
             state = BOT if s.kind == "bot" else LEFT if s.left else SeatState.AWAY
             core.seats[s.seat] = Seat(s.name, state, s.token_hash, s.strategy,
-                                      ready=row.state == PLAYING or s.kind == "bot", host=s.host, away_since=now)
+                                      ready=row.state == PLAYING or s.kind == "bot", host=s.host, away_since=now,
+                                      player=s.player_id)
         core.table_broadcasts = core.seq = row.broadcasts  # where the numbering had got to
         core.watchers = set(row.watchers)
         if row.state == PLAYING:

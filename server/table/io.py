@@ -29,6 +29,7 @@ class Member:
     token_hash: str
     name: str
     program: bool = False  # the client said it is a bot (hello's `bot`): its seat says so
+    player: str | None = None  # the id of the player its hello's key names (None: it said none)
 
 
 # ---- inputs ---------------------------------------------------------------

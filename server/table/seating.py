@@ -15,6 +15,7 @@ from protocol import server_messages
 from protocol.messages import ByeCode, ErrorCode
 from protocol.server_messages import bye, error
 from server.game.events import Event
+from server.identity import strategy_player_id
 from server.players import DEFAULT_BOT, PLAYERS
 from server.store.rows import SeatRow
 from server.table.base import TableBase
@@ -48,10 +49,11 @@ class Seating(TableBase, ABC):
         elif self.seats[seat] is not None and seat not in bots:
             return self._send(who.id, error(ErrorCode.SEAT_TAKEN,
                                             f"seat {seat} is not free: free seats are {free}, bots' seats {bots}"))
-        self.seats[seat] = Seat(who.name, HERE, who.token_hash, host=item.host, member=who.id, program=who.program)
+        self.seats[seat] = Seat(who.name, HERE, who.token_hash, host=item.host, member=who.id, program=who.program,
+                                player=who.player)
         self.spectators.pop(who.id, None)
         self._out += [Seated(who.id, seat, joined=True), Holds(who.token_hash, seat),
-                      SaveSeat(SeatRow(seat, who.name, "human", None, who.token_hash, item.host))]
+                      SaveSeat(SeatRow(seat, who.name, "human", None, who.token_hash, item.host, player_id=who.player))]
         self._log("seat_joined", seat=seat, name=who.name, seq=self.seq)
         self._broadcast_table()
 
@@ -90,10 +92,11 @@ class Seating(TableBase, ABC):
         if current is None and self.state is not WAITING:
             return self._send(who.id, error(ErrorCode.IN_PLAY, "the game has started"))
         name = current.name if current is not None else f"{strategy}-bot-{seat}"
-        self.seats[seat] = Seat(name, BOT, strategy=strategy, ready=True)
+        player = strategy_player_id(strategy)
+        self.seats[seat] = Seat(name, BOT, strategy=strategy, ready=True, player=player)
         if current is not None and current.token_hash is not None:
             self._out.append(Holds(current.token_hash, None, handed_to_bot=True))
-        self._out.append(SaveSeat(SeatRow(seat, name, "bot", strategy, None, False)))
+        self._out.append(SaveSeat(SeatRow(seat, name, "bot", strategy, None, False, player_id=player)))
         self._log("bot_seated", seat=seat, strategy=strategy, seq=self.seq)
         self._broadcast_table()
         if self.state is WAITING:

@@ -31,6 +31,7 @@ class Seat:
     member: str | None = None  # the connected member's id (HERE)
     away_since: float | None = None  # when its player went (AWAY, LEFT)
     program: bool = False  # a player whose client said it is a bot (not one the server runs)
+    player: str | None = None  # the player's id (a bot's: its strategy's player; None: no key said)
 
     @property
     def kind(self) -> str:
