@@ -6,6 +6,7 @@
 import { AutoAnswer, Comforts } from "./comforts";
 import { byId } from "./dom";
 import { Connection, LinkState, Msg, Resume } from "./connection";
+import * as players from "./player";
 import { FinalScreen } from "./final";
 import { handle } from "./handlers";
 import { key, wireForms } from "./input";
@@ -36,6 +37,7 @@ export class App {
   comforts: Comforts;
   sounds = new Sounds();
   final: FinalScreen;
+  wantedName: string | null = null; // a name typed in a form: the player's from the next welcome
 
   constructor() {
     const board = this.page.board;
@@ -65,7 +67,8 @@ export class App {
 
   start(): void {
     seats.prune();
-    const name = seats.savedName();
+    players.takeKeyFromLink();
+    const name = players.knownPlayer()?.name ?? seats.savedName();
     (byId<HTMLInputElement>("name")).value = name;
     (byId<HTMLInputElement>("link-name")).value = name;
     const where = start(route(), seats.tabSeat());
@@ -78,7 +81,31 @@ export class App {
       this.byLink("watch", where.code, name || "spectator");
     } else {
       this.page.show("lobby");
+      this.askPlayer(null);
     }
+  }
+
+  /** Who this browser's player is (`rename`: rename it first), asked on a connection of its own
+   * that closes once answered: the lobby shows the name, or why the server refuses the key. */
+  askPlayer(rename: string | null): void {
+    const ask: Connection = new Connection(rename ?? (seats.savedName() || "player"), seats.clientId(), {
+      message: (m) => {
+        if (m.type === MessageType.WELCOME && m.player) this.playerKnown(m.player);
+        if (m.type === MessageType.PLAYER) this.playerKnown({ id: m.id, name: m.name });
+        if (m.type === MessageType.ERROR) this.page.notice(m.message);
+        if (m.type !== MessageType.WELCOME || rename === null) ask.close();
+      },
+      link: () => undefined,
+    });
+    ask.open(rename === null ? [] : [{ type: MessageType.RENAME, name: rename }]);
+  }
+
+  /** The player as the server says it is now: shown in the lobby and the join prompt. */
+  playerKnown(player: players.Player): void {
+    players.rememberPlayer(player);
+    (byId<HTMLInputElement>("name")).value = player.name;
+    (byId<HTMLInputElement>("link-name")).value = player.name;
+    byId("player-said").textContent = `You play as ${player.name}.`;
   }
 
   prompt(): void {
@@ -148,6 +175,11 @@ export class App {
 
   connect(name: string, resume: Resume | null, intent: Msg[]): void {
     this.conn?.close();
+    const known = players.knownPlayer();
+    if (this.wantedName !== null && known !== null && known.name !== this.wantedName) {
+      intent = [{ type: MessageType.RENAME, name: this.wantedName }, ...intent]; // sent once welcomed
+    }
+    this.wantedName = null;
     const conn = new Connection(name, seats.clientId(), {
       message: (m) => { if (this.conn === conn) handle(this, m); },
       link: (state, text) => { if (this.conn === conn) this.linkChanged(state, text); },

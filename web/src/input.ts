@@ -16,6 +16,7 @@ export function wireForms(app: App): void {
   const nameOf = (id: string): string => {
     const name = (byId<HTMLInputElement>(id)).value.trim() || "player";
     seats.saveName(name);
+    app.wantedName = name; // the player's name from now on, if it was another (App.connect)
     return name;
   };
   byId("create").addEventListener("submit", (event) => {
@@ -49,6 +50,10 @@ export function wireForms(app: App): void {
     event.preventDefault();
     const here = route();
     if (here) app.byLink("join", here.code, nameOf("link-name"));
+  });
+  byId("player-form").addEventListener("submit", (event) => {
+    event.preventDefault();
+    app.askPlayer((byId<HTMLInputElement>("name")).value.trim() || "player");
   });
   byId("ready").addEventListener("click", () => app.send({ type: MessageType.READY }));
   byId("add-bot").addEventListener("click", () => app.send({ type: MessageType.ADD_BOT }));
