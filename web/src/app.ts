@@ -85,6 +85,15 @@ export class App {
     }
   }
 
+  /** What a form asks of the server, after a rename when a name other than the player's was typed. */
+  named(intent: Msg[]): Msg[] {
+    const known = players.knownPlayer();
+    const wanted = this.wantedName;
+    this.wantedName = null;
+    return wanted !== null && known !== null && known.name !== wanted
+      ? [{ type: MessageType.RENAME, name: wanted }, ...intent] : intent;
+  }
+
   /** Who this browser's player is (`rename`: rename it first), asked on a connection of its own
    * that closes once answered: the lobby shows the name, or why the server refuses the key. */
   askPlayer(rename: string | null): void {
@@ -117,13 +126,14 @@ export class App {
   byLink(kind: LinkKind, code: string, name: string): void {
     this.codes = [code];
     this.model.watching = kind === "watch";
+    const intent = this.named(intentFor(kind, code));
     const kept = keptFor(kind, code);
     if (kept.length) {
       this.others = kept.slice(1);
-      this.resume(kept[0], intentFor(kind, code));
+      this.resume(kept[0], intent);
       return;
     }
-    this.connect(name, null, intentFor(kind, code));
+    this.connect(name, null, intent);
   }
 
   /** The kept seat being tried does not resume: the next one, else the fallback.  `session`: the
@@ -149,7 +159,7 @@ export class App {
       else this.page.show("lobby");
       return;
     }
-    this.codes = [fallback[0].code];
+    this.codes = fallback.filter((msg) => typeof msg.code === "string").map((msg) => msg.code); // (not a rename's)
     if (session) fallback.forEach((msg) => this.send(msg));
     else this.conn?.helloAgain(null, fallback);
   }
@@ -175,11 +185,6 @@ export class App {
 
   connect(name: string, resume: Resume | null, intent: Msg[]): void {
     this.conn?.close();
-    const known = players.knownPlayer();
-    if (this.wantedName !== null && known !== null && known.name !== this.wantedName) {
-      intent = [{ type: MessageType.RENAME, name: this.wantedName }, ...intent]; // sent once welcomed
-    }
-    this.wantedName = null;
     const conn = new Connection(name, seats.clientId(), {
       message: (m) => { if (this.conn === conn) handle(this, m); },
       link: (state, text) => { if (this.conn === conn) this.linkChanged(state, text); },

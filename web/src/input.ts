@@ -33,8 +33,8 @@ export function wireForms(app: App): void {
     const strategy = (byId<HTMLSelectElement>("bot-strategy")).value;
     app.model.watching = false;
     app.codes = [];
-    app.connect(nameOf("name"), null,
-      [create, ...Array.from({ length: bots }, () => ({ type: MessageType.ADD_BOT, strategy }))]);
+    const name = nameOf("name");
+    app.connect(name, null, app.named([create, ...Array.from({ length: bots }, () => ({ type: MessageType.ADD_BOT, strategy }))]));
   });
   byId("join-form").addEventListener("submit", (event) => {
     event.preventDefault();
