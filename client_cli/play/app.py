@@ -239,6 +239,8 @@ async def run(args: argparse.Namespace, local: LocalServer | None = None) -> int
             return 1
         except ConnectError as problem:
             hint = "; to play on a server of your own: riichi-play --local --bots 3" if local is None else ""
+            if getattr(problem, "code", None) == ErrorCode.UNKNOWN_PLAYER:
+                hint = "; give the key it printed: riichi-play --player-key KEY"
             print(f"riichi-play: {problem}{hint}", file=sys.stderr)
             return 1
         if saved is not None and not welcome.get("resumed"):

@@ -68,3 +68,17 @@ async def test_a_key_given_is_kept_and_a_name_given_renames_the_player(recording
         "riichi-play: --player-key: a player key is 16 to 128 printable characters (copy the one riichi-server"
         " players add printed)")
     assert _kept().read_text().strip() == issued  # a bad key given is not kept
+
+
+async def test_a_server_that_requires_issued_keys_refuses_riichi_play_in_one_line(tmp_path, capsys):
+    from tests.harness import InProcessServer
+
+    server = await InProcessServer(tmp_path / "riichi.sqlite3", "--require-player-key").start_async()
+    try:
+        assert await run(parser().parse_args(["--server", server.url, "--join", "nope"])) == 1
+    finally:
+        await server.stop_async()
+    assert capsys.readouterr().err.strip() == (
+        "riichi-play: the server refused us: this server admits only the players it knows, and not this player key:"
+        " open the link its operator gave you (riichi-server players add NAME); give the key it printed: riichi-play"
+        " --player-key KEY")
