@@ -148,7 +148,8 @@ async def join_table(args: argparse.Namespace) -> list[BotResult]:
             free = 1 + len(open_seats(table))  # the first bot's seat was one of them
             if free < count:
                 await _gather([first, asyncio.create_task(_refuse(free, count))])
-            tasks += [asyncio.create_task(play(bot, args.server, code=args.code, player_key=args.player_key)) for bot in bots[1:]]
+            tasks += [asyncio.create_task(play(bot, args.server, code=args.code, player_key=args.player_key))
+                      for bot in bots[1:]]
             try:
                 results = await _gather(tasks)
             except BotError as e:
@@ -191,7 +192,8 @@ async def new_table(args: argparse.Namespace) -> BotResult:
             await host  # raises the host's error
             raise BotError("the table closed before it gave an invite code")
         code = invite.result()
-        tasks = [host] + [asyncio.create_task(play(bot, args.server, code=code, player_key=args.player_key)) for bot in bots[1:]]
+        tasks = [host] + [asyncio.create_task(play(bot, args.server, code=code, player_key=args.player_key))
+                          for bot in bots[1:]]
         results = await _gather(tasks)
     finally:
         await _close(bots)

@@ -257,8 +257,8 @@ class PostgresStore:
                     " WHERE state IN ('waiting', 'playing') AND ($1::text IS NULL OR id = $1) ORDER BY created", only):
                 table_id = row[0]
                 seats = [seat_row(*seat) for seat in await connection.fetch(
-                    'SELECT seat, name, kind, strategy, token_hash, host, "left", player_id FROM seats WHERE table_id=$1'
-                    " ORDER BY seat", table_id)]
+                    'SELECT seat, name, kind, strategy, token_hash, host, "left", player_id FROM seats'
+                    " WHERE table_id=$1 ORDER BY seat", table_id)]
                 game_id = await connection.fetchval(
                     "SELECT id FROM games WHERE table_id=$1 AND finished IS NULL ORDER BY id DESC LIMIT 1", table_id)
                 watchers = [w for (w,) in await connection.fetch(

@@ -129,7 +129,8 @@ class SqliteFile:
         for row in rows:
             tid = row[0]
             seats = [seat_row(*seat) for seat in self.db.execute(
-                "SELECT seat, name, kind, strategy, token_hash, host, left, player_id FROM seats WHERE table_id=? ORDER BY seat",
+                "SELECT seat, name, kind, strategy, token_hash, host, left, player_id FROM seats WHERE table_id=?"
+                " ORDER BY seat",
                 (tid,))]
             game = self.db.execute("SELECT id FROM games WHERE table_id=? AND finished IS NULL ORDER BY id DESC"
                                    " LIMIT 1", (tid,)).fetchone()
@@ -160,7 +161,8 @@ class SqliteFile:
         self.db.execute("UPDATE players SET name=? WHERE id=?", (name, player_id))
 
     def players(self) -> list[PlayerRow]:
-        return [player_row(row) for row in self.db.execute(f"SELECT {PLAYER_COLUMNS} FROM players ORDER BY created, id")]
+        rows = self.db.execute(f"SELECT {PLAYER_COLUMNS} FROM players ORDER BY created, id")
+        return [player_row(row) for row in rows]
 
     # ---- games and decisions ----------------------------------------------
 

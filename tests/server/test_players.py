@@ -16,7 +16,6 @@ from websockets.exceptions import ConnectionClosed
 from client_cli.bot.sdk import play
 from client_cli.bot.strategies import make_bot
 from protocol.client import Client, Refused, ResumingClient
-from protocol.messages import VERSION
 from tests.clients import create_with_bots, recv
 from tests.harness import InProcessServer
 from tests.services import new_database
@@ -50,7 +49,8 @@ async def test_one_key_is_one_player_across_two_connections_and_two_games(in_pro
     stored = {row.id: row for row in await in_process_server.app.lobby.store.open_tables()}
     assert {row.seats[0].player_id for row in stored.values()} == {ann["id"]}
     other, table_three = await _playing(in_process_server, "bob-secret-key-0123456789", "bob")
-    assert other.welcome["player"]["id"] != ann["id"] and table_three["seats"][0]["player"] == other.welcome["player"]["id"]
+    bob = other.welcome["player"]["id"]
+    assert bob != ann["id"] and table_three["seats"][0]["player"] == bob
     anonymous, table_four = await _playing(in_process_server, None, "carol")
     assert "player" not in anonymous.welcome and table_four["seats"][0]["player"] is None
     for client in (second, other, anonymous):
@@ -102,7 +102,7 @@ async def test_a_server_that_requires_issued_keys_admits_an_issued_one_and_refus
             with pytest.raises(ConnectionClosed):
                 await asyncio.wait_for(stranger.recv(), 5)
         # the resuming client every client of the project uses says so in one line, and stops
-        with pytest.raises(Refused, match="^the server refused us: this server admits only the players it knows") as refused:
+        with pytest.raises(Refused, match="^the server refused us: this server admits only the players") as refused:
             await ResumingClient(server.url, "mallory", player_key="a-key-nobody-issued-0123").connect()
         assert refused.value.code == "unknown_player"
         listed = subprocess.run([str(SERVER), "players", "list", "--db", str(db)], capture_output=True, text=True,

@@ -50,8 +50,9 @@ def test_the_link_of_players_add_sets_the_key_and_two_browsers_with_it_are_one_p
         assert "#player" not in browser.current_url and issued not in browser.current_url  # gone from the address bar
         assert _key(browser) == issued
         create_table(browser, server.port, "Ann", bots=3)
-        WebDriverWait(browser, 20).until(lambda b: "/join/" in b.find_element(By.ID, "invite-link").get_attribute("value")
-                                         or b.find_element(By.ID, "table").is_displayed())
+        WebDriverWait(browser, 20).until(
+            lambda b: "/join/" in b.find_element(By.ID, "invite-link").get_attribute("value")
+            or b.find_element(By.ID, "table").is_displayed())
     assert _seat_players(server.db) == [players_id, players_id]
 
 
@@ -82,5 +83,6 @@ def test_a_new_browser_gets_a_key_of_its_own_and_a_name_saved_is_kept_across_a_r
 def test_a_server_that_requires_issued_keys_tells_a_browser_without_one_what_to_do(server, browsers):
     browser = browsers()
     browser.get(f"http://127.0.0.1:{server.port}/")
-    WebDriverWait(browser, 20).until(lambda b: "admits only the players it knows" in b.find_element(By.ID, "notice").text)
+    WebDriverWait(browser, 20).until(
+        lambda b: "admits only the players it knows" in b.find_element(By.ID, "notice").text)
     assert "riichi-server players add NAME" in browser.find_element(By.ID, "notice").text
