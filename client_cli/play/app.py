@@ -245,9 +245,6 @@ async def run(args: argparse.Namespace, local: LocalServer | None = None) -> int
             return 1
         if saved is not None and not welcome.get("resumed"):
             sessions.forget(url, saved.resume)
-        known = welcome.get("player")
-        if known is not None and args.name is not None and known["name"] != args.name:
-            await conn.send({"type": "rename", "name": args.name})  # --name: the player's name from now on
             answer = await not_resumed(conn)
             if answer is not None and answer["type"] == "result":  # the game ended while we were away
                 names = answer.get("names") or [f"seat {i}" for i in range(4)]
@@ -259,6 +256,9 @@ async def run(args: argparse.Namespace, local: LocalServer | None = None) -> int
                   "riichi-play: the server no longer holds that seat (its game is over, or the table closed)",
                   file=sys.stderr)
             return 1
+        known = welcome.get("player")
+        if known is not None and args.name is not None and known["name"] != args.name:
+            await conn.send({"type": "rename", "name": args.name})  # --name: the player's name from now on
         intent = intent_of(args)
         buffered: list[Message] = []
         if intent:

@@ -83,6 +83,10 @@ async def test_a_rename_and_each_seats_player_are_kept_across_a_restart(backend,
         await again.close()
     finally:
         await server.stop_async()
+    listed = subprocess.run([str(SERVER), "players", "list", "--db", db], capture_output=True, text=True, timeout=60,
+                            check=True)
+    assert re.search(rf"^{renamed['id']}  Ann S\.\s+human\s+-\s", listed.stdout, re.M), listed.stdout
+    assert re.search(r"^\s*bot-shanten  shanten bot\s+bot\s", listed.stdout, re.M), listed.stdout
 
 
 async def test_a_server_that_requires_issued_keys_admits_an_issued_one_and_refuses_others(tmp_path):
