@@ -62,7 +62,8 @@ class Client:
     @classmethod
     async def connect(cls, url: str, name: str, resume: str | None = None, version: int = VERSION,
                       since: int | None = None, bot: bool = False, client_id: str | None = None,
-                      takeover: bool = False, open_timeout: float = OPEN_TIMEOUT) -> Client:
+                      takeover: bool = False, open_timeout: float = OPEN_TIMEOUT,
+                      player_key: str | None = None) -> Client:
         """Connect and say hello; `welcome` holds the server's answer (or its error).  With
         `resume`, `since` is the last table seq this client saw: what came after it is sent
         again (after a `catchup` message), or a snapshot if it cannot be.  `bot`: this client
@@ -70,7 +71,9 @@ class Client:
         connection of one client instance (`new_client_id()`), so that it may resume its own
         session while the server still holds its old connection; `takeover`: resume even
         from another client that is connected (which is closed).  `open_timeout`: seconds
-        for the websocket's handshake, and again for the answer to the hello (TimeoutError)."""
+        for the websocket's handshake, and again for the answer to the hello (TimeoutError).
+        `player_key`: the player's secret key (PROTOCOL.md "Players"): the welcome's `player`
+        says who the server knows by it."""
         client = cls(await connect(url, max_size=None, open_timeout=open_timeout))
         hello: dict[str, Any] = {"type": "hello", "name": name, "version": version}
         if bot:
@@ -79,6 +82,8 @@ class Client:
             hello["client"] = client_id
         if takeover:
             hello["takeover"] = True
+        if player_key is not None:
+            hello["player"] = player_key
         if resume is not None:
             hello["resume"] = resume
             if since is not None:
@@ -233,8 +238,10 @@ class ResumingClient:
     def __init__(self, url: str, name: str, *, version: int = VERSION, bot: bool = False,
                  backoff: Sequence[float] = BACKOFF, gone_after: float = GONE_AFTER, retries: int | None = None,
                  read_timeout: float | None = None, on_notice: Callable[[Notice], None] | None = None,
-                 heartbeat: float | None = HEARTBEAT, silent_after: float = SILENT_AFTER):
+                 heartbeat: float | None = HEARTBEAT, silent_after: float = SILENT_AFTER,
+                 player_key: str | None = None):
         self.url, self.name, self.version, self.bot = url, name, version, bot
+        self.player_key = player_key  # said in every hello, resumes too (PROTOCOL.md "Players")
         self.backoff, self.gone_after, self.retries, self.read_timeout = tuple(backoff), gone_after, retries, \
             read_timeout
         self.heartbeat, self.silent_after = heartbeat, silent_after
@@ -377,7 +384,7 @@ class ResumingClient:
             client = await Client.connect(self.url, self.name, resume=self.token, version=self.version,
                                           since=self.since if self.token else None, bot=self.bot,
                                           client_id=self.client_id, takeover=self.takeover,
-                                          open_timeout=open_timeout)
+                                          open_timeout=open_timeout, player_key=self.player_key)
         except (OSError, InvalidHandshake, InvalidURI, TimeoutError, asyncio.TimeoutError) as failure:
             raise Unreachable(self.url, unreachable_reason(failure)) from None
         except ConnectionClosed:

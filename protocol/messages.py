@@ -58,6 +58,8 @@ class ErrorCode(StrEnum):
     NO_SEAT = "no_seat"
     STALE_DECISION = "stale_decision"
     ILLEGAL_ACTION = "illegal_action"
+    UNKNOWN_PLAYER = "unknown_player"  # the server admits only the player keys it issued (the connection closes)
+    NO_PLAYER = "no_player"  # a rename from a connection whose hello said no player key
     UNAVAILABLE = "unavailable"  # the service cannot reach what it needs (Redis) just now: try again soon
     INTERNAL = "internal"
 
@@ -91,6 +93,7 @@ class MessageType(StrEnum):
     RESULT_CLOSED = "result_closed"
     REMATCH = "rematch"
     PING = "ping"
+    RENAME = "rename"
     WELCOME = "welcome"
     TABLE = "table"
     CATCHUP = "catchup"
@@ -103,6 +106,7 @@ class MessageType(StrEnum):
     ERROR = "error"
     PONG = "pong"
     REMATCH_OFFERED = "rematch_offered"
+    PLAYER = "player"
     BYE = "bye"
 
 
@@ -112,7 +116,8 @@ _STR, _INT, _BOOL, _MAP, _LIST = (str,), (int,), (bool,), (dict,), (list,)
 _T = MessageType  # (short, for the tables)
 CLIENT_MESSAGES: dict[MessageType, Fields] = {
     _T.HELLO: {"name": (_STR, True), "version": (_INT, True), "resume": (_STR, False), "since": (_INT, False),
-               "bot": (_BOOL, False), "client": (_STR, False), "takeover": (_BOOL, False)},
+               "bot": (_BOOL, False), "client": (_STR, False), "takeover": (_BOOL, False),
+               "player": (_STR, False)},  # the secret player key (PROTOCOL.md "Players")
     _T.CREATE_TABLE: {"rules": (_STR, False), "overrides": (_MAP, False), "clock": (_MAP, False)},
     _T.JOIN: {"code": (_STR, True), "seat": (_INT, False)},
     _T.WATCH: {"code": (_STR, True)},
@@ -123,6 +128,7 @@ CLIENT_MESSAGES: dict[MessageType, Fields] = {
     _T.RESULT_CLOSED: {},  # the player closed the hand's result: the next hand's clock may start
     _T.REMATCH: {"game": (_INT, True)},
     _T.PING: {"id": (_INT + _STR, False)},
+    _T.RENAME: {"name": (_STR, True)},  # the player's display name, from now on
 }
 
 # ---- server to client ------------------------------------------------------------------
@@ -201,10 +207,13 @@ VIEW: Fields = {
 _CLOCK = MapOf({"per_decision": (_NUM, True), "bank": (_NUM, True), "absence": (_NUM, True),
                 "between_hands": (_NUM, True)})
 _SEAT = MapOf({"name": (_STR, True), "kind": ((Among(frozenset(SEAT_KINDS)),), True), "ready": (_BOOL, True),
-               "host": (_BOOL, True), "connected": (_BOOL, True), "program": (_BOOL, True)})
+               "host": (_BOOL, True), "connected": (_BOOL, True), "program": (_BOOL, True),
+               "player": ((str, NONE), True)})  # the seat's player's id (null: a seat of before players)
+_PLAYER: Fields = {"id": (_STR, True), "name": (_STR, True)}
 _SEQ: Fields = {"seq": (_INT, True)}  # (PROTOCOL.md "Server to client": what numbers mean)
 SERVER_MESSAGES: dict[MessageType, Fields] = {
-    _T.WELCOME: {"version": (_INT, True), "session": (_STR, True), "resume": (_STR, True), "resumed": (_BOOL, True)},
+    _T.WELCOME: {"version": (_INT, True), "session": (_STR, True), "resume": (_STR, True), "resumed": (_BOOL, True),
+                 "player": ((MapOf(_PLAYER),), False)},  # the hello's player, when it said its key (or is a bot)
     _T.TABLE: {**_SEQ, "table": (_STR, True), "state": ((Among(frozenset(TABLE_STATES)),), True), "rules": (_STR, True),
                "clock": ((_CLOCK, NONE), True), "you": (_OPT_INT, True), "game": (_OPT_INT, True),
                "seats": ((ListOf((_SEAT, NONE)),), True), "invite": (_STR, False), "watch": (_STR, False)},
@@ -224,6 +233,8 @@ SERVER_MESSAGES: dict[MessageType, Fields] = {
     _T.PONG: {"id": (_INT + _STR, False)},
     # to a player of a game that ended: another player asked for its rematch (no seq: at no table)
     _T.REMATCH_OFFERED: {"game": (_INT, True), "invite": (_STR, True), "seat": (_INT, True), "by": (_STR, True)},
+    # the answer to rename: the player as it is now
+    _T.PLAYER: _PLAYER,
     # a server that stops says bye to connections at no table too: without a seq then
     _T.BYE: {"seq": (_INT, False), "code": ((Among(frozenset(ByeCode)),), True), "reason": (_STR, True)},
 }

@@ -23,9 +23,11 @@ def _present(**fields: Any) -> dict[str, Any]:
     return {name: value for name, value in fields.items() if value is not None}
 
 
-def welcome(session: str, resume: str, resumed: bool) -> dict[str, Any]:
-    """The answer to hello: the session's id and its resume token, and whether a seat was taken back."""
-    return {"type": _T.WELCOME.value, "version": VERSION, "session": session, "resume": resume, "resumed": resumed}
+def welcome(session: str, resume: str, resumed: bool, player: Mapping[str, str] | None = None) -> dict[str, Any]:
+    """The answer to hello: the session's id and its resume token, whether a seat was taken
+    back, and the player the hello's key names ({id, name}) when it has one."""
+    return {"type": _T.WELCOME.value, "version": VERSION, "session": session, "resume": resume, "resumed": resumed,
+            **_present(player=player)}
 
 
 def table(seq: int, table: str, state: str, rules: str, clock: Mapping[str, Any] | None, you: int | None,
@@ -96,6 +98,11 @@ def pong(id: int | str | None = None) -> dict[str, Any]:  # noqa: A002 (the fiel
 def rematch_offered(game: int, invite: str, seat: int, by: str) -> dict[str, Any]:
     """To a player of a game that ended: `by` asked for its rematch, at the table of `invite`."""
     return {"type": _T.REMATCH_OFFERED.value, "game": game, "invite": invite, "seat": seat, "by": by}
+
+
+def player(id: str, name: str) -> dict[str, Any]:  # noqa: A002 (the field's name)
+    """The connection's player as it is now: the answer to a rename."""
+    return {"type": _T.PLAYER.value, "id": id, "name": name}
 
 
 def bye(code: ByeCode, reason: str, seq: int | None = None) -> dict[str, Any]:

@@ -35,12 +35,16 @@ from websockets.protocol import State
 
 from protocol.messages import (MAX_FRAME, VERSION, ByeCode, ErrorCode, Message, MessageType, ProtocolError, decode,
                                encode, ws_frame)
+from protocol import server_messages
 from protocol.server_messages import bye, error, pong, welcome
 from server.cli import games as admin
+from server.cli import players as players_cli
 from server.cli.local_games import SERVER_DEFAULT
 from server.downloads import Downloads, is_download
 from server.limits import AddressCounts, RareLog, quiet_descriptor_errors, raise_open_files_limit
+from server.identity import PlayerRefused, add_strategy_players, key_problem, player_of_hello
 from server.lobby import Lobby, LobbyError
+from server.players import PLAYERS
 from server.pace import AddressShare
 from server.rules.decompose import prefill as prefill_readings
 from server.rules.shanten import prefill as prefill_shanten
@@ -157,8 +161,9 @@ class App:
     def __init__(self, lobby: Lobby, rate: float = RATE, burst: float = BURST, outbox_bytes: int = OUTBOX_BYTES,
                  sndbuf: int = 0, hello_timeout: float = HELLO_TIMEOUT,
                  connections_per_address: int = CONNECTIONS_PER_ADDRESS, web: WebClient | None = None,
-                 trusted: TrustedProxies = TrustedProxies()):
+                 trusted: TrustedProxies = TrustedProxies(), require_player_key: bool = False):
         self.lobby = lobby
+        self.require_player_key = require_player_key  # only the player keys `players add` issued are let in
         self.web = web  # the web client's files (server/web.py), served on the same port; None: no page
         self.rate, self.burst = rate, burst
         self.outbox_bytes = outbox_bytes
@@ -408,6 +413,7 @@ class Connection:
             session = Session(clean_name(str(said.get("name", ""))), token=str(said["token"]))
             session.id = str(said["id"])
             session.program, session.client = bool(said.get("program")), said.get("client")
+            session.player_id = said.get("player")
             self.app.sessions[session.token_hash] = session
             session.connection, session.outbox, session.on_overflow = self, self.outbox, self.too_slow
             self.session = session
@@ -536,7 +542,7 @@ class Connection:
                 return False
             what = {"session": None if session is None else {
                         "id": session.id, "token": session.token, "name": session.name,
-                        "program": session.program, "client": session.client},
+                        "program": session.program, "client": session.client, "player": session.player_id},
                     "unread": [self.frame, *unread], "from": handoffs.node,
                     "address": self.address}  # the client's, which the socket's peer may not be
             if not handoffs.send(node, ws.transport.get_extra_info("socket").fileno(), what):
@@ -565,6 +571,8 @@ class Connection:
         session = self.session
         if session is None:
             return self.send(error(ErrorCode.HELLO_FIRST, "say hello first: {type: hello, name, version}"))
+        if kind == MessageType.RENAME:
+            return await self.rename(session, msg["name"])
         try:
             if kind == MessageType.CREATE_TABLE:
                 self.app.lobby.create_table(session, msg.get("rules", "ema2016"), msg.get("overrides"),
@@ -602,9 +610,9 @@ class Connection:
         its welcome and came back on another connection is answered after the first, and
         takes the session the first resumed (rather than a second one for the same seat)."""
         resume = msg.get("resume") if self.session is None and msg["version"] == VERSION else None
-        if not resume:
-            return await self._hello(msg)
         try:
+            if not resume:
+                return await self._hello(msg)
             async with self.app.resuming.hold(token_hash(resume)):
                 await self._hello(msg)
         except Away as away:
@@ -619,6 +627,17 @@ class Connection:
                             f"{msg['version']}: use a client for version {VERSION}", version=VERSION))
             return self.close_after(1002, "protocol version mismatch")
         name = clean_name(msg["name"])
+        key = msg.get("player")
+        if key is not None and (problem := key_problem(key)) is not None:
+            return self.send(error(ErrorCode.BAD_MESSAGE, f"hello.player: {problem}"))
+        try:
+            player = await player_of_hello(self.app.lobby.store, key, name, bool(msg.get("bot")),
+                                           self.app.require_player_key)
+        except PlayerRefused as refused:
+            self.send(error(ErrorCode.UNKNOWN_PLAYER, str(refused)))
+            return self.close_after(1008, "unknown player")
+        if player is not None:
+            name = player.name  # the name the player chose (rename), whatever this client calls it
         resume = msg.get("resume")
         session = self.app.sessions.get(token_hash(resume)) if resume else None
         restarted = False
@@ -666,8 +685,12 @@ class Connection:
         session.connection, session.outbox, session.on_overflow = self, self.outbox, self.too_slow
         session.program = bool(msg.get("bot"))
         session.client = msg.get("client")
+        session.player_id = player.id if player is not None else None
+        if player is not None:
+            session.name = player.name
         self.session = session
-        self.send(welcome(session.id, session.token, resumed))
+        self.send(welcome(session.id, session.token, resumed,
+                          None if player is None else {"id": player.id, "name": player.name}))
         if ended is not None:
             self.app.lobby.rematches.came_back(token_hash(resume), session.token_hash)
             for message in ended:
@@ -677,7 +700,20 @@ class Connection:
         if stopping:
             self.send(bye(*self.app.lobby.stopping_bye()))
         self.log = self.log.bind(session=session.id)
-        self.log.info("hello", name=name, resumed=resumed)
+        self.log.info("hello", name=name, resumed=resumed, player=session.player_id)
+
+    async def rename(self, session: Session, name: str) -> None:
+        """The player's display name from now on (the tables it joins after show it)."""
+        if session.player_id is None:
+            return self.send(error(ErrorCode.NO_PLAYER, "this connection has no player to rename: say hello with"
+                                   " a player key (hello.player)"))
+        name = clean_name(name)
+        try:
+            await self.app.lobby.store.rename_player(session.player_id, name)
+        except Away as away:
+            return self.send(error(ErrorCode.UNAVAILABLE, f"{away}: try again in a few seconds"))
+        session.name = name
+        self.send(server_messages.player(session.player_id, name))
 
 
 # ---- the command line -----------------------------------------------------
@@ -729,10 +765,12 @@ async def running(args: argparse.Namespace) -> AsyncIterator[App]:
                   tables_per_address=args.tables_per_address)
     app = App(lobby, outbox_bytes=args.outbox_bytes, sndbuf=args.sndbuf, hello_timeout=args.hello_timeout,
               connections_per_address=args.connections_per_address, web=(web := WebClient()),
-              trusted=TrustedProxies(network(n) for n in args.trusted_proxy or ()))
+              trusted=TrustedProxies(network(n) for n in args.trusted_proxy or ()),
+              require_player_key=args.require_player_key)
     Table.figures = app.metrics
     cluster = None
     try:
+        await add_strategy_players(store, PLAYERS)  # a server bot's seat names its strategy's player
         if args.redis:  # a node of several: the tables no node holds are this one's to rebuild
             cluster = Cluster(await open_redis(args.redis), store, node=args.node_id or None, ttl=args.lease_ttl,
                               report_every=args.report_every, relay=await open_redis(args.redis, relay=True))
@@ -873,7 +911,10 @@ def parser() -> argparse.ArgumentParser:
                    help="share the port with other processes (SO_REUSEPORT), as each of --workers does")
     p.add_argument("--history", type=int, default=Table.history_size,
                    help=f"broadcasts each table keeps for clients that resume (default {Table.history_size})")
-    admin.add_commands(p)
+    p.add_argument("--require-player-key", action="store_true",
+                   help="admit only the players this server issued a key to (riichi-server players add NAME): a"
+                        " hello with any other key, or none, is refused with unknown_player")
+    players_cli.add_commands(admin.add_commands(p))
     return p
 
 
@@ -884,6 +925,8 @@ def fail(message: str) -> int:
 
 def main(argv: list[str] | None = None) -> int:
     args = parser().parse_args(argv)
+    if args.command == "players":
+        return players_cli.run(args)
     if args.command is not None:
         return admin.run(args)
     args.db = args.db or SERVER_DEFAULT

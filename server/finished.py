@@ -9,15 +9,9 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from enum import StrEnum
 from typing import Any
 
-
-class PlayerKind(StrEnum):
-    """Who played a seat, as the protocol and the store name it."""
-
-    HUMAN = "human"
-    BOT = "bot"  # one of the server's bots
+from server.store.rows import PlayerKind  # who played a seat, as the protocol and the store name it
 
 
 @dataclass(frozen=True, slots=True)

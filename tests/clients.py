@@ -55,10 +55,11 @@ async def host_guest_and_two_bots(server, clock: dict) -> tuple[Client, Client, 
     return host, guest, table
 
 
-async def create_with_bots(server, rules: str, name: str = "host", client_id: str | None = None) -> tuple[Client, dict]:
-    """A table of `rules` with no clock, its host (of hello's `client`, if given) and three
-    shanten bots, started: (host, its first `table` message)."""
-    host = await Client.connect(server.url, name, client_id=client_id)
+async def create_with_bots(server, rules: str, name: str = "host", client_id: str | None = None,
+                           player_key: str | None = None) -> tuple[Client, dict]:
+    """A table of `rules` with no clock, its host (of hello's `client` and `player`, if given)
+    and three shanten bots, started: (host, its first `table` message)."""
+    host = await Client.connect(server.url, name, client_id=client_id, player_key=player_key)
     assert host.welcome["type"] == "welcome" and host.welcome["version"] == VERSION
     await host.send({"type": "create_table", "rules": rules, "clock": {"none": True}})
     table = await recv(host, "table")

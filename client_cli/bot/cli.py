@@ -64,6 +64,9 @@ def parser() -> argparse.ArgumentParser:
                    help="--new-table with --count under 4: the strategy of the server's bots in the other seats "
                         "(builtin, shanten, random; default: the server's)")
     p.add_argument("--name", default=None, help="the bots' name prefix (default: the strategy's name)")
+    p.add_argument("--player-key", default=None, metavar="KEY",
+                   help="the bots' player key (riichi-server players add NAME --bot prints one): without one the"
+                        " server knows each bot as the player of its name")
     p.add_argument("--seed", default=None, help="seed of the random strategy")
     p.add_argument("-v", "--verbose", action="store_true", help="log what the bots do to standard error")
     return p
@@ -131,7 +134,7 @@ async def join_table(args: argparse.Namespace) -> list[BotResult]:
 
     tasks: list[asyncio.Task] = []
     try:
-        first = asyncio.create_task(play(bots[0], args.server, code=args.code,
+        first = asyncio.create_task(play(bots[0], args.server, code=args.code, player_key=args.player_key,
                                          seat=args.seat if count == 1 else None, on_table=on_table))
         tasks.append(first)
         if count > 1:
@@ -145,7 +148,8 @@ async def join_table(args: argparse.Namespace) -> list[BotResult]:
             free = 1 + len(open_seats(table))  # the first bot's seat was one of them
             if free < count:
                 await _gather([first, asyncio.create_task(_refuse(free, count))])
-            tasks += [asyncio.create_task(play(bot, args.server, code=args.code)) for bot in bots[1:]]
+            tasks += [asyncio.create_task(play(bot, args.server, code=args.code, player_key=args.player_key))
+                      for bot in bots[1:]]
             try:
                 results = await _gather(tasks)
             except BotError as e:
@@ -176,7 +180,7 @@ async def new_table(args: argparse.Namespace) -> BotResult:
             print(f"riichi-bot: watch in a browser: {watch_link(args.server, message['watch'])}", file=sys.stderr)
 
     options: dict[str, Any] = {"rules": args.rules, "server_bots": 4 - count, "on_table": on_table,
-                               "server_strategy": args.server_strategy}
+                               "server_strategy": args.server_strategy, "player_key": args.player_key}
     if args.no_clock:
         options["clock"] = {"none": True}
     try:
@@ -188,7 +192,8 @@ async def new_table(args: argparse.Namespace) -> BotResult:
             await host  # raises the host's error
             raise BotError("the table closed before it gave an invite code")
         code = invite.result()
-        tasks = [host] + [asyncio.create_task(play(bot, args.server, code=code)) for bot in bots[1:]]
+        tasks = [host] + [asyncio.create_task(play(bot, args.server, code=code, player_key=args.player_key))
+                          for bot in bots[1:]]
         results = await _gather(tasks)
     finally:
         await _close(bots)

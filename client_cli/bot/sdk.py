@@ -123,7 +123,8 @@ class Runner:
                  rules: str | None = None, overrides: dict[str, Any] | None = None,
                  clock: dict[str, Any] | None = None, server_bots: int = 0, server_strategy: str | None = None,
                  name: str | None = None, on_table: Callable[[dict[str, Any]], None] | None = None,
-                 retries: int = 10, timeout: float | None = None, backoff: float = 0.1):
+                 retries: int = 10, timeout: float | None = None, backoff: float = 0.1,
+                 player_key: str | None = None):
         self.bot, self.code, self.seat = bot, code, seat
         self.rules, self.overrides, self.clock = rules, overrides, clock
         self.server_bots, self.server_strategy = server_bots, server_strategy
@@ -132,7 +133,7 @@ class Runner:
         # backoff doubles from `backoff` seconds up to 5 s between the attempts of one outage
         delays = tuple(min(backoff * 2 ** i, 5.0) for i in range(8))
         self.conn = ResumingClient(url, self.name, bot=True, backoff=delays, gone_after=GONE_AFTER, retries=retries,
-                                   read_timeout=timeout, on_notice=self._notice)
+                                   read_timeout=timeout, on_notice=self._notice, player_key=player_key)
         self.state: Any = None  # client_cli.seat_state.SeatState once seated
         self.result = BotResult(self.name)
         self._ready = False
@@ -352,7 +353,9 @@ async def play(bot: Bot, url: str, *, code: str | None = None, seat: int | None 
       `server_bots` of the server's own bots (`server_strategy`), and learn its invite
       code from `on_table(message)`, called with every `table` message;
     - `name` (default `bot.name`), `retries` (reconnections in a row before giving up),
-      `timeout` (seconds to wait for any message, default none).
+      `timeout` (seconds to wait for any message, default none), `player_key` (the bot
+      player's secret key, said in every hello; without one the server knows the bot as
+      the player of its name: PROTOCOL.md "Players").
 
     A dropped connection is resumed with the resume token and the last `seq` seen
     (`protocol.client.ResumingClient`), and so is a game whose server stops (a `bye` with

@@ -28,6 +28,7 @@ from client_cli.play import render
 from client_cli.play.connection import DEFAULT_SERVER, Connection, ConnectError, SeatInUse, address_problem
 from client_cli.play.game_app import PlayApp
 from client_cli.play.local import LocalServer
+from client_cli.play.player_key import KeyProblem, player_key
 from client_cli.play.panes import create_messages, option
 from client_cli.play.sessions import SavedSeat, SessionFile
 from protocol.messages import ErrorCode
@@ -48,7 +49,11 @@ def parser() -> argparse.ArgumentParser:
                " c/v/b/m/z chi, k/j/l kong, x or Esc pass); w shows your waits and furiten; B (the host)"
                " gives the seat of a player who is away to a bot; Ctrl+Q quits.")
     p.add_argument("--server", default=DEFAULT_SERVER, help=f"server address (default {DEFAULT_SERVER})")
-    p.add_argument("--name", help="your name (default: $USER); with --resume: the seat held under this name")
+    p.add_argument("--name", help="your name (default: $USER; your player's name once it has one, which --name"
+                                  " changes); with --resume: the seat held under this name")
+    p.add_argument("--player-key", metavar="KEY",
+                   help="the player key a server issued you (riichi-server players add): kept in"
+                        " ~/.config/riichi-server/player-key, and said from now on (by default one made at random)")
     what = p.add_mutually_exclusive_group()
     what.add_argument("--join", metavar="CODE", help="take a seat at the table with this invite code")
     what.add_argument("--watch", metavar="CODE", help="watch the table with this watch code")
@@ -210,7 +215,12 @@ async def run(args: argparse.Namespace, local: LocalServer | None = None) -> int
         url = local.url
         note = f"local riichi-server on {url} (stops when you quit)"
         print(note, flush=True)
-    conn = Connection(url, args.name or default_name())
+    try:
+        key = player_key(args.player_key)  # the one kept in the config folder, else a new one kept there
+    except KeyProblem as bad:
+        print(f"riichi-play: {bad}", file=sys.stderr)
+        return 2
+    conn = Connection(url, args.name or default_name(), player_key=key)
     command = this_command()
     sessions = SessionFile()
     saved = None
@@ -229,6 +239,8 @@ async def run(args: argparse.Namespace, local: LocalServer | None = None) -> int
             return 1
         except ConnectError as problem:
             hint = "; to play on a server of your own: riichi-play --local --bots 3" if local is None else ""
+            if getattr(problem, "code", None) == ErrorCode.UNKNOWN_PLAYER:
+                hint = "; give the key it printed: riichi-play --player-key KEY"
             print(f"riichi-play: {problem}{hint}", file=sys.stderr)
             return 1
         if saved is not None and not welcome.get("resumed"):
@@ -244,6 +256,9 @@ async def run(args: argparse.Namespace, local: LocalServer | None = None) -> int
                   "riichi-play: the server no longer holds that seat (its game is over, or the table closed)",
                   file=sys.stderr)
             return 1
+        known = welcome.get("player")
+        if known is not None and args.name is not None and known["name"] != args.name:
+            await conn.send({"type": "rename", "name": args.name})  # --name: the player's name from now on
         intent = intent_of(args)
         buffered: list[Message] = []
         if intent:

@@ -39,9 +39,9 @@ class Connection:
     takeover = _of_session("takeover")
 
     def __init__(self, url: str, name: str, version: int = VERSION, backoff: tuple[float, ...] = BACKOFF,
-                 gone_after: float = GONE_AFTER):
+                 gone_after: float = GONE_AFTER, player_key: str | None = None):
         self.session = ResumingClient(url, name, version=version, backoff=backoff, gone_after=gone_after,
-                                      on_notice=self._notice)
+                                      on_notice=self._notice, player_key=player_key)
         self.queue: asyncio.Queue[Message] = asyncio.Queue()
         self.reader: asyncio.Task | None = None
 

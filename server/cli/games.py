@@ -40,8 +40,9 @@ class DatabaseProblem(Exception):
     """Why a --db file cannot be read, in one line that names the file."""
 
 
-def add_commands(parser: argparse.ArgumentParser) -> None:
-    """The `games` and `export` subcommands, on riichi-server's parser (`args.command`)."""
+def add_commands(parser: argparse.ArgumentParser) -> Any:
+    """The `games` and `export` subcommands, on riichi-server's parser (`args.command`); the
+    subcommands, for others to add theirs (server/cli/players.py)."""
     commands = parser.add_subparsers(dest="command")
     db = argparse.ArgumentParser(add_help=False)
     db.add_argument("--db", default=argparse.SUPPRESS,
@@ -52,6 +53,7 @@ def add_commands(parser: argparse.ArgumentParser) -> None:
     export = commands.add_parser("export", parents=[db], help="write a stored game to standard output")
     export.add_argument("game", type=int)
     export.add_argument("--format", choices=EXPORT_FORMATS, default="record")
+    return commands
 
 
 @quiet_when_the_reader_leaves

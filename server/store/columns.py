@@ -12,7 +12,7 @@ from server.finished import GameFinished
 from server.game.actions import Action, action_from_data, action_to_data
 from server.game.record import GameRecord
 from server.rules.config import Rules, rules_from_data, rules_to_data
-from server.store.rows import GameRow, PastSeat, PlayerGame, SeatRow, TableRow
+from server.store.rows import GameRow, PastSeat, PlayerGame, PlayerKind, PlayerRow, SeatRow, TableRow
 
 OPEN_STATES = ("waiting", "playing")  # a table in one of these is rebuilt by a restart
 
@@ -47,6 +47,15 @@ def optional_json_text(value: Any) -> str | None:
 def seat_row(seat: int, name: str, kind: str, strategy: str | None, token: str | None, host: int,
              left: int, player_id: str | None) -> SeatRow:
     return SeatRow(seat, name, kind, strategy, token, bool(host), bool(left), player_id)
+
+
+PLAYER_COLUMNS = "id, name, kind, issued, created"  # a player_row's, in order
+
+
+def player_row(columns: Sequence[Any]) -> PlayerRow:
+    """A player from (id, name, kind, issued, created)."""
+    player_id, name, kind, issued, created = columns
+    return PlayerRow(player_id, name, PlayerKind(kind), bool(issued), created)
 
 
 def table_row(columns: Sequence[Any], seats: list[SeatRow], game_id: int | None,

@@ -20,7 +20,7 @@ from server.finished import GameFinished
 from server.game.actions import Action
 from server.game.record import GameRecord
 from server.rules.config import Rules
-from server.store.rows import GameRow, PastSeat, PlayerGame, SeatRow, TableRow
+from server.store.rows import GameRow, PastSeat, PlayerGame, PlayerRow, SeatRow, TableRow
 from server.store.sqlite import SqliteFile
 
 
@@ -108,6 +108,21 @@ class SqliteStore:
     async def game(self, game_id: int) -> GameRow | None:
         self.flush()  # a game's end is stored after what was appended
         return self.file.game(game_id)
+
+    async def add_player(self, player: PlayerRow, key_hash: str | None) -> PlayerRow:
+        return self.file.add_player(player, key_hash)
+
+    async def player_of_key(self, key_hash: str) -> PlayerRow | None:
+        return self.file.player_of_key(key_hash)
+
+    async def player(self, player_id: str) -> PlayerRow | None:
+        return self.file.player(player_id)
+
+    async def rename_player(self, player_id: str, name: str) -> None:
+        self.file.rename_player(player_id, name)
+
+    async def players(self) -> list[PlayerRow]:
+        return self.file.players()
 
     async def healthy(self) -> bool:
         return self.file.healthy()

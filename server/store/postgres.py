@@ -29,11 +29,11 @@ from server.game.record import GameRecord
 from server.rules.config import Rules
 from server.store.pg_away import Outage
 from server.store.columns import (
-    PLAYER_GAME_COLUMNS, DecisionBatch, decision_rows, game_row, game_seat_rows, json_text, optional_json_text,
-    past_seat, player_game, record_of, rules_text, seat_row, table_row,
+    PLAYER_COLUMNS, PLAYER_GAME_COLUMNS, DecisionBatch, decision_rows, game_row, game_seat_rows, json_text,
+    optional_json_text, past_seat, player_game, player_row, record_of, rules_text, seat_row, table_row,
 )
 from server.store.protocol import Fenced
-from server.store.rows import GameRow, PastSeat, PlayerGame, SeatRow, TableRow
+from server.store.rows import GameRow, PastSeat, PlayerGame, PlayerRow, SeatRow, TableRow
 from server.store.schema import migrate_postgres
 
 URL_SCHEMES = ("postgresql://", "postgres://")
@@ -318,6 +318,35 @@ class PostgresStore:
             game = await connection.fetchrow(
                 "SELECT id, final, names, result_seq FROM games WHERE table_id=$1 ORDER BY id DESC LIMIT 1", row[0])
         return past_seat(tuple(row), None if game is None else tuple(game))
+
+    # ---- players -----------------------------------------------------------------------
+
+    async def add_player(self, player: PlayerRow, key_hash: str | None) -> PlayerRow:
+        await self.outage.held(lambda: self.pool.execute(
+            "INSERT INTO players (id, key_hash, name, kind, created, issued) VALUES ($1, $2, $3, $4, $5, $6)"
+            " ON CONFLICT DO NOTHING", player.id, key_hash, player.name, player.kind.value, player.created,
+            int(player.issued)))
+        stored = await (self.player_of_key(key_hash) if key_hash is not None else self.player(player.id))
+        assert stored is not None
+        return stored
+
+    async def _one_player(self, where: str, value: str) -> PlayerRow | None:
+        row = await self.outage.asked(lambda: self.pool.fetchrow(
+            f"SELECT {PLAYER_COLUMNS} FROM players WHERE {where}=$1", value))
+        return None if row is None else player_row(tuple(row))
+
+    async def player_of_key(self, key_hash: str) -> PlayerRow | None:
+        return await self._one_player("key_hash", key_hash)
+
+    async def player(self, player_id: str) -> PlayerRow | None:
+        return await self._one_player("id", player_id)
+
+    async def rename_player(self, player_id: str, name: str) -> None:
+        await self.outage.held(lambda: self.pool.execute("UPDATE players SET name=$1 WHERE id=$2", name, player_id))
+
+    async def players(self) -> list[PlayerRow]:
+        rows = await self.pool.fetch(f"SELECT {PLAYER_COLUMNS} FROM players ORDER BY created, id")
+        return [player_row(tuple(row)) for row in rows]
 
     # ---- games -------------------------------------------------------------------------
 

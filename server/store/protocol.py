@@ -20,7 +20,7 @@ from server.finished import GameFinished
 from server.game.actions import Action
 from server.game.record import GameRecord
 from server.rules.config import Rules
-from server.store.rows import GameRow, PastSeat, PlayerGame, SeatRow, TableRow
+from server.store.rows import GameRow, PastSeat, PlayerGame, PlayerRow, SeatRow, TableRow
 
 
 class Fenced(Exception):
@@ -98,6 +98,21 @@ class Store(Protocol):
 
     async def game(self, game_id: int) -> GameRow | None:
         """One stored game's row (None: there is none); its `finished` is None while it is in play."""
+
+    # ---- players (issue 25): known by the hash of a key they keep -------------------------
+
+    async def add_player(self, player: PlayerRow, key_hash: str | None) -> PlayerRow:
+        """Store a player unless one with that key (keyless: that id) is stored already; returns
+        the one stored (two hellos of one new key at once make one player)."""
+
+    async def player_of_key(self, key_hash: str) -> PlayerRow | None: ...
+
+    async def player(self, player_id: str) -> PlayerRow | None: ...
+
+    async def rename_player(self, player_id: str, name: str) -> None: ...
+
+    async def players(self) -> list[PlayerRow]:
+        """Every player, the oldest first."""
 
     # ---- the store itself ----------------------------------------------------------------
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 from dataclasses import dataclass
+from enum import StrEnum
 from typing import Any
 
 
@@ -21,7 +22,23 @@ class SeatRow:
     token_hash: str | None
     host: bool
     left: bool = False  # left the game on purpose (see set_seat_left)
-    player_id: str | None = None  # the player's id, when the session that took it knew it
+    player_id: str | None = None  # the player who holds it (None: a seat stored before players were)
+
+
+class PlayerKind(StrEnum):
+    HUMAN = "human"
+    BOT = "bot"  # a strategy of the server's, or a program (the SDK, an mjai bot)
+
+
+@dataclass(frozen=True)
+class PlayerRow:
+    """A player: its id (public, in every seat it holds), the name it shows, and whether its
+    key was issued by `riichi-server players add` (the key itself is kept only as a hash)."""
+    id: str
+    name: str
+    kind: PlayerKind
+    issued: bool
+    created: float
 
 
 @dataclass(frozen=True)

@@ -69,12 +69,15 @@ STEPS: Sequence[Step] = (
     # 6: the lease epoch of the node that runs the table (several nodes, server/cluster/leases.py):
     # a write for the table with a lower epoch is fenced off
     AddColumn("tables", "epoch", "BIGINT NOT NULL DEFAULT 0"),
-    # 7, 8: the players (the player identity's work, on its own branch; nothing here until it is merged)
-    (),
-    (),
-    # 9: what a table was opened from (server/table/spec.py: its seats reserved, its seed and labels),
-    # and the player id of whoever took a seat
-    (AddColumn("tables", "spec", "TEXT"), AddColumn("seats", "player_id", "TEXT")),
+    # 7: players (issue 25), known by the hash of a secret key they keep (a bot of the server's
+    # or a program named by its hello has no key); `issued`: the key was made by `players add`
+    ("""CREATE TABLE IF NOT EXISTS players (
+        id TEXT PRIMARY KEY, key_hash TEXT UNIQUE, name TEXT NOT NULL, kind TEXT NOT NULL,
+        created {real} NOT NULL, issued INTEGER NOT NULL DEFAULT 0)""",),
+    # 8: the player who holds a seat, kept across restarts (None: a seat taken before players were)
+    AddColumn("seats", "player_id", "TEXT"),
+    # 9: what a table was opened from (server/table/spec.py: its seats reserved, its seed and labels)
+    AddColumn("tables", "spec", "TEXT"),
     # 10: every finished game's seats, linked to their players (server/finished.py), and its table's labels
     ("""CREATE TABLE IF NOT EXISTS game_seats (
         game_id {big} NOT NULL, seat INTEGER NOT NULL, player_id TEXT, name TEXT NOT NULL, kind TEXT NOT NULL,

@@ -19,10 +19,10 @@ from server.game.actions import Action
 from server.game.record import GameRecord
 from server.finished import GameFinished
 from server.store.columns import (
-    PLAYER_GAME_COLUMNS, DecisionBatch, decision_rows, game_row, game_seat_rows, json_text, optional_json_text,
-    past_seat, player_game, record_of, rules_text, seat_row, table_row,
+    PLAYER_COLUMNS, PLAYER_GAME_COLUMNS, DecisionBatch, decision_rows, game_row, game_seat_rows, json_text,
+    optional_json_text, past_seat, player_game, player_row, record_of, rules_text, seat_row, table_row,
 )
-from server.store.rows import GameRow, PastSeat, PlayerGame, TableRow
+from server.store.rows import GameRow, PastSeat, PlayerGame, PlayerRow, TableRow
 from server.store.schema import migrate_sqlite
 
 
@@ -139,6 +139,32 @@ class SqliteFile:
             watchers = [h for (h,) in self.db.execute("SELECT token_hash FROM watchers WHERE table_id=?", (tid,))]
             out.append(table_row(row, seats, game[0] if game else None, watchers))
         return out
+
+    # ---- players -----------------------------------------------------------
+
+    def add_player(self, player: PlayerRow, key_hash: str | None) -> PlayerRow:
+        """Store a player unless one with that key (keyless: that id) is stored; the one stored."""
+        self.db.execute("INSERT OR IGNORE INTO players (id, key_hash, name, kind, created, issued)"
+                        " VALUES (?,?,?,?,?,?)", (player.id, key_hash, player.name, player.kind.value, player.created,
+                                                  int(player.issued)))
+        stored = self.player_of_key(key_hash) if key_hash is not None else self.player(player.id)
+        assert stored is not None
+        return stored
+
+    def player_of_key(self, key_hash: str) -> PlayerRow | None:
+        row = self.db.execute(f"SELECT {PLAYER_COLUMNS} FROM players WHERE key_hash=?", (key_hash,)).fetchone()
+        return None if row is None else player_row(row)
+
+    def player(self, player_id: str) -> PlayerRow | None:
+        row = self.db.execute(f"SELECT {PLAYER_COLUMNS} FROM players WHERE id=?", (player_id,)).fetchone()
+        return None if row is None else player_row(row)
+
+    def rename_player(self, player_id: str, name: str) -> None:
+        self.db.execute("UPDATE players SET name=? WHERE id=?", (name, player_id))
+
+    def players(self) -> list[PlayerRow]:
+        rows = self.db.execute(f"SELECT {PLAYER_COLUMNS} FROM players ORDER BY created, id")
+        return [player_row(row) for row in rows]
 
     # ---- games and decisions ----------------------------------------------
 

@@ -113,7 +113,7 @@ class TableBase:
         """The table message as a spectator sees it (and as the history keeps it)."""
         seats = [None if s is None else {"name": s.name, "kind": s.kind, "ready": s.ready, "host": s.host,
                                          "connected": s.state is SeatState.BOT or s.member is not None,
-                                         "program": s.program}
+                                         "program": s.program, "player": s.player_id}
                  for s in self.seats]
         return server_messages.table(self.seq, self.id, self.state.value, self.rules.name,
                                      self.clock.to_data() if self.clock else None, None, self.game_id, seats)

@@ -15,6 +15,7 @@ from protocol import server_messages
 from protocol.messages import ByeCode, ErrorCode
 from protocol.server_messages import bye, error
 from server.game.events import Event
+from server.identity import strategy_player_id
 from server.players import DEFAULT_BOT, PLAYERS
 from server.store.rows import SeatRow
 from server.table.base import TableBase
@@ -114,9 +115,9 @@ class Seating(TableBase, ABC):
         """Seat the server's bots (seat -> strategy), ready, and store them; `named`: the name
         of the player whose seat a bot takes over (else the bot's own)."""
         for seat, strategy in sorted(bots.items()):
-            name = named or f"{strategy}-bot-{seat}"
-            self.seats[seat] = Seat(name, BOT, strategy=strategy, ready=True)
-            self._out.append(SaveSeat(SeatRow(seat, name, "bot", strategy, None, False)))
+            name, player = named or f"{strategy}-bot-{seat}", strategy_player_id(strategy)
+            self.seats[seat] = Seat(name, BOT, strategy=strategy, ready=True, player_id=player)
+            self._out.append(SaveSeat(SeatRow(seat, name, "bot", strategy, None, False, player_id=player)))
             self._log("bot_seated", seat=seat, strategy=strategy, seq=self.seq)
 
     def _may_hand_to_bot(self, seat: Seat) -> bool:

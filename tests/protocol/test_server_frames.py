@@ -315,6 +315,20 @@ async def a_reserved_seat(server: Any) -> None:
     await other.send({"type": "join", "code": table.invite})
     assert (await other.until("error"))["code"] == "seat_reserved"
     await other.close()
+async def players_and_renames(url: str) -> None:
+    """A hello with a player key is welcomed as that player, who renames itself; a client
+    with no key has no player to rename; a bad key is refused."""
+    ann = await connect(url, "ann", player_key="k" * 24)
+    assert ann.welcome["player"]["name"] == "ann"
+    await ann.send({"type": "rename", "name": "Ann S."})
+    assert (await ann.until("player"))["name"] == "Ann S."
+    nobody = await connect(url, "nobody")
+    await nobody.expect_error({"type": "rename", "name": "x"}, ErrorCode.NO_PLAYER)
+    short = await Checked.connect(url, "x", player_key="short")
+    assert (short.welcome["code"], short.welcome["message"]) == (
+        "bad_message", "hello.player: a player key is 16 to 128 printable characters: make one at random and keep it")
+    for client in (ann, nobody, short):
+        await client.close()
 
 
 @pytest.mark.server("--history", str(HISTORY), "--tables-per-address", str(TABLES_PER_ADDRESS))
@@ -326,6 +340,7 @@ async def test_every_frame_the_server_sends_in_whole_games_and_mistakes_is_one_t
     await asyncio.wait_for(asyncio.gather(game_with_mistakes(in_process_server.url), game_played_for(in_process_server.url)), 240)
     await asyncio.wait_for(a_rematch(in_process_server.url), 120)
     await asyncio.wait_for(a_reserved_seat(in_process_server), 30)
+    await players_and_renames(in_process_server.url)
     idle = await connect(in_process_server.url, "idle")
     stopping = asyncio.create_task(in_process_server.stop_async())  # a bye to a connection at no table: no seq
     assert (await idle.until("bye"))["code"] == "server_restarting"
@@ -337,9 +352,10 @@ async def test_every_frame_the_server_sends_in_whole_games_and_mistakes_is_one_t
     assert seen.byes.keys() >= {"game_over", "replaced", "table_closed", "server_restarting"}, seen.byes
     assert seen.catchups.keys() == {"replay", "history", "unknown_seq"}, seen.catchups
     # closing is a race with a stopping server, no_seat unreachable from outside, internal a bug, unavailable a
-    # node of several whose Redis is away (tests/cluster/test_redis_outage.py)
+    # node of several whose Redis is away (tests/cluster/test_redis_outage.py), unknown_player a server with
+    # --require-player-key (tests/server/test_players.py)
     assert set(seen.errors) >= set(ErrorCode) - {ErrorCode.CLOSING, ErrorCode.NO_SEAT, ErrorCode.INTERNAL,
-                                                 ErrorCode.UNAVAILABLE}, \
+                                                 ErrorCode.UNAVAILABLE, ErrorCode.UNKNOWN_PLAYER}, \
         f"not every error came: {seen.errors}"
     print(f"\nframes checked: {sum(seen.types.values())} {dict(seen.types)}\nevents {dict(seen.events)}"
           f"\nerrors {dict(seen.errors)}\nbyes {dict(seen.byes)}")

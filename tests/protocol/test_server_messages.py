@@ -46,14 +46,18 @@ def test_every_server_message_type_has_a_constructor_that_takes_its_fields(kind:
     assert optional == {name for name in params if not fields[name][1]}
 
 
-_SEATS = [{"name": "ann", "kind": "human", "ready": True, "host": True, "connected": True, "program": False},
-          None, None, None]
+_SEATS = [{"name": "ann", "kind": "human", "ready": True, "host": True, "connected": True, "program": False,
+           "player": "9785cb53fda169e5"}, None, None, None]
 _VIEW = seat_view(Game(TENHOU, seed=b"sample"), 0)
 _FINAL = {"scores": [25000] * 4, "places": [1, 2, 3, 4], "results": [10.0, 5.0, -5.0, -10.0], "seed": None}
 # (the constructor's output, the map the server sent before there were constructors, key order and all)
 SAMPLES = [
     (server_messages.welcome("s1", "tok", False),
      {"type": "welcome", "version": VERSION, "session": "s1", "resume": "tok", "resumed": False}),
+    (server_messages.welcome("s1", "tok", False, {"id": "p1", "name": "ann"}),
+     {"type": "welcome", "version": VERSION, "session": "s1", "resume": "tok", "resumed": False,
+      "player": {"id": "p1", "name": "ann"}}),
+    (server_messages.player("p1", "Ann"), {"type": "player", "id": "p1", "name": "Ann"}),
     (server_messages.table(3, "t1", "waiting", "tenhou", None, None, None, _SEATS),
      {"type": "table", "seq": 3, "table": "t1", "state": "waiting", "rules": "tenhou", "clock": None, "you": None,
       "game": None, "seats": _SEATS}),

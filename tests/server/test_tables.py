@@ -216,7 +216,7 @@ async def test_a_player_joining_a_waiting_table_full_of_bots_takes_a_bots_seat(l
     assert message["you"] == 1 and message["state"] == "waiting"
     assert [s["kind"] for s in message["seats"]] == ["human", "human", "bot", "bot"]
     assert message["seats"][1] == {"name": "friend", "kind": "human", "ready": False, "host": False,
-                                   "connected": True, "program": False}
+                                   "connected": True, "program": False, "player": None}
     other = connected("other")  # the bot in the seat asked for
     await lobby.join(other, table.invite, 3)
     assert (await next_message(other, "table"))["you"] == 3

@@ -11,7 +11,7 @@ from collections.abc import AsyncIterator
 import pytest
 import pytest_asyncio
 
-from server.finished import FinishedSeat, GameFinished, PlayerKind
+from server.finished import FinishedSeat, GameFinished
 from server.game.engine import Game
 from server.game.record import GameRecord
 from server.players import PLAYERS
@@ -19,7 +19,7 @@ from server.rules.config import preset
 from server.store import SqliteFile, SqliteStore, token_hash
 from server.store.postgres import PostgresStore
 from server.store.protocol import Store
-from server.store.rows import SeatRow
+from server.store.rows import PlayerKind, PlayerRow, SeatRow
 from tests.services import new_database
 
 
@@ -184,3 +184,25 @@ async def test_a_tables_spec_and_its_seats_player_ids_come_back_with_it(store):
     await store.save_seat("t1", SeatRow(1, "bob", "human", None, token_hash("t-bob"), False, player_id="p-bob"))
     [row] = await store.open_tables()
     assert row.spec == spec and [(s.seat, s.player_id) for s in row.seats] == [(1, "p-bob")]
+async def test_a_player_is_found_by_the_hash_of_its_key_and_keeps_its_new_name(store):
+    ann = await store.add_player(PlayerRow("p-ann", "ann", PlayerKind.HUMAN, True, 1.0), token_hash("ann's key"))
+    assert ann == PlayerRow("p-ann", "ann", PlayerKind.HUMAN, True, 1.0)
+    # the same key again (two hellos at once): the player stored first, not a second one
+    again = await store.add_player(PlayerRow("p-other", "anne", PlayerKind.HUMAN, False, 2.0), token_hash("ann's key"))
+    assert again == ann and await store.player("p-other") is None
+    await store.add_player(PlayerRow("bot-builtin", "builtin bot", PlayerKind.BOT, False, 3.0), None)
+    await store.add_player(PlayerRow("bot-builtin", "renamed?", PlayerKind.BOT, False, 4.0), None)
+    await store.rename_player("p-ann", "Ann S.")
+    assert (await store.player_of_key(token_hash("ann's key"))).name == "Ann S."
+    assert await store.player_of_key(token_hash("nobody's key")) is None
+    assert [(p.id, p.name, p.kind, p.issued) for p in await store.players()] == [
+        ("p-ann", "Ann S.", PlayerKind.HUMAN, True), ("bot-builtin", "builtin bot", PlayerKind.BOT, False)]
+
+
+async def test_a_seat_keeps_its_player_id_across_a_rebuild(store):
+    await store.save_table("t1", "INV1", "WAT1", preset("ema2016"), None)
+    await store.save_seat("t1", SeatRow(0, "ann", "human", None, token_hash("t-ann"), True, player_id="p-ann"))
+    await store.save_seat("t1", SeatRow(1, "builtin-bot-1", "bot", "builtin", None, False, player_id="bot-builtin"))
+    await store.save_seat("t1", _seat(2, "old"))
+    [row] = await store.open_tables()
+    assert [(s.seat, s.player_id) for s in row.seats] == [(0, "p-ann"), (1, "bot-builtin"), (2, None)]

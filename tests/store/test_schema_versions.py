@@ -12,7 +12,7 @@ import pytest
 
 from server.store import SqliteFile
 from server.store.postgres import PostgresStore
-from server.store.schema import VERSION, SchemaTooNew
+from server.store.schema import SQLITE, VERSION, AddColumn, SchemaTooNew
 from tests.services import new_database
 
 # The schema as the first version wrote it, with no version number (user_version 0).
@@ -62,6 +62,29 @@ def test_a_file_from_before_schema_versions_is_migrated_and_keeps_its_rows(tmp_p
     assert {"player_id", "place", "uma"} <= _columns(path, "game_seats") and "labels" in _columns(path, "games")
     SqliteFile(path).close()  # opening again changes nothing
     assert _version(path) == VERSION
+
+
+def test_a_file_of_version_6_gets_players_and_its_seats_their_player_and_keeps_its_rows(tmp_path):
+    """Issue 25: steps 7 (players) and 8 (seats.player_id) on a file the version before wrote."""
+    path = tmp_path / "six.sqlite3"
+    with sqlite3.connect(path) as db:
+        for step in SQLITE[:6]:
+            for statement in (step,) if isinstance(step, AddColumn) else step:
+                if isinstance(statement, AddColumn):
+                    db.execute(f"ALTER TABLE {statement.table} ADD COLUMN {statement.column} {statement.declaration}")
+                else:
+                    db.execute(statement)
+        db.execute("""INSERT INTO tables (id, invite_code, watch_code, rules, clock, state, created, updated)
+            VALUES ('t', 'I', 'W', '{"preset": "tenhou"}', 'null', 'playing', 0, 0)""")
+        db.execute("INSERT INTO seats (table_id, seat, name, kind) VALUES ('t', 0, 'ann', 'human')")
+        db.execute("PRAGMA user_version = 6")
+    assert "player_id" not in _columns(path, "seats")
+    store = SqliteFile(path)
+    [row] = store.open_tables()
+    assert [(s.name, s.player_id) for s in row.seats] == [("ann", None)] and store.players() == []
+    store.close()
+    assert _version(path) == VERSION
+    assert {"id", "key_hash", "name", "kind", "created", "issued"} == _columns(path, "players")
 
 
 def test_a_file_of_a_newer_version_is_refused_in_one_line_and_left_as_it_was(tmp_path):
@@ -122,5 +145,38 @@ async def test_a_postgresql_database_of_version_6_is_migrated_to_keep_specs_and_
         [row] = await store.open_tables()
         assert (row.id, row.spec, [(s.name, s.player_id) for s in row.seats]) == ("t", None, [("ann", None)])
         assert await store.player_games("p-ann") == []
+    finally:
+        await store.aclose()
+
+
+@pytest.mark.asyncio
+async def test_a_postgresql_database_of_version_6_is_migrated_to_players_and_keeps_its_seats(postgres):
+    """Issue 25: steps 7 and 8 on a database the version before made."""
+    import asyncpg
+
+    from server.store.schema import POSTGRES
+
+    url = await new_database(postgres)
+    connection = await asyncpg.connect(url)
+    try:
+        await connection.execute("CREATE TABLE schema_version (version INTEGER NOT NULL)")
+        await connection.execute("INSERT INTO schema_version VALUES (6)")
+        for step in POSTGRES[:6]:
+            for statement in (step,) if isinstance(step, AddColumn) else step:
+                if isinstance(statement, AddColumn):
+                    await connection.execute(
+                        f"ALTER TABLE {statement.table} ADD COLUMN {statement.column} {statement.declaration}")
+                else:
+                    await connection.execute(statement)
+        await connection.execute("""INSERT INTO tables (id, invite_code, watch_code, rules, clock, state, created,
+            updated) VALUES ('t', 'I', 'W', '{"preset": "tenhou"}', 'null', 'playing', 0, 0)""")
+        await connection.execute("INSERT INTO seats (table_id, seat, name, kind) VALUES ('t', 0, 'ann', 'human')")
+    finally:
+        await connection.close()
+    store = await PostgresStore.open(url)
+    try:
+        assert await store.pool.fetchval("SELECT version FROM schema_version") == VERSION
+        [row] = await store.open_tables()
+        assert [(s.name, s.player_id) for s in row.seats] == [("ann", None)] and await store.players() == []
     finally:
         await store.aclose()

@@ -61,7 +61,8 @@ def test_a_reload_resumes_from_the_kept_seq_and_two_tabs_are_two_players(server,
     invite = browser.find_element(By.ID, "invite-link").get_attribute("value")
     first = browser.current_window_handle
 
-    # a second tab of the same browser opens the host's own invite link: a second player
+    # a second tab of the same browser opens the host's own invite link: a second seat (of the same player,
+    # the browser's one key, renamed by the name typed: the tables joined after show it)
     browser.switch_to.new_window("tab")
     browser.get(invite)
     second = WebPlayer(browser)

@@ -6,6 +6,7 @@
 import { AutoAnswer, Comforts } from "./comforts";
 import { byId } from "./dom";
 import { Connection, LinkState, Msg, Resume } from "./connection";
+import * as players from "./player";
 import { FinalScreen } from "./final";
 import { handle } from "./handlers";
 import { key, wireForms } from "./input";
@@ -36,6 +37,7 @@ export class App {
   comforts: Comforts;
   sounds = new Sounds();
   final: FinalScreen;
+  wantedName: string | null = null; // a name typed in a form: the player's from the next welcome
 
   constructor() {
     const board = this.page.board;
@@ -65,7 +67,8 @@ export class App {
 
   start(): void {
     seats.prune();
-    const name = seats.savedName();
+    players.takeKeyFromLink();
+    const name = players.knownPlayer()?.name ?? seats.savedName();
     (byId<HTMLInputElement>("name")).value = name;
     (byId<HTMLInputElement>("link-name")).value = name;
     const where = start(route(), seats.tabSeat());
@@ -78,7 +81,40 @@ export class App {
       this.byLink("watch", where.code, name || "spectator");
     } else {
       this.page.show("lobby");
+      this.askPlayer(null);
     }
+  }
+
+  /** What a form asks of the server, after a rename when a name other than the player's was typed. */
+  named(intent: Msg[]): Msg[] {
+    const known = players.knownPlayer();
+    const wanted = this.wantedName;
+    this.wantedName = null;
+    return wanted !== null && known !== null && known.name !== wanted
+      ? [{ type: MessageType.RENAME, name: wanted }, ...intent] : intent;
+  }
+
+  /** Who this browser's player is (`rename`: rename it first), asked on a connection of its own
+   * that closes once answered: the lobby shows the name, or why the server refuses the key. */
+  askPlayer(rename: string | null): void {
+    const ask: Connection = new Connection(rename ?? (seats.savedName() || "player"), seats.clientId(), {
+      message: (m) => {
+        if (m.type === MessageType.WELCOME && m.player) this.playerKnown(m.player);
+        if (m.type === MessageType.PLAYER) this.playerKnown({ id: m.id, name: m.name });
+        if (m.type === MessageType.ERROR) this.page.notice(m.message);
+        if (m.type !== MessageType.WELCOME || rename === null) ask.close();
+      },
+      link: () => undefined,
+    });
+    ask.open(rename === null ? [] : [{ type: MessageType.RENAME, name: rename }]);
+  }
+
+  /** The player as the server says it is now: shown in the lobby and the join prompt. */
+  playerKnown(player: players.Player): void {
+    players.rememberPlayer(player);
+    (byId<HTMLInputElement>("name")).value = player.name;
+    (byId<HTMLInputElement>("link-name")).value = player.name;
+    byId("player-said").textContent = `You play as ${player.name}.`;
   }
 
   prompt(): void {
@@ -90,13 +126,14 @@ export class App {
   byLink(kind: LinkKind, code: string, name: string): void {
     this.codes = [code];
     this.model.watching = kind === "watch";
+    const intent = this.named(intentFor(kind, code));
     const kept = keptFor(kind, code);
     if (kept.length) {
       this.others = kept.slice(1);
-      this.resume(kept[0], intentFor(kind, code));
+      this.resume(kept[0], intent);
       return;
     }
-    this.connect(name, null, intentFor(kind, code));
+    this.connect(name, null, intent);
   }
 
   /** The kept seat being tried does not resume: the next one, else the fallback.  `session`: the
@@ -122,7 +159,7 @@ export class App {
       else this.page.show("lobby");
       return;
     }
-    this.codes = [fallback[0].code];
+    this.codes = fallback.filter((msg) => typeof msg.code === "string").map((msg) => msg.code); // (not a rename's)
     if (session) fallback.forEach((msg) => this.send(msg));
     else this.conn?.helloAgain(null, fallback);
   }

@@ -9,6 +9,7 @@
 // (as in protocol/client.py); a socket that has not opened within SILENT_MS too.
 
 import { decode, encode } from "@msgpack/msgpack";
+import { playerKey } from "./player";
 import { ByeCode, ErrorCode, MessageType, VERSION } from "./protocol_names";
 
 export type Msg = { type: string; [field: string]: any };
@@ -137,7 +138,8 @@ export class Connection {
   }
 
   private hello(ws: WebSocket): void {
-    const hello: Msg = { type: MessageType.HELLO, name: this.name, version: VERSION, client: this.clientId };
+    const hello: Msg = { type: MessageType.HELLO, name: this.name, version: VERSION, client: this.clientId,
+      player: playerKey() };
     if (this.token !== null) {
       hello.resume = this.token;
       if (this.since !== null) hello.since = this.since;

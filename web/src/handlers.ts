@@ -28,6 +28,7 @@ const HANDLERS: Partial<Record<ServerMessageType, Handler>> = {
   [MessageType.ERROR]: onError,
   [MessageType.BYE]: onBye,
   [MessageType.REMATCH_OFFERED]: onRematchOffered,
+  [MessageType.PLAYER]: (app, m) => app.playerKnown({ id: m.id, name: m.name }),
   // left: the page has already gone on; pong: only the heartbeat asks (web/src/connection.ts)
 };
 
@@ -37,6 +38,7 @@ export function handle(app: App, m: Msg): void {
 }
 
 function onWelcome(app: App, m: Msg): void {
+  if (m.player) app.playerKnown(m.player);
   if (!m.resumed && app.trying === null) app.page.status(`connected as ${app.conn?.name ?? ""}`, "up");
 }
 

@@ -16,6 +16,7 @@ export function wireForms(app: App): void {
   const nameOf = (id: string): string => {
     const name = (byId<HTMLInputElement>(id)).value.trim() || "player";
     seats.saveName(name);
+    app.wantedName = name; // the player's name from now on, if it was another (App.connect)
     return name;
   };
   byId("create").addEventListener("submit", (event) => {
@@ -32,8 +33,8 @@ export function wireForms(app: App): void {
     const strategy = (byId<HTMLSelectElement>("bot-strategy")).value;
     app.model.watching = false;
     app.codes = [];
-    app.connect(nameOf("name"), null,
-      [create, ...Array.from({ length: bots }, () => ({ type: MessageType.ADD_BOT, strategy }))]);
+    const name = nameOf("name");
+    app.connect(name, null, app.named([create, ...Array.from({ length: bots }, () => ({ type: MessageType.ADD_BOT, strategy }))]));
   });
   byId("join-form").addEventListener("submit", (event) => {
     event.preventDefault();
@@ -49,6 +50,10 @@ export function wireForms(app: App): void {
     event.preventDefault();
     const here = route();
     if (here) app.byLink("join", here.code, nameOf("link-name"));
+  });
+  byId("player-form").addEventListener("submit", (event) => {
+    event.preventDefault();
+    app.askPlayer((byId<HTMLInputElement>("name")).value.trim() || "player");
   });
   byId("ready").addEventListener("click", () => app.send({ type: MessageType.READY }));
   byId("add-bot").addEventListener("click", () => app.send({ type: MessageType.ADD_BOT }));

@@ -18,6 +18,7 @@ export const MessageType = {
   RESULT_CLOSED: "result_closed",
   REMATCH: "rematch",
   PING: "ping",
+  RENAME: "rename",
   WELCOME: "welcome",
   TABLE: "table",
   CATCHUP: "catchup",
@@ -30,6 +31,7 @@ export const MessageType = {
   ERROR: "error",
   PONG: "pong",
   REMATCH_OFFERED: "rematch_offered",
+  PLAYER: "player",
   BYE: "bye",
 } as const;
 export type MessageType = (typeof MessageType)[keyof typeof MessageType];
@@ -97,6 +99,8 @@ export const ErrorCode = {
   NO_SEAT: "no_seat",
   STALE_DECISION: "stale_decision",
   ILLEGAL_ACTION: "illegal_action",
+  UNKNOWN_PLAYER: "unknown_player",
+  NO_PLAYER: "no_player",
   UNAVAILABLE: "unavailable",
   INTERNAL: "internal",
 } as const;
@@ -183,7 +187,8 @@ export type ClientMessageType =
   | "leave"
   | "result_closed"
   | "rematch"
-  | "ping";
+  | "ping"
+  | "rename";
 /** The message types the server sends. */
 export type ServerMessageType =
   | "welcome"
@@ -198,4 +203,5 @@ export type ServerMessageType =
   | "error"
   | "pong"
   | "rematch_offered"
+  | "player"
   | "bye";
