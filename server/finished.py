@@ -9,9 +9,15 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
+from enum import StrEnum
 from typing import Any
 
-from server.store.rows import PlayerKind  # who played a seat, as the protocol and the store name it
+
+class PlayerKind(StrEnum):
+    """Who a player is (and so who played a seat), as the protocol and the store name it."""
+
+    HUMAN = "human"
+    BOT = "bot"  # a strategy of the server's, or a program (the SDK, an mjai bot)
 
 
 @dataclass(frozen=True, slots=True)

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import hashlib
 from dataclasses import dataclass
-from enum import StrEnum
 from typing import Any
+
+from server.finished import PlayerKind
 
 
 def token_hash(token: str) -> str:
@@ -23,11 +24,6 @@ class SeatRow:
     host: bool
     left: bool = False  # left the game on purpose (see set_seat_left)
     player_id: str | None = None  # the player who holds it (None: a seat stored before players were)
-
-
-class PlayerKind(StrEnum):
-    HUMAN = "human"
-    BOT = "bot"  # a strategy of the server's, or a program (the SDK, an mjai bot)
 
 
 @dataclass(frozen=True)

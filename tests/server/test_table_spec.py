@@ -63,9 +63,9 @@ async def test_a_reserved_seats_player_joins_and_plays_with_the_specs_bots_and_n
     assert [s.place - 1 for s in game.seats] == result["final"]["places"]
     assert [s.uma for s in game.seats] == result["uma"] and [s.total for s in game.seats] == result["final"]["results"]
     assert [(s.name, s.player_id, s.kind) for s in game.seats] == [
-        ("shanten-bot-0", None, PlayerKind.BOT), ("ann", "p-ann", PlayerKind.HUMAN),
-        ("builtin-bot-2", None, PlayerKind.BOT),
-        ("shanten-bot-3", None, PlayerKind.BOT)]
+        ("shanten-bot-0", "bot-shanten", PlayerKind.BOT), ("ann", "p-ann", PlayerKind.HUMAN),
+        ("builtin-bot-2", "bot-builtin", PlayerKind.BOT),
+        ("shanten-bot-3", "bot-shanten", PlayerKind.BOT)]  # (each bot its strategy's player)
     [row] = store.player_games("p-ann")
     assert (row.game_id, row.seat, row.name, row.score, row.place, row.uma, row.total, row.abandoned, row.labels) == (
         game.game_id, 1, "ann", game.seats[1].score, game.seats[1].place, game.seats[1].uma, game.seats[1].total,
@@ -147,7 +147,8 @@ async def test_a_restart_rebuilds_a_spec_table_with_its_reserved_seats_and_the_p
     assert all(any(m["type"] == "result" for m in seen) for seen in played)
     await back.task
     [game] = finished
-    assert game.player_ids == ("p-ann", "p-bob", None, "p-carol") and game.labels == ("event:9",)
+    assert game.player_ids[:2] == ("p-ann", "p-bob") and game.player_ids[3] == "p-carol"
+    assert game.player_ids[2].startswith("bot-") and game.labels == ("event:9",)
 
 
 async def test_a_spec_with_a_host_seat_is_opened_by_its_host_only(lobby):
