@@ -1,7 +1,8 @@
-"""A finished game's record over HTTP, on the server's own port: `GET /api/games/ID/tenhou6`
-(tenhou.net/6 JSON, server/game/export_tenhou6.py) and `GET /api/games/ID/mjai` (mjai
-events, one JSON object a line, server/game/export_mjai.py), as `riichi-server export` writes
-them.
+"""A finished game's record over HTTP, on the server's own port: `GET /api/games/ID` (the
+record itself as JSON: rules, seed, names and the decisions in order, which replay to the
+game), `GET /api/games/ID/tenhou6` (tenhou.net/6 JSON, server/game/export_tenhou6.py) and
+`GET /api/games/ID/mjai` (mjai events, one JSON object a line, server/game/export_mjai.py),
+as `riichi-server export` writes them.
 
 Only a game played to its end is served: a game in play would show every wall and hand to
 whoever asked (409), and so would an abandoned one, whose seats may still be out there (409
@@ -27,11 +28,11 @@ from server.web import SECURITY_HEADERS, plain
 
 log = structlog.get_logger("riichi.downloads")
 
-PATH = re.compile(r"^/api/games/(\d{1,18})/(tenhou6|mjai)$")
+PATH = re.compile(r"^/api/games/(\d{1,18})(?:/(tenhou6|mjai))?$")
 PREFIX = "/api/games/"
 KEPT = 32  # encoded records kept (each a few hundred kilobytes at most)
-TYPES = {"tenhou6": "application/json", "mjai": "application/x-ndjson"}
-SUFFIXES = {"tenhou6": "tenhou6.json", "mjai": "mjai.jsonl"}
+TYPES = {"record": "application/json", "tenhou6": "application/json", "mjai": "application/x-ndjson"}
+SUFFIXES = {"record": "json", "tenhou6": "tenhou6.json", "mjai": "mjai.jsonl"}
 
 
 def is_download(path: str) -> bool:
@@ -40,6 +41,8 @@ def is_download(path: str) -> bool:
 
 
 def encode(record: GameRecord, fmt: str) -> bytes:
+    if fmt == "record":
+        return (record.to_json() + "\n").encode()
     if fmt == "tenhou6":
         from server.game.export_tenhou6 import export_tenhou6
         return (json.dumps(export_tenhou6(record)) + "\n").encode()
@@ -57,8 +60,8 @@ class Downloads:
         match = PATH.match(path)
         if match is None:
             return plain(HTTPStatus.NOT_FOUND, f"nothing here: {path[:80]} (a game's record is at"
-                         " /api/games/ID/tenhou6 or /api/games/ID/mjai)\n")
-        game_id, fmt = int(match[1]), match[2]
+                         " /api/games/ID, /api/games/ID/tenhou6 or /api/games/ID/mjai)\n")
+        game_id, fmt = int(match[1]), match[2] or "record"
         body = self.kept.get((game_id, fmt))
         if body is None:
             try:

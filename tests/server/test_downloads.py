@@ -14,6 +14,7 @@ from protocol.client import Client
 from server.game.export_mjai import export_mjai
 from server.game.export_tenhou6 import export_tenhou6
 from server.game.flow import uma_and_oka
+from server.game.record import GameRecord
 from server.rules.config import TENHOU
 from server.store import SqliteFile
 from tests.clients import play_counting, recv
@@ -65,13 +66,19 @@ async def test_a_finished_games_record_is_served_as_tenhou6_json_and_as_mjai_lin
     assert lines[0]["type"] == "start_game" and lines[-1]["type"] == "end_game"
     assert get(server, f"/api/games/{game}/mjai")[2] == body  # asked again: the same bytes
 
+    status, headers, body = get(server, f"/api/games/{game}")  # the record itself, which replays to the game
+    assert status == 200 and headers["Content-Type"].startswith("application/json")
+    served = GameRecord.from_json(body.decode())
+    assert (served.seed, served.names, served.decisions) == (record.seed, record.names, record.decisions)
+    assert served.replay().final == result["final"]
+
 
 @pytest.mark.asyncio
 async def test_a_game_in_play_is_never_served_and_unknown_games_are_not_found(server):
     host, table = await started(server)
     await recv(host, "offer")
-    for fmt in ("tenhou6", "mjai"):
-        status, headers, body = get(server, f"/api/games/{table['game']}/{fmt}")
+    for fmt in ("/tenhou6", "/mjai", ""):  # (no concealed tile of a game in play, in any form)
+        status, headers, body = get(server, f"/api/games/{table['game']}{fmt}")
         assert status == 409 and b"still in play" in body and body.count(b"\n") == 1
         assert headers["Cache-Control"] == "no-store"
     assert get(server, f"/api/games/{table['game'] + 100}/tenhou6")[0] == 404
