@@ -41,6 +41,7 @@ from server.cli import games as admin
 from server.cli import players as players_cli
 from server.cli.local_games import SERVER_DEFAULT
 from server.downloads import Downloads, is_download
+from server.player_api import PlayerApi, is_player_path
 from server.limits import AddressCounts, RareLog, quiet_descriptor_errors, raise_open_files_limit
 from server.identity import PlayerRefused, add_strategy_players, key_problem, player_of_hello
 from server.lobby import Lobby, LobbyError
@@ -183,6 +184,7 @@ class App:
         self.ws_settings: dict[str, Any] = {}  # the websocket settings a handed connection gets, as serve's
         self.metrics = Figures(read=self.figures)  # GET /metrics (its tables count into it: Table.figures)
         self.downloads = Downloads(lobby.store)  # GET /api/games/ID/tenhou6 and .../mjai (server/downloads.py)
+        self.player_api = PlayerApi(lobby.store)  # GET /api/players/ID (server/player_api.py)
 
     def connection_class(self) -> type[ServerConnection]:
         """websockets' connection, counted per client address from accept to close.  Its
@@ -250,6 +252,8 @@ class App:
                                       " close some and connect again\n")
         if is_download(path) and not is_websocket(request):
             return await self.downloads.respond(path)
+        if is_player_path(path) and not is_websocket(request):
+            return await self.player_api.respond(path)
         return web_request(self.web, request, path)
 
     async def problem(self) -> str | None:

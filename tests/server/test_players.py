@@ -139,3 +139,40 @@ async def test_bots_are_players_the_servers_by_strategy_programs_by_key_or_else_
         assert players[seat["player"]].kind == "bot", seat
     assert len({keyed_seat["player"], by_name[0]["player"], random_seat["player"]}) == 3
     assert {"bot-builtin", "bot-shanten", "bot-random"} <= players.keys()
+
+
+async def test_a_players_page_data_lists_its_finished_games_and_nothing_of_a_game_in_play(in_process_server):
+    """`GET /api/players/ID` (what riichi-play's history and the player pages read): the player's
+    name and its finished games, each with its place and the address of its record; a game
+    still in play is not in it (issue 25: "No replay or history ever shows a concealed tile of
+    a game still in play"); an unknown player is 404."""
+    import json
+    import random
+    import urllib.error
+    import urllib.request
+
+    from tests.clients import play_counting
+
+    def get(path: str) -> tuple[int, bytes]:
+        try:
+            with urllib.request.urlopen(f"http://127.0.0.1:{in_process_server.port}{path}", timeout=10) as answer:
+                return answer.status, answer.read()
+        except urllib.error.HTTPError as refused:
+            return refused.code, refused.read()
+
+    def ask(path: str) -> tuple[int, bytes]:  # (urllib blocks: off the server's loop)
+        return asyncio.get_running_loop().run_in_executor(None, get, path)
+
+    host, table = await _playing(in_process_server, ANN_KEY, "ann")
+    ann = host.welcome["player"]["id"]
+    status, body = await ask(f"/api/players/{ann}")
+    assert status == 200 and json.loads(body) == {"id": ann, "name": "ann", "kind": "human", "games": []}
+    result = await play_counting(host, random.Random(25), [])
+    await host.close()
+    status, body = await ask(f"/api/players/{ann}")
+    [game] = json.loads(body)["games"]
+    assert (game["game_id"], game["seat"], game["score"], game["place"]) == (
+        result["game"], 0, result["final"]["scores"][0], result["final"]["places"][0] + 1)
+    assert game["record"] == f"/api/games/{result['game']}" and (await ask(game["record"]))[0] == 200
+    assert (await ask("/api/players/nobody"))[0] == 404
+    assert (await ask("/api/players/a/b"))[0] == 404

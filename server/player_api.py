@@ -1,0 +1,58 @@
+"""A player over HTTP, on the server's own port: `GET /api/players/ID` is the player's public
+face as JSON: its id, display name, kind, and its last finished games (each with its seat,
+score, place, uma, total and labels, and the address of its record).  Only finished games
+are in it (a game's `game_seats` are written when it ends), so nothing of a game in play
+shows.  A player's id is public (every `table` message carries its seats'); its key never
+leaves the client that keeps it.  What riichi-play's `--history` and the player pages read."""
+
+from __future__ import annotations
+
+import email.utils
+import json
+import re
+from dataclasses import asdict
+from http import HTTPStatus
+
+import structlog
+from websockets.datastructures import Headers
+from websockets.http11 import Response
+
+from server.store.protocol import Store
+from server.web import SECURITY_HEADERS, plain
+
+log = structlog.get_logger("riichi.players")
+
+PREFIX = "/api/players/"
+PATH = re.compile(r"^/api/players/([A-Za-z0-9_.:-]{1,80})$")
+LAST_GAMES = 50  # the games a player's answer lists, latest first
+
+
+def is_player_path(path: str) -> bool:
+    return path.startswith(PREFIX)
+
+
+class PlayerApi:
+    def __init__(self, store: Store):
+        self.store = store
+
+    async def respond(self, path: str) -> Response:
+        match = PATH.match(path)
+        if match is None:
+            return plain(HTTPStatus.NOT_FOUND, f"nothing here: {path[:80]} (a player is at /api/players/ID)\n")
+        player_id = match[1]
+        try:
+            player = await self.store.player(player_id)
+            games = [] if player is None else await self.store.player_games(player_id, limit=LAST_GAMES)
+        except Exception:  # noqa: BLE001 - a store that fails one request: the server goes on
+            log.exception("player_read_failed", player=player_id)
+            return plain(HTTPStatus.SERVICE_UNAVAILABLE, "the player could not be read now: try again in a moment\n")
+        if player is None:
+            return plain(HTTPStatus.NOT_FOUND, f"no player {player_id} on this server\n")
+        body = (json.dumps({
+            "id": player.id, "name": player.name, "kind": str(player.kind),
+            "games": [{**asdict(game), "labels": list(game.labels), "record": f"/api/games/{game.game_id}"}
+                      for game in games]}) + "\n").encode()
+        headers = Headers([("Date", email.utils.formatdate(usegmt=True)), ("Connection", "close"),
+                           ("Content-Type", "application/json; charset=utf-8"), ("Content-Length", str(len(body))),
+                           ("Cache-Control", "no-store"), *SECURITY_HEADERS])
+        return Response(HTTPStatus.OK.value, HTTPStatus.OK.phrase, headers, body)
