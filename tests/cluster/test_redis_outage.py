@@ -58,6 +58,7 @@ async def test_every_game_finishes_and_replays_across_redis_paused_for_6_seconds
     await play_through_a_redis_outage(postgres, redis_server, tmp_path, 6.0, "--no-handoff")
 
 
+@pytest.mark.slow  # (45 s of one worker: the default suite keeps the 6 s outage)
 async def test_every_game_finishes_and_replays_across_redis_paused_for_30_seconds(postgres, redis_server, tmp_path):
     """The same outage, for 30 s: longer than the clients' heartbeat and the redis client's
     socket timeout."""
