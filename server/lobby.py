@@ -137,6 +137,9 @@ class Lobby:
         has its share of open tables)."""
         if self.closing:
             raise LobbyError(ErrorCode.CLOSING, "the server is stopping: no new tables")
+        away = self.cluster.problem() if self.cluster is not None else None
+        if away is not None:  # (a new table's lease could not be claimed: it would not open)
+            raise LobbyError(ErrorCode.UNAVAILABLE, f"{away}: no new tables until it does; try again in a few seconds")
         if address is not None and self.tables_per_address:
             mine = sum(1 for t in list(self.tables.values()) if t.creator == address and self._live(t) is not None)
             if mine >= self.tables_per_address:

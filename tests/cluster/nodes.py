@@ -10,7 +10,8 @@ import subprocess
 import time
 import urllib.error
 import urllib.request
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
+from typing import Any
 from pathlib import Path
 
 from tests.bot_tables import decisions_in_play, start_table
@@ -63,14 +64,16 @@ def healthz(port: int) -> tuple[int, str]:
 
 
 async def outage(nodes: list[ServerProcess], seconds: float, stop: Callable[[], None], start: Callable[[], None],
-                 what: str) -> list[tuple[int, str]]:
+                 what: str, meanwhile: Callable[[], Awaitable[Any]] | None = None) -> list[tuple[int, str]]:
     """A service the nodes need stopped (`stop`) for `seconds` and started again (`start`,
-    whatever happens); each node's /healthz a few seconds into it."""
+    whatever happens); each node's /healthz a few seconds into it (and then `meanwhile`)."""
     stop()
     stopped = time.monotonic()
     try:
         await asyncio.sleep(min(seconds, 3.0))
         during = await asyncio.gather(*(asyncio.to_thread(healthz, node.port) for node in nodes))
+        if meanwhile is not None:
+            await meanwhile()
         await asyncio.sleep(seconds - (time.monotonic() - stopped))
     finally:
         start()

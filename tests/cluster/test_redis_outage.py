@@ -13,6 +13,7 @@ import time
 
 import pytest
 
+from protocol.client import Client
 from tests.bot_tables import decisions_in_play, stored_finals_replayed
 from tests.cluster.nodes import healthz, outage, start_nodes, stop_nodes, tables_under_way
 from tests.services import Front, new_database
@@ -28,7 +29,17 @@ async def play_through_a_redis_outage(postgres, redis_server, tmp_path, seconds:
     front = Front([n.port for n in nodes])
     try:
         players = await tables_under_way(url, nodes, front, TABLES, seed=24)
-        during = await outage(nodes, seconds, redis_server.pause, redis_server.resume, "redis")
+        refused: list[dict] = []
+
+        async def create_a_table() -> None:  # a host who comes now is told to try again, not left waiting
+            host = await Client.connect(nodes[0].url, "late host")
+            await host.send({"type": "create_table", "rules": "tenhou"})
+            refused.append(await asyncio.wait_for(host.recv(), 5))
+            await host.close()
+
+        during = await outage(nodes, seconds, redis_server.pause, redis_server.resume, "redis", create_a_table)
+        assert refused[0]["type"] == "error" and refused[0]["code"] == "unavailable", refused
+        assert "redis does not answer" in refused[0]["message"], refused
         for status, body in during:
             assert status == 503 and "redis" in body, during
         in_play = await decisions_in_play(url)
