@@ -118,15 +118,21 @@ class RemoteTable:
             for who, item in unheard:
                 if who is session and isinstance(item, Act):
                     table.put(item, session)
-            asked = self.asking.get(session.id)
-            if asked is not None and session.table is not self:
-                table.put(asked, session)  # a join of a token already seated resumes that seat
-            else:
-                table.put(Reconnect(since=self.seen.get(session.id), restart=True,
-                                    watch=session.id in self.spectators), session)
+            self.ask_again(table, session, restart=True)
         for session, item in unheard:
             if not isinstance(item, ASKED_AGAIN) and not (isinstance(item, Act) and session in sessions):
                 table.put(item, session)
+
+    def ask_again(self, table: Any, session: Session, restart: bool) -> None:
+        """One session resumes at the table from the last seq it was sent, in its seat or as a
+        spectator, or asks again for the seat or place not answered yet; `restart`: the table
+        was rebuilt since (the seq it saw are not the rebuilt table's to replay)."""
+        asked = self.asking.get(session.id)
+        if asked is not None and session.table is not self:
+            table.put(asked, session)  # a join of a token already seated resumes that seat
+        else:
+            table.put(Reconnect(since=self.seen.get(session.id), restart=restart,
+                                watch=session.id in self.spectators), session)
 
     @property
     def state(self) -> TableState:
@@ -306,15 +312,9 @@ class Cluster:
         that whatever a lost connection to Redis dropped (a frame either way) is sent again
         and a decision still open is offered again; a join not answered is asked again."""
         for proxy in list(self.proxies.values()):
-            if proxy.closed:
-                continue
-            for session in self._sessions_at(proxy):
-                asked = proxy.asking.get(session.id)
-                if asked is not None and session.table is not proxy:
-                    proxy.put(asked, session)
-                else:
-                    proxy.put(Reconnect(since=proxy.seen.get(session.id), watch=session.id in proxy.spectators),
-                              session)
+            if not proxy.closed:
+                for session in self._sessions_at(proxy):
+                    proxy.ask_again(proxy, session, restart=False)
 
     # ---- every game's end, on every node ------------------------------------------
 
