@@ -1,0 +1,103 @@
+"""A Tenhou log dropped on the replay page (`/replay`), read through the importers into the
+replay viewer's document (server/replay_document.py); nothing is stored.
+
+How the log reaches the server: websockets' HTTP parser refuses any request with a body
+(`Request.parse`: "unsupported request body"), so there is no POST on this port.  The page
+opens a websocket at `/api/replay` instead, sends the file as one binary message and reads
+one text message back: the document as JSON, or `{"error": "..."}` saying in a line what was
+wrong with the file; then the server closes.  The server's frame limit bounds the file
+(`LIMIT`), and a gzipped log may unpack to at most `UNPACKED_LIMIT`.
+"""
+
+from __future__ import annotations
+
+import gzip
+import json
+import zlib
+from typing import Any
+
+from server.game.importers.mjlog import MjlogError, is_mjlog, parse_mjlog
+from server.game.importers.replay import ParsedLog, replay_log
+from server.game.importers.tenhou6 import Tenhou6Error, is_tenhou6, join_hand_lines, parse_tenhou6
+from server.game.record import RecordError
+from server.replay_document import replay_document
+
+PATH = "/api/replay"
+LIMIT = 120 * 1024  # bytes of one dropped file (under the server's frame limit, 2 x 64 KiB)
+UNPACKED_LIMIT = 2 * 1024 * 1024  # bytes a gzipped log may unpack to
+
+
+class DroppedLogError(ValueError):
+    """What was wrong with a dropped file, in one line for the page."""
+
+
+def document_of_log(data: bytes) -> dict[str, Any]:
+    """The replay document of an mjlog (XML, gzipped or not) or a tenhou.net/6 log (one JSON
+    object, or one a line); DroppedLogError saying what was wrong otherwise.  A log the engine
+    cannot follow to its end gives the hands up to that point and a `note` saying where."""
+    if len(data) > LIMIT:
+        raise DroppedLogError(f"the file is {len(data) // 1024} KiB: a log of at most {LIMIT // 1024} KiB is read")
+    text = _text(_unpacked(data))
+    log = _parsed(text)
+    replay = replay_log(log)
+    try:
+        doc = replay_document(replay.record, wall_known=False)
+    except RecordError as error:
+        raise DroppedLogError(f"the log cannot be replayed: {error}") from None
+    doc["source"] = log.format
+    if replay.error is not None:
+        doc["note"] = f"the replay stops early: {replay.error}"
+    return doc
+
+
+def _unpacked(data: bytes) -> bytes:
+    if data[:2] != b"\x1f\x8b":
+        return data
+    unpacker = zlib.decompressobj(wbits=31)
+    try:
+        out = unpacker.decompress(data, UNPACKED_LIMIT)
+    except (zlib.error, EOFError) as error:
+        raise DroppedLogError(f"a broken gzip file ({error})") from None
+    if unpacker.unconsumed_tail:
+        raise DroppedLogError(f"the gzipped file unpacks to more than {UNPACKED_LIMIT // 1024 // 1024} MiB")
+    return out
+
+
+def _text(data: bytes) -> str:
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        raise DroppedLogError("not a text file: drop an mjlog (XML) or a tenhou.net/6 log (JSON)") from None
+
+
+def _parsed(text: str) -> ParsedLog:
+    if is_mjlog(text):
+        try:
+            return parse_mjlog(text)
+        except MjlogError as error:
+            raise DroppedLogError(f"mjlog: {error}") from None
+    try:
+        try:
+            content: Any = json.loads(text)
+        except json.JSONDecodeError:
+            content = join_hand_lines(text)
+        if not is_tenhou6(content):
+            raise DroppedLogError("neither an mjlog (<mjloggm ...>) nor a tenhou.net/6 log (JSON with \"log\" and"
+                                  " \"name\"): drop one of those")
+        return parse_tenhou6(content)
+    except Tenhou6Error as error:
+        raise DroppedLogError(f"tenhou.net/6 log: {error}") from None
+
+
+def answer(data: bytes | str) -> str:
+    """The text message the page gets back for the file it sent."""
+    try:
+        raw = data.encode() if isinstance(data, str) else data
+        return json.dumps(document_of_log(raw))
+    except DroppedLogError as error:
+        return json.dumps({"error": str(error)})
+    except ValueError as error:  # an importer's own complaint (a wall the log contradicts, ...)
+        return json.dumps({"error": f"the log cannot be read: {error}"})
+
+
+__all__ = ["LIMIT", "PATH", "DroppedLogError", "answer", "document_of_log"]
