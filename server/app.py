@@ -41,6 +41,7 @@ from server.cli import games as admin
 from server.cli import players as players_cli
 from server.cli.local_games import SERVER_DEFAULT
 from server.downloads import Downloads, is_download
+from server.dropped_log import PATH as DROPPED_LOG_PATH, receive_dropped_log
 from server.player_api import PlayerApi, is_player_path
 from server.limits import AddressCounts, RareLog, quiet_descriptor_errors, raise_open_files_limit
 from server.identity import PlayerRefused, add_strategy_players, key_problem, player_of_hello
@@ -251,7 +252,7 @@ class App:
                                       f"too many connections from {address} (at most {self.connections_per_address}):"
                                       " close some and connect again\n")
         if is_download(path) and not is_websocket(request):
-            return await self.downloads.respond(path)
+            return await self.downloads.respond(path, request.headers)
         if is_player_path(path) and not is_websocket(request):
             return await self.player_api.respond(path)
         return web_request(self.web, request, path)
@@ -293,6 +294,11 @@ class App:
         return status
 
     async def handler(self, ws: ServerConnection) -> None:
+        request = getattr(ws, "request", None)
+        if request is not None and urlsplit(request.path).path == DROPPED_LOG_PATH \
+                and getattr(ws, "handed", None) is None:
+            await receive_dropped_log(ws)  # a log dropped on the replay page, not a client of the protocol
+            return
         conn = Connection(self, ws)
         self.connections.add(conn)
         try:

@@ -2,7 +2,8 @@
 record itself as JSON: rules, seed, names and the decisions in order, which replay to the
 game), `GET /api/games/ID/tenhou6` (tenhou.net/6 JSON, server/game/export_tenhou6.py) and
 `GET /api/games/ID/mjai` (mjai events, one JSON object a line, server/game/export_mjai.py),
-as `riichi-server export` writes them.
+as `riichi-server export` writes them, and `GET /api/games/ID/replay` (what the replay viewer
+at /games/ID draws: server/replay_document.py), gzipped for a browser that takes it.
 
 Only a game played to its end is served: a game in play would show every wall and hand to
 whoever asked (409), and so would an abandoned one, whose seats may still be out there (409
@@ -13,6 +14,7 @@ encoded, and a page that asks again costs no replay.
 from __future__ import annotations
 
 import email.utils
+import gzip
 import json
 import re
 from collections import OrderedDict
@@ -24,14 +26,15 @@ from websockets.http11 import Response
 
 from server.game.record import GameRecord
 from server.store.protocol import Store
-from server.web import SECURITY_HEADERS, plain
+from server.web import SECURITY_HEADERS, plain, takes_gzip
 
 log = structlog.get_logger("riichi.downloads")
 
-PATH = re.compile(r"^/api/games/(\d{1,18})(?:/(tenhou6|mjai))?$")
+PATH = re.compile(r"^/api/games/(\d{1,18})(?:/(tenhou6|mjai|replay))?$")
 PREFIX = "/api/games/"
 KEPT = 32  # encoded records kept (each a few hundred kilobytes at most)
-TYPES = {"record": "application/json", "tenhou6": "application/json", "mjai": "application/x-ndjson"}
+TYPES = {"record": "application/json", "tenhou6": "application/json", "mjai": "application/x-ndjson",
+         "replay": "application/json"}
 SUFFIXES = {"record": "json", "tenhou6": "tenhou6.json", "mjai": "mjai.jsonl"}
 
 
@@ -43,6 +46,9 @@ def is_download(path: str) -> bool:
 def encode(record: GameRecord, fmt: str) -> bytes:
     if fmt == "record":
         return (record.to_json() + "\n").encode()
+    if fmt == "replay":
+        from server.replay_document import replay_document
+        return (json.dumps(replay_document(record), separators=(",", ":")) + "\n").encode()
     if fmt == "tenhou6":
         from server.game.export_tenhou6 import export_tenhou6
         return (json.dumps(export_tenhou6(record)) + "\n").encode()
@@ -55,12 +61,13 @@ class Downloads:
         self.store = store
         self.kept: OrderedDict[tuple[int, str], bytes] = OrderedDict()
 
-    async def respond(self, path: str) -> Response:
-        """The answer to a GET of `path` (an `/api/games/...` address)."""
+    async def respond(self, path: str, headers: Headers | None = None) -> Response:
+        """The answer to a GET of `path` (an `/api/games/...` address); `headers` the request's
+        (the replay document is gzipped when they accept it)."""
         match = PATH.match(path)
         if match is None:
             return plain(HTTPStatus.NOT_FOUND, f"nothing here: {path[:80]} (a game's record is at"
-                         " /api/games/ID, /api/games/ID/tenhou6 or /api/games/ID/mjai)\n")
+                         " /api/games/ID, /api/games/ID/tenhou6, /api/games/ID/mjai or /api/games/ID/replay)\n")
         game_id, fmt = int(match[1]), match[2] or "record"
         body = self.kept.get((game_id, fmt))
         if body is None:
@@ -78,11 +85,27 @@ class Downloads:
                 self.kept.popitem(last=False)
         else:
             self.kept.move_to_end((game_id, fmt))
-        headers = Headers([("Date", email.utils.formatdate(usegmt=True)), ("Connection", "close"),
-                           ("Content-Type", f"{TYPES[fmt]}; charset=utf-8"), ("Content-Length", str(len(body))),
-                           ("Content-Disposition", f'attachment; filename="game-{game_id}.{SUFFIXES[fmt]}"'),
-                           ("Cache-Control", "public, max-age=86400"), *SECURITY_HEADERS])
-        return Response(HTTPStatus.OK.value, HTTPStatus.OK.phrase, headers, body)
+        answer = Headers([("Date", email.utils.formatdate(usegmt=True)), ("Connection", "close"),
+                          ("Content-Type", f"{TYPES[fmt]}; charset=utf-8"), ("Cache-Control", "public, max-age=86400"),
+                          *SECURITY_HEADERS])
+        if fmt == "replay":
+            answer["Vary"] = "Accept-Encoding"
+            if headers is not None and takes_gzip(headers):
+                body = self.gzipped(game_id, body)
+                answer["Content-Encoding"] = "gzip"
+        else:
+            answer["Content-Disposition"] = f'attachment; filename="game-{game_id}.{SUFFIXES[fmt]}"'
+        answer["Content-Length"] = str(len(body))
+        return Response(HTTPStatus.OK.value, HTTPStatus.OK.phrase, answer, body)
+
+    def gzipped(self, game_id: int, body: bytes) -> bytes:
+        """The replay document gzipped, kept as the plain one is."""
+        packed = self.kept.get((game_id, "replay.gz"))
+        if packed is None:
+            packed = self.kept[(game_id, "replay.gz")] = gzip.compress(body, compresslevel=6, mtime=0)
+            while len(self.kept) > KEPT:
+                self.kept.popitem(last=False)
+        return packed
 
     async def refusal(self, game_id: int) -> Response | None:
         """Why the game's record is not served (None: it is, the game was played to its end)."""

@@ -11,10 +11,13 @@ wrong with the file; then the server closes.  The server's frame limit bounds th
 
 from __future__ import annotations
 
-import gzip
+import asyncio
 import json
 import zlib
 from typing import Any
+
+from websockets.asyncio.server import ServerConnection
+from websockets.exceptions import ConnectionClosed
 
 from server.game.importers.mjlog import MjlogError, is_mjlog, parse_mjlog
 from server.game.importers.replay import ParsedLog, replay_log
@@ -25,6 +28,7 @@ from server.replay_document import replay_document
 PATH = "/api/replay"
 LIMIT = 120 * 1024  # bytes of one dropped file (under the server's frame limit, 2 x 64 KiB)
 UNPACKED_LIMIT = 2 * 1024 * 1024  # bytes a gzipped log may unpack to
+WAIT_S = 30  # for the file, once the websocket is open
 
 
 class DroppedLogError(ValueError):
@@ -100,4 +104,15 @@ def answer(data: bytes | str) -> str:
         return json.dumps({"error": f"the log cannot be read: {error}"})
 
 
-__all__ = ["LIMIT", "PATH", "DroppedLogError", "answer", "document_of_log"]
+async def receive_dropped_log(ws: ServerConnection) -> None:
+    """A websocket at PATH: one file in, its answer out, closed.  The log is read in a thread,
+    so that a big one does not hold the tables' event loop."""
+    try:
+        data = await asyncio.wait_for(ws.recv(), WAIT_S)
+        await ws.send(await asyncio.to_thread(answer, data))
+        await ws.close()
+    except (ConnectionClosed, TimeoutError):
+        return
+
+
+__all__ = ["LIMIT", "PATH", "DroppedLogError", "answer", "document_of_log", "receive_dropped_log"]
