@@ -1,6 +1,6 @@
 // The way forward from a game's end: back to the lobby, a rematch (the same rules, clock and
-// bots; the first player to ask hosts it, and the others are offered it), and the game's
-// record to download (tenhou.net/6 JSON, mjai lines).  Shown under the final standings in the
+// bots; the first player to ask hosts it, and the others are offered it), the game's replay
+// (/games/ID, every hand open) and its record to download (tenhou.net/6 JSON, mjai lines).  Shown under the final standings in the
 // result dialog, and under the table once that dialog is closed.
 
 import { h } from "./dom";
@@ -73,7 +73,8 @@ export class FinalScreen {
     });
     const lobby = h("button", { type: "button", id: "final-lobby" }, "Back to the lobby", " ", h("kbd", {}, "l"));
     lobby.addEventListener("click", () => this.hooks.lobby());
-    const record = h("span", { class: "record-links" }, "The game's record: ",
+    const replay = h("a", { href: `/games/${game}`, id: "final-replay", class: "replay-link" }, "Replay");
+    const record = h("span", { class: "record-links" }, replay, " · the game's record: ",
       h("a", { href: `/api/games/${game}/tenhou6`, download: `game-${game}.tenhou6.json`, id: "record-tenhou6" },
         "tenhou.net/6"), " · ",
       h("a", { href: `/api/games/${game}/mjai`, download: `game-${game}.mjai.jsonl`, id: "record-mjai" }, "mjai"));

@@ -28,7 +28,11 @@ export interface Extras {
   showWaits: boolean;
   decision: number | null; // the open offer's decision id
   seatToBot: number[]; // the seats of away players we (the host) may hand to a bot
+  open?: OpenHands; // a finished game's replay: every seat's concealed tiles, face up
 }
+
+/** Every seat's concealed tiles (a drawn tile included) and drawn tile: the replay's. */
+export interface OpenHands { hands: number[][]; drawn: Array<number | null> }
 
 /** The host's key for handing an away player's seat to a bot (riichi-play's too). */
 export const SEAT_TO_BOT_KEY = "B";
@@ -174,8 +178,14 @@ export class Board {
         "away") : null,
       h("span", { class: "turn" }, this.turnText(view, seat, x)),
     ]);
-    const size = seat === me ? 0 : view.hand_sizes[seat];
-    parts.concealed.draw(String(size), () => Array.from({ length: size }, () => backElement(["small"])));
+    if (x.open) {
+      const hand = x.open.hands[seat];
+      const drawn = x.open.drawn[seat];
+      parts.concealed.draw(JSON.stringify([hand, drawn]), () => openHand(hand, drawn, red));
+    } else {
+      const size = seat === me ? 0 : view.hand_sizes[seat];
+      parts.concealed.draw(String(size), () => Array.from({ length: size }, () => backElement(["small"])));
+    }
     const meldsHere = seat === me ? [] : sp.melds;
     parts.melds.draw(JSON.stringify([meldsHere, view.dealer]), () => meldsHere.map((m) => meldElement(view, seat, m,
       red)));
@@ -296,6 +306,15 @@ export class Board {
       return h("span", { class: "away-offer" }, h("span", { class: "name" }, view.names[seat]), " is away: ", el);
     }));
   }
+}
+
+/** A seat's concealed tiles face up, sorted, its drawn tile apart at the end (a replay's). */
+function openHand(hand: number[], drawn: number | null, red: boolean): HTMLElement[] {
+  const tiles = hand.slice().sort((a, b) => a - b);
+  if (drawn !== null && tiles.includes(drawn)) tiles.splice(tiles.indexOf(drawn), 1);
+  const shown = tiles.map((t) => tileElement(t, { red, classes: ["small"] }));
+  if (drawn !== null) shown.push(tileElement(drawn, { red, classes: ["small", "drawn"] }));
+  return shown;
 }
 
 /** A 1,000-point stick (a riichi's deposit), drawn by app.css. */
