@@ -20,13 +20,12 @@ export function replayRoute(pathname: string = location.pathname): ReplayRoute |
   return DROP.test(pathname) ? { to: "drop" } : null;
 }
 
-function say(text: string, state: "info" | "error" = "info"): void {
+/** What the page is doing, in the bar (`problem`: what went wrong, in the notice under it). */
+function say(text: string, problem = false): void {
   const notice = byId("notice");
-  notice.textContent = state === "error" ? text : "";
-  notice.hidden = state !== "error";
-  const status = byId("status");
-  status.textContent = state === "info" ? text : "";
-  status.dataset.state = "info";
+  notice.textContent = problem ? text : "";
+  notice.hidden = !problem;
+  byId("status").textContent = problem ? "" : text;
 }
 
 /** A finished game's document, or the server's one-line reason why not. */
@@ -71,7 +70,7 @@ export function startReplay(where: ReplayRoute): void {
     gameDocument(where.game).then((doc) => {
       say("");
       viewer.load(doc, `Game ${where.game}: ${doc.names.join(", ")}`);
-    }, (error: Error) => say(error.message, "error"));
+    }, (error: Error) => say(error.message, true));
     return;
   }
   const drop = byId("replay-drop");
@@ -81,7 +80,7 @@ export function startReplay(where: ReplayRoute): void {
     file.arrayBuffer().then(logDocument).then((doc) => {
       say("");
       viewer.load(doc, `${file.name} (${doc.source ?? "log"}): ${doc.names.join(", ")}`);
-    }, (error: Error) => say(`${file.name}: ${error.message}`, "error"));
+    }, (error: Error) => say(`${file.name}: ${error.message}`, true));
   };
   const input = byId<HTMLInputElement>("replay-file");
   input.addEventListener("change", () => { if (input.files && input.files[0]) open(input.files[0]); });
