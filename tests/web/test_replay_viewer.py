@@ -163,3 +163,21 @@ def test_a_file_that_is_no_log_is_refused_on_the_page_in_one_line(server, browse
     said = browser.find_element("css selector", "#notice").text
     assert said.startswith("notes.txt: neither an mjlog") and "\n" not in said
     assert browser.execute_script("return document.getElementById('replay-view').hidden")
+
+
+def test_the_replay_of_a_game_still_in_play_shows_no_tile_and_says_why(server, browsers):
+    player_browser, watcher = browsers(), browsers()
+    create_table(player_browser, server.port, "alice", strategy="random", rules="tenhou", length="1")
+    player = WebPlayer(player_browser)
+    player.until(lambda s: s["screen"] == "waiting")
+    player.press("#ready")
+    player.until(lambda s: s["screen"] == "table" and len(s["hand"]) >= 13)
+    store = SqliteFile(server.db)
+    [row] = store.games(finished=False)
+    store.close()
+    watcher.get(f"http://127.0.0.1:{server.port}/games/{row.id}")
+    from selenium.webdriver.support.ui import WebDriverWait
+    WebDriverWait(watcher, 10).until(lambda b: not b.find_element("css selector", "#notice").get_attribute("hidden"))
+    assert "still in play" in watcher.find_element("css selector", "#notice").text
+    assert watcher.execute_script("return document.querySelectorAll('[data-tile]').length") == 0
+    assert watcher.execute_script("return document.getElementById('replay-view').hidden")
