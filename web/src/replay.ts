@@ -83,6 +83,7 @@ export class ReplayViewer {
     this.toc();
     this.root.hidden = false;
     this.go(0, 0);
+    performance.mark("replay-drawn"); // the first step on the screen (scripts/replay_bench.py reads it)
   }
 
   /** To step `step` of hand `hand` (each kept within the game: Infinity is the hand's last step). */
