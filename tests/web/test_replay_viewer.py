@@ -2,7 +2,7 @@
 screen's Replay link, at /games/ID; every step of every hand is stepped through and the tiles
 shown (all four concealed hands and each drawn tile, every pond, the dora indicators, the ura
 at each hand's end) are held to the record replayed in Python (server/replay_document.py);
-the keys, the buttons and the hands' list move it.  A Tenhou log chosen on /replay shows its
+the keys, the buttons and the hands' list move it, and a step's address opens at that step.  A Tenhou log chosen on /replay shows its
 first hand.  A replay of a game still in play shows no tile at all."""
 
 from __future__ import annotations
@@ -10,7 +10,10 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+from selenium.webdriver.support.ui import WebDriverWait
+
 from protocol.events import EventType
+from server.dropped_log import document_of_log
 from server.replay_document import replay_document
 from server.store import SqliteFile
 from tests.web.browser import WebPlayer, create_table, page_errors
@@ -94,7 +97,8 @@ def test_a_finished_games_replay_opens_from_its_final_screen_and_every_step_show
     browser = browsers()
     player, game = played_to_its_end(server, browser)
     player.press("#result #final-replay")
-    player.until(lambda s: browser.current_url.endswith(f"/games/{game}"), 10, "the replay's page")
+    player.until(lambda s: s["screen"] == "replay", 10, "the replay's page")
+    assert browser.execute_script("return location.pathname") == f"/games/{game}"
     store = SqliteFile(server.db)
     doc = replay_document(store.record(game))
     store.close()
@@ -127,6 +131,13 @@ def test_a_finished_games_replay_opens_from_its_final_screen_and_every_step_show
     assert read(browser)["hand"] == 0
     player.press("#replay-next-hand")
     assert read(browser)["hand"] == 1
+    player.key("\ue014")
+    player.key("\ue014")
+    WebDriverWait(browser, 5).until(  # the step's address, once the steps stop
+        lambda b: b.execute_script("return location.pathname + location.hash") == f"/games/{game}#hand-2-step-3")
+    browser.refresh()
+    wait_for_replay(browser)
+    assert read(browser) == expected[[i for i, e in enumerate(expected) if e["hand"] == 1][2]]
     assert page_errors(browser) == []
 
 
@@ -135,13 +146,11 @@ def read(browser) -> dict:
 
 
 def wait_for_replay(browser, timeout: float = 20.0) -> None:
-    from selenium.webdriver.support.ui import WebDriverWait
     WebDriverWait(browser, timeout).until(
         lambda b: b.execute_script("return !document.getElementById('replay-view').hidden"))
 
 
 def test_a_tenhou_log_chosen_on_the_replay_page_shows_its_first_hand(server, browsers):
-    from server.dropped_log import document_of_log
     browser = browsers()
     browser.get(f"http://127.0.0.1:{server.port}/replay")
     browser.find_element("css selector", "#replay-file").send_keys(str(MJLOG))
@@ -158,7 +167,6 @@ def test_a_file_that_is_no_log_is_refused_on_the_page_in_one_line(server, browse
     junk.write_text("hello")
     browser.get(f"http://127.0.0.1:{server.port}/replay")
     browser.find_element("css selector", "#replay-file").send_keys(str(junk))
-    from selenium.webdriver.support.ui import WebDriverWait
     WebDriverWait(browser, 10).until(lambda b: not b.find_element("css selector", "#notice").get_attribute("hidden"))
     said = browser.find_element("css selector", "#notice").text
     assert said.startswith("notes.txt: neither an mjlog") and "\n" not in said
@@ -176,7 +184,6 @@ def test_the_replay_of_a_game_still_in_play_shows_no_tile_and_says_why(server, b
     [row] = store.games(finished=False)
     store.close()
     watcher.get(f"http://127.0.0.1:{server.port}/games/{row.id}")
-    from selenium.webdriver.support.ui import WebDriverWait
     WebDriverWait(watcher, 10).until(lambda b: not b.find_element("css selector", "#notice").get_attribute("hidden"))
     assert "still in play" in watcher.find_element("css selector", "#notice").text
     assert watcher.execute_script("return document.querySelectorAll('[data-tile]').length") == 0

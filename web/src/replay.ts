@@ -7,6 +7,7 @@
 // hand's first and last step.
 
 import { byId, Child, fill, h } from "./dom";
+import { eventLine } from "./log";
 import { Choices } from "./offers";
 import { HandResult } from "./protocol_names";
 import { resultBody, standingsBody } from "./results";
@@ -38,6 +39,10 @@ export interface ReplayDoc {
   note?: string; // where a dropped log's replay stopped early
 }
 
+const LOG_LINES = 5; // the last events said in the middle of the table, as a live table says them
+const HASH = /^#hand-(\d+)-step-(\d+)$/; // the address of a step (kept in the address bar)
+const ADDRESS_DELAY_MS = 300;
+
 const KEYS: Record<string, (v: ReplayViewer) => void> = {
   ArrowRight: (v) => v.go(v.hand, v.step + 1), ArrowLeft: (v) => v.go(v.hand, v.step - 1),
   ArrowDown: (v) => v.go(v.hand + 1, 0), PageDown: (v) => v.go(v.hand + 1, 0),
@@ -55,9 +60,9 @@ export function resultLine(result: Ev | null, names: string[]): string {
   return `abortive draw (${String(result.reason ?? "").replace(/_/g, " ")})`;
 }
 
-function plainExtras(open: OpenHands): Extras {
+function plainExtras(open: OpenHands, log: Child[][]): Extras {
   return { choices: new Choices(), riichiMode: false, selected: null, myClock: "", turnClock: "", away: new Set(),
-    programs: new Set(), log: [], showWaits: false, decision: null, seatToBot: [], open };
+    programs: new Set(), log, showWaits: false, decision: null, seatToBot: [], open };
 }
 
 export class ReplayViewer {
@@ -66,6 +71,7 @@ export class ReplayViewer {
   step = 0;
   private board: Board;
   private red = false;
+  private addressTimer: number | null = null;
 
   constructor(private root: HTMLElement) {
     this.board = new Board(byId("replay-board"));
@@ -82,7 +88,8 @@ export class ReplayViewer {
     fill(standings, ...(doc.final ? [h("h2", {}, "Final standings"), standingsBody(doc.final, doc.names)] : []));
     this.toc();
     this.root.hidden = false;
-    this.go(0, 0);
+    const at = HASH.exec(location.hash);
+    this.go(at ? Number(at[1]) - 1 : 0, at ? Number(at[2]) - 1 : 0);
     performance.mark("replay-drawn"); // the first step on the screen (scripts/replay_bench.py reads it)
   }
 
@@ -104,24 +111,30 @@ export class ReplayViewer {
     return true;
   }
 
-  /** The spectator's view of the game at the current step, from the game's start and the hand's steps. */
-  view(): View {
+  /** The spectator's view of the game at the current step, from the game's start and the
+   * hand's steps, and the log of its last events. */
+  position(): { view: View; log: Child[][] } {
     const doc = this.doc as ReplayDoc;
     const state = new SeatState(null);
     state.apply(doc.start);
     const hand = doc.hands[this.hand];
-    for (let i = 0; i <= this.step; i += 1) state.apply(hand.steps[i].event);
+    let log: Child[][] = [];
+    for (let i = 0; i <= this.step; i += 1) {
+      state.apply(hand.steps[i].event);
+      const line = this.step - i < LOG_LINES * 3 ? eventLine(hand.steps[i].event, state.view as View) : null;
+      if (line) log = [...log, line].slice(-LOG_LINES);
+    }
     const lastOfGame = this.hand === doc.hands.length - 1 && this.step === hand.steps.length - 1;
     if (lastOfGame && doc.final) state.apply(doc.final);
-    return state.view as View;
+    return { view: state.view as View, log };
   }
 
   private draw(): void {
     const doc = this.doc as ReplayDoc;
     const hand = doc.hands[this.hand];
     const step = hand.steps[this.step];
-    const view = this.view();
-    this.board.draw(view, plainExtras(step));
+    const { view, log } = this.position();
+    this.board.draw(view, plainExtras(step, log));
     const atEnd = this.step === hand.steps.length - 1;
     Object.assign(this.root.dataset, { hand: String(this.hand), step: String(this.step),
       steps: String(hand.steps.length) });
@@ -132,6 +145,17 @@ export class ReplayViewer {
     result.hidden = !(atEnd && hand.result);
     fill(result, ...(atEnd && hand.result ? [resultBody(hand.result, doc.names, this.red)] : []));
     byId("replay-toc").querySelectorAll("li").forEach((li, i) => li.classList.toggle("current", i === this.hand));
+    this.keepAddress();
+  }
+
+  /** The step's address into the address bar, once the steps stop for a moment (Chromium
+   * ignores more than 100 address changes in 10 s, and a key held down makes many more). */
+  private keepAddress(): void {
+    if (this.addressTimer !== null) window.clearTimeout(this.addressTimer);
+    this.addressTimer = window.setTimeout(() => {
+      this.addressTimer = null;
+      history.replaceState(null, "", `#hand-${this.hand + 1}-step-${this.step + 1}`);
+    }, ADDRESS_DELAY_MS);
   }
 
   /** The dead wall's dora indicators shown so far, and the ura indicators once the hand has ended. */
