@@ -311,9 +311,10 @@ export class Board {
 /** A seat's concealed tiles face up, sorted, its drawn tile apart at the end (a replay's). */
 function openHand(hand: number[], drawn: number | null, red: boolean): HTMLElement[] {
   const tiles = hand.slice().sort((a, b) => a - b);
-  if (drawn !== null && tiles.includes(drawn)) tiles.splice(tiles.indexOf(drawn), 1);
+  const apart = drawn !== null && tiles.includes(drawn) ? drawn : null;
+  if (apart !== null) tiles.splice(tiles.indexOf(apart), 1);
   const shown = tiles.map((t) => tileElement(t, { red, classes: ["small"] }));
-  if (drawn !== null) shown.push(tileElement(drawn, { red, classes: ["small", "drawn"] }));
+  if (apart !== null) shown.push(tileElement(apart, { red, classes: ["small", "drawn"] }));
   return shown;
 }
 
