@@ -32,7 +32,7 @@ log = structlog.get_logger("riichi.downloads")
 
 PATH = re.compile(r"^/api/games/(\d{1,18})(?:/(tenhou6|mjai|replay))?$")
 PREFIX = "/api/games/"
-KEPT = 32  # encoded records kept (each a few hundred kilobytes at most)
+KEPT = 32  # encoded records kept (each a few hundred kilobytes at most; a long game's replay document ~0.6 MB)
 TYPES = {"record": "application/json", "tenhou6": "application/json", "mjai": "application/x-ndjson",
          "replay": "application/json"}
 SUFFIXES = {"record": "json", "tenhou6": "tenhou6.json", "mjai": "mjai.jsonl"}

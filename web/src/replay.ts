@@ -124,9 +124,11 @@ export class ReplayViewer {
       const line = this.step - i < LOG_LINES * 3 ? eventLine(hand.steps[i].event, state.view as View) : null;
       if (line) log = [...log, line].slice(-LOG_LINES);
     }
+    const view = state.view as View;
+    if (this.step === 0) view.turn = hand.dealer; // dealt: the dealer draws first (a live table's next event)
     const lastOfGame = this.hand === doc.hands.length - 1 && this.step === hand.steps.length - 1;
     if (lastOfGame && doc.final) state.apply(doc.final);
-    return { view: state.view as View, log };
+    return { view, log };
   }
 
   private draw(): void {
