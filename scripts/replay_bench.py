@@ -12,7 +12,9 @@
 3. How long the game takes to open: the document made in this process (replay_document), the
    server's first answer at /api/games/ID/replay (made and encoded there), and in the browser,
    from the navigation's start to the first step drawn (the page's 'replay-drawn' mark): the
-   first time (a fresh profile, the server's document not yet made), then `--runs` reloads.
+   first time (a fresh profile, the server's document not yet made), then `--runs` reloads;
+   and a step forward (in the fourth hand, 100 of them): the event handled, the table drawn
+   and laid out.
 The machine may be shared: compare within one run.
 """
 
@@ -42,6 +44,18 @@ SERVER = Path(sys.executable).parent / "riichi-server"
 LOADED = """
 const entries = [performance.getEntriesByType('navigation')[0], ...performance.getEntriesByType('resource')];
 return entries.map((e) => [new URL(e.name).pathname, e.encodedBodySize, e.decodedBodySize]);
+"""
+STEPPING = """
+const press = (key) => document.dispatchEvent(new KeyboardEvent('keydown', {key, bubbles: true}));
+press('PageDown'); press('PageDown'); press('PageDown');
+const times = [];
+for (let i = 0; i < arguments[0]; i += 1) {
+  const t = performance.now();
+  press('ArrowRight');
+  document.body.getBoundingClientRect();  // its layout included
+  times.push(performance.now() - t);
+}
+return times;
 """
 DRAWN = """
 const mark = performance.getEntriesByName('replay-drawn')[0];
@@ -114,6 +128,7 @@ def main() -> None:
             first = opened(browser, url)
             files = browser.execute_script(LOADED)
             reloads = [opened(browser, url) for _ in range(args.runs)]
+            stepping = sorted(browser.execute_script(STEPPING, 100))
             started = time.perf_counter()
             with urllib.request.urlopen(f"http://127.0.0.1:{port}/api/games/{game}/replay?again", timeout=10) as a:
                 a.read()
@@ -133,6 +148,8 @@ def main() -> None:
     print(f"the document served again (kept, uncompressed, over HTTP): {served_again:.0f} ms")
     print(f"opened in the browser, navigation to the first step drawn: first {first:.0f} ms (the server made the"
           f" document); reloads median {statistics.median(reloads):.0f} ms, max {max(reloads):.0f} ms")
+    print(f"a step forward (the hand's events replayed, the table drawn, its layout): median"
+          f" {statistics.median(stepping):.1f} ms, p90 {stepping[89]:.1f} ms, max {stepping[-1]:.1f} ms (100 steps)")
 
 
 if __name__ == "__main__":
