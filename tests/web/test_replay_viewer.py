@@ -3,7 +3,7 @@ screen's Replay link, at /games/ID; every step of every hand is stepped through 
 shown (all four concealed hands and each drawn tile, every pond, the dora indicators, the ura
 at each hand's end) are held to the record replayed in Python (server/replay_document.py);
 the keys, the buttons and the hands' list move it, and a step's address opens at that step.  A Tenhou log chosen on /replay shows its
-first hand.  A replay of a game still in play shows no tile at all."""
+first hand, and one dropped there on a phone too, with nothing wider than the window.  A replay of a game still in play shows no tile at all."""
 
 from __future__ import annotations
 
@@ -16,7 +16,7 @@ from protocol.events import EventType
 from server.dropped_log import document_of_log
 from server.replay_document import replay_document
 from server.store import SqliteFile
-from tests.web.browser import WebPlayer, create_table, page_errors
+from tests.web.browser import PHONE, WebPlayer, create_table, page_errors
 
 MJLOG = Path(__file__).resolve().parents[1] / "data" / "corpus" / "tenhou-mjlog" / "first-example.mjlog"
 
@@ -188,3 +188,26 @@ def test_the_replay_of_a_game_still_in_play_shows_no_tile_and_says_why(server, b
     assert "still in play" in watcher.find_element("css selector", "#notice").text
     assert watcher.execute_script("return document.querySelectorAll('[data-tile]').length") == 0
     assert watcher.execute_script("return document.getElementById('replay-view').hidden")
+
+
+DROP = """
+const file = new File([arguments[0]], arguments[1], {type: 'text/xml'});
+const data = new DataTransfer();
+data.items.add(file);
+document.body.dispatchEvent(new DragEvent('dragover', {dataTransfer: data, bubbles: true, cancelable: true}));
+document.body.dispatchEvent(new DragEvent('drop', {dataTransfer: data, bubbles: true, cancelable: true}));
+"""
+
+
+def test_a_log_dropped_on_a_phone_replays_with_nothing_wider_than_the_window(server, browsers):
+    browser = browsers(size=PHONE, touch=True)
+    browser.get(f"http://127.0.0.1:{server.port}/replay")
+    browser.execute_script(DROP, MJLOG.read_text(), MJLOG.name)
+    wait_for_replay(browser)
+    expected = expected_steps(document_of_log(MJLOG.read_bytes()))
+    assert read(browser) == expected[0]
+    player = WebPlayer(browser, via="touch")
+    player.press("#replay-hand-end")
+    assert read(browser) == [e for e in expected if e["hand"] == 0][-1]
+    assert browser.execute_script("return document.scrollingElement.scrollWidth <= window.innerWidth")
+    assert page_errors(browser) == []
