@@ -1,8 +1,10 @@
 """The web client's HTTP side: `riichi-server` serves the page on its own port.
 
-`GET /` is the lobby, `/join/CODE` and `/watch/CODE` open a table's links, `/games/ID` a finished
-game's replay and `/replay` the replay of a dropped Tenhou log (the same page: it reads its address), and the built files (web/ built into server/webclient/ by scripts/setup.sh,
-package data of this package) are served as they are, gzipped for a browser that takes it.
+`GET /` is the lobby, `/join/CODE` and `/watch/CODE` open a table's links, `/games/ID` a
+finished game's replay and `/replay` the replay of a dropped Tenhou log (the same page: it
+reads its address), and the built files (web/ built into server/webclient/ by
+scripts/setup.sh, package data of this package) are served as they are, gzipped for a
+browser that takes it.
 Every response carries a validator (ETag, Last-Modified) and a Content-Security-Policy that
 allows no inline script and nothing from anywhere but this server; the page's websocket is
 on the same origin (a request with `Upgrade: websocket` is the protocol's, at any path).

@@ -1,7 +1,8 @@
 // The way forward from a game's end: back to the lobby, a rematch (the same rules, clock and
 // bots; the first player to ask hosts it, and the others are offered it), the game's replay
-// (/games/ID, every hand open) and its record to download (tenhou.net/6 JSON, mjai lines).  Shown under the final standings in the
-// result dialog, and under the table once that dialog is closed.
+// (/games/ID, every hand open) and its record to download (tenhou.net/6 JSON, mjai lines).
+// Shown under the final standings in the result dialog, and under the table once that dialog
+// is closed.
 
 import { h } from "./dom";
 
