@@ -29,8 +29,9 @@ from server.game.record import GameRecord
 from server.rules.config import Rules
 from server.store.pg_away import Outage
 from server.store.columns import (
-    PLAYER_COLUMNS, PLAYER_GAME_COLUMNS, DecisionBatch, decision_rows, game_row, game_seat_rows, json_text,
-    optional_json_text, past_seat, player_game, player_row, record_of, rules_text, seat_row, table_row,
+    GAME_SEAT_COLUMNS, GAME_SEAT_FIELDS, PLAYER_COLUMNS, PLAYER_GAME_COLUMNS, DecisionBatch, decision_rows, game_row,
+    game_seat_rows, json_text, optional_json_text, past_seat, player_game, player_row, record_of, rules_text,
+    seat_row, table_row,
 )
 from server.store.protocol import Fenced
 from server.store.rows import GameRow, PastSeat, PlayerGame, PlayerRow, SeatRow, TableRow
@@ -39,6 +40,7 @@ from server.store.schema import migrate_postgres
 URL_SCHEMES = ("postgresql://", "postgres://")
 GIVEN_UP = -1  # the epoch kept for a table whose lease this node lost (no stored epoch is below 1)
 IDLE_IN_TRANSACTION = "3s"  # a transaction idle this long is ended by the server (a paused node's)
+GAME_SEAT_VALUES = ", ".join(f"${i}" for i in range(1, len(GAME_SEAT_FIELDS) + 1))
 
 
 def is_postgres_url(db: str) -> bool:
@@ -364,7 +366,7 @@ class PostgresStore:
             async with self.pool.acquire() as connection, connection.transaction():
                 await connection.execute("UPDATE games SET labels=$1 WHERE id=$2", json_text(list(finished.labels)),
                                          finished.game_id)
-                await connection.executemany("INSERT INTO game_seats VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)"
+                await connection.executemany(f"INSERT INTO game_seats ({GAME_SEAT_COLUMNS}) VALUES ({GAME_SEAT_VALUES})"
                                              " ON CONFLICT DO NOTHING", game_seat_rows(finished))
         await self.outage.held(attempt)
 

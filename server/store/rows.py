@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from server.finished import PlayerKind
+from server.game.seat_stats import SeatStats
 
 
 def token_hash(token: str) -> str:
@@ -91,3 +92,4 @@ class PlayerGame:
     finished: float  # when (seconds since the epoch)
     abandoned: bool
     labels: tuple[str, ...]
+    stats: SeatStats | None = None  # what the seat did (None: kept before the counts were)

@@ -84,6 +84,8 @@ STEPS: Sequence[Step] = (
         score INTEGER NOT NULL, place INTEGER, uma {real}, total {real}, PRIMARY KEY (game_id, seat))""",
      "CREATE INDEX IF NOT EXISTS game_seats_player ON game_seats (player_id, game_id)",
      AddColumn("games", "labels", "TEXT")),
+    # 11: what each seat did in its game (server/game/seat_stats.py); NULL in the rows kept before: unknown
+    tuple(AddColumn("game_seats", column, "INTEGER") for column in ("hands", "wins", "deal_ins", "riichi", "called")),
 )
 
 

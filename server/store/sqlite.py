@@ -19,8 +19,9 @@ from server.game.actions import Action
 from server.game.record import GameRecord
 from server.finished import GameFinished
 from server.store.columns import (
-    PLAYER_COLUMNS, PLAYER_GAME_COLUMNS, DecisionBatch, decision_rows, game_row, game_seat_rows, json_text,
-    optional_json_text, past_seat, player_game, player_row, record_of, rules_text, seat_row, table_row,
+    GAME_SEAT_COLUMNS, GAME_SEAT_FIELDS, PLAYER_COLUMNS, PLAYER_GAME_COLUMNS, DecisionBatch, decision_rows, game_row,
+    game_seat_rows, json_text, optional_json_text, past_seat, player_game, player_row, record_of, rules_text,
+    seat_row, table_row,
 )
 from server.store.rows import GameRow, PastSeat, PlayerGame, PlayerRow, TableRow
 from server.store.schema import migrate_sqlite
@@ -199,7 +200,8 @@ class SqliteFile:
             self.db.execute("BEGIN")
             self.db.execute("UPDATE games SET labels=? WHERE id=?",
                             (json_text(list(finished.labels)), finished.game_id))
-            self.db.executemany("INSERT OR IGNORE INTO game_seats VALUES (?,?,?,?,?,?,?,?,?)",
+            self.db.executemany(f"INSERT OR IGNORE INTO game_seats ({GAME_SEAT_COLUMNS})"
+                                f" VALUES ({', '.join('?' * len(GAME_SEAT_FIELDS))})",
                                 game_seat_rows(finished))
 
     def player_games(self, player_id: str, limit: int = 100) -> list[PlayerGame]:
