@@ -86,6 +86,12 @@ def seat_stats_of(columns: Sequence[Any]) -> SeatStats | None:
     return None if columns[0] is None else SeatStats(*columns)
 
 
+RATING_COLUMNS = "player_id, mu, sigma, games"  # a `ratings` row's, in order
+# The rated games' seats, (rated_seq, player_id, score) in the order they were rated (server/ratings.py grouped)
+RATED_SEATS = ("SELECT g.rated_seq, s.player_id, s.score FROM games g JOIN game_seats s ON s.game_id = g.id"
+               " WHERE g.rated_seq IS NOT NULL ORDER BY g.rated_seq, s.seat")
+
+
 # What player_game reads, in order, from `game_seats s JOIN games g`.
 PLAYER_GAME_COLUMNS = ("g.id, g.table_id, s.seat, s.name, s.score, s.place, s.uma, s.total, g.finished, g.labels, "
                        + ", ".join(f"s.{column}" for column in STATS_COLUMNS))

@@ -7,10 +7,8 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 import random
-from collections.abc import AsyncIterator
 
 import pytest
-import pytest_asyncio
 
 from server.finished import FinishedSeat, GameFinished
 from server.game.engine import Game
@@ -18,24 +16,11 @@ from server.game.record import GameRecord
 from server.game.seat_stats import SeatStats
 from server.players import PLAYERS
 from server.rules.config import preset
-from server.store import SqliteFile, SqliteStore, token_hash
-from server.store.postgres import PostgresStore
-from server.store.protocol import Store
+from server.store import token_hash
 from server.store.rows import PlayerKind, PlayerRow, SeatRow
-from tests.services import new_database
 
 
 pytestmark = pytest.mark.asyncio
-
-
-@pytest_asyncio.fixture(params=["sqlite", "postgres"])
-async def store(request, tmp_path) -> AsyncIterator[Store]:
-    if request.param == "sqlite":
-        opened: Store = SqliteStore(SqliteFile(tmp_path / "riichi.sqlite3"))
-    else:
-        opened = await PostgresStore.open(await new_database(request.getfixturevalue("postgres")))
-    yield opened
-    await opened.aclose()
 
 
 def _played(decisions: int, seed: bytes = b"s" * 32) -> Game:
