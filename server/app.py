@@ -39,6 +39,7 @@ from protocol import server_messages
 from protocol.server_messages import bye, error, pong, welcome
 from server.cli import games as admin
 from server.cli import players as players_cli
+from server.cli import ratings as ratings_cli
 from server.cli.local_games import SERVER_DEFAULT
 from server.downloads import Downloads, is_download
 from server.player_api import PlayerApi, is_player_path
@@ -918,7 +919,9 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--require-player-key", action="store_true",
                    help="admit only the players this server issued a key to (riichi-server players add NAME): a"
                         " hello with any other key, or none, is refused with unknown_player")
-    players_cli.add_commands(admin.add_commands(p))
+    commands = admin.add_commands(p)
+    players_cli.add_commands(commands)
+    ratings_cli.add_commands(commands)
     return p
 
 
@@ -931,6 +934,8 @@ def main(argv: list[str] | None = None) -> int:
     args = parser().parse_args(argv)
     if args.command == "players":
         return players_cli.run(args)
+    if args.command == "ratings":
+        return ratings_cli.run(args)
     if args.command is not None:
         return admin.run(args)
     args.db = args.db or SERVER_DEFAULT

@@ -87,6 +87,8 @@ def rate(seats: Sequence[RatedSeat], current: Mapping[str, Rating]) -> dict[str,
     missing there has the default).  A player who held more than one of its seats (the
     server's bot strategies often do) is what the others are measured against, unchanged:
     its seats would each say something different of one player."""
+    if len(seats) < 2:
+        return {}  # (no stored game is: nobody to be measured against)
     ids = [s.player_id for s in seats]
     before = [current.get(i, DEFAULT) if i is not None else DEFAULT for i in ids]
     teams = [[model().rating(mu=r.mu, sigma=r.sigma)] for r in before]
