@@ -43,6 +43,7 @@ from server.cli import ratings as ratings_cli
 from server.cli.local_games import SERVER_DEFAULT
 from server.downloads import Downloads, is_download
 from server.player_api import PlayerApi, is_player_path
+from server.player_page import PlayerPages, is_player_page
 from server.limits import AddressCounts, RareLog, quiet_descriptor_errors, raise_open_files_limit
 from server.identity import PlayerRefused, add_strategy_players, key_problem, player_of_hello
 from server.lobby import Lobby, LobbyError
@@ -50,6 +51,7 @@ from server.players import PLAYERS
 from server.pace import AddressShare
 from server.rules.decompose import prefill as prefill_readings
 from server.rules.shanten import prefill as prefill_shanten
+from server.standings import Standings, is_standings_path
 from server.session import Session
 from server.store import token_hash
 from server.addresses import ClientAddresses
@@ -186,6 +188,8 @@ class App:
         self.metrics = Figures(read=self.figures)  # GET /metrics (its tables count into it: Table.figures)
         self.downloads = Downloads(lobby.store)  # GET /api/games/ID/tenhou6 and .../mjai (server/downloads.py)
         self.player_api = PlayerApi(lobby.store)  # GET /api/players/ID (server/player_api.py)
+        self.player_pages = PlayerPages(lobby.store)  # GET /players/NAME (server/player_page.py)
+        self.standings = Standings(lobby.store)  # GET /standings and /standings.csv (server/standings.py)
 
     def connection_class(self) -> type[ServerConnection]:
         """websockets' connection, counted per client address from accept to close.  Its
@@ -255,6 +259,10 @@ class App:
             return await self.downloads.respond(path)
         if is_player_path(path) and not is_websocket(request):
             return await self.player_api.respond(path)
+        if is_player_page(path) and not is_websocket(request):
+            return await self.player_pages.respond(path)
+        if is_standings_path(path) and not is_websocket(request):
+            return await self.standings.respond(path, urlsplit(request.path).query)
         return web_request(self.web, request, path)
 
     async def problem(self) -> str | None:
