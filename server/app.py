@@ -189,7 +189,7 @@ class App:
         self.downloads = Downloads(lobby.store)  # GET /api/games/ID/tenhou6 and .../mjai (server/downloads.py)
         self.player_api = PlayerApi(lobby.store)  # GET /api/players/ID (server/player_api.py)
         self.player_pages = PlayerPages(lobby.store)  # GET /players/NAME (server/player_page.py)
-        self.standings = Standings(lobby.store)  # GET /standings and /standings.csv (server/standings.py)
+        self.standings = Standings(lobby.store, lobby.finishes)  # GET /standings(.csv) (server/standings.py)
 
     def connection_class(self) -> type[ServerConnection]:
         """websockets' connection, counted per client address from accept to close.  Its

@@ -4,20 +4,28 @@ and rating (issue 25).  `?label=L` keeps to the games of tables with that label 
 standings): the games and points are those games', the rating is the player's one rating.
 
 Only games played out count (their seats are kept when they end), so a game in play never
-shows.  The CSV has a header row; a name a spreadsheet would take for a formula is written
-with a leading apostrophe.
+shows.  The standings are added up over every game kept, which takes a while on a big
+database (docs/ratings.md: about 0.2 s for 20,000 games on SQLite), so each label's are kept
+in memory until any game ends (on any node: the Finishes of every node's) or for
+`KEEP_FOR` seconds (a `ratings --rebuild` run meanwhile shows within that).  The CSV has a
+header row; a name a spreadsheet would take for a formula is written with a leading
+apostrophe.
 """
 
 from __future__ import annotations
 
 import csv
 import io
+import time
+from collections.abc import Callable
 from http import HTTPStatus
 from urllib.parse import parse_qs, quote
 
 import structlog
 from websockets.http11 import Response
 
+from server.finished import GameFinished
+from server.finishes import Finishes
 from server.html_pages import csv_response, html_response, link, not_found, page, player_href, table, text, unavailable
 from server.ratings import shown
 from server.store.protocol import Store
@@ -28,6 +36,8 @@ log = structlog.get_logger("riichi.pages")
 PATHS = ("/standings", "/standings.csv")
 CSV_HEADER = ("rank", "player_id", "name", "games", "first", "second", "third", "fourth", "average_place",
               "average_points", "total", "mu", "sigma", "ordinal", "rated_games")
+KEEP_FOR = 30.0  # seconds the standings are kept when no game ends
+KEEP_LABELS = 32  # the labels' standings kept at most (a label is any text a request gives)
 FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
 
 
@@ -41,13 +51,35 @@ def label_of(query: str) -> str | None:
 
 
 class Standings:
-    def __init__(self, store: Store):
-        self.store = store
+    def __init__(self, store: Store, finishes: Finishes | None = None, now: Callable[[], float] = time.monotonic):
+        self.store, self.now = store, now
+        self._kept: dict[str | None, tuple[float, list[PlayerTotals]]] = {}  # label -> (when read, standings)
+        self._ended = 0  # games heard to end: standings read while one ended are not kept
+        if finishes is not None:
+            finishes.subscribe(self.forget)  # (relayed too: every node's games change them)
+
+    def forget(self, _: GameFinished | None = None) -> None:
+        """A game has ended: the standings kept are out of date."""
+        self._ended += 1
+        self._kept.clear()
+
+    async def rows(self, label: str | None) -> list[PlayerTotals]:
+        """The standings of `label` (None: every game), read again once out of date."""
+        kept = self._kept.get(label)
+        if kept is not None and self.now() - kept[0] < KEEP_FOR:
+            return kept[1]
+        read, ended = self.now(), self._ended
+        rows = await self.store.standings(label)
+        if ended == self._ended:
+            if len(self._kept) >= KEEP_LABELS:
+                self._kept.pop(next(iter(self._kept)))
+            self._kept[label] = (read, rows)
+        return rows
 
     async def respond(self, path: str, query: str) -> Response:
         label = label_of(query)
         try:
-            rows = await self.store.standings(label)
+            rows = await self.rows(label)
         except Exception:  # noqa: BLE001 - a store that fails one request: the server goes on
             log.exception("standings_failed", label=label)
             return unavailable()

@@ -19,9 +19,9 @@ from server.game.actions import Action
 from server.game.record import GameRecord
 from server.finished import GameFinished
 from server.store.columns import (
-    GAME_SEAT_COLUMNS, GAME_SEAT_FIELDS, PLAYER_COLUMNS, RATED_SEATS, RATING_COLUMNS, PLAYER_GAME_COLUMNS, DecisionBatch, decision_rows, game_row,
-    game_seat_rows, json_text, optional_json_text, past_seat, player_game, player_row, record_of, rules_text,
-    seat_row, table_row,
+    GAME_SEAT_COLUMNS, GAME_SEAT_FIELDS, PLAYER_COLUMNS, PLAYER_GAME_COLUMNS, RATED_SEATS, RATING_COLUMNS,
+    DecisionBatch, decision_rows, game_row, game_seat_rows, json_text, optional_json_text, past_seat, player_game,
+    player_row, record_of, rules_text, seat_row, table_row,
 )
 from server.ratings import Progress, Rating, Rebuilt, grouped, players_of, rate, rated, rebuilt, seats_of
 from server.store.rows import GameRow, PastSeat, PlayerGame, PlayerRow, PlayerTotals, TableRow
