@@ -38,7 +38,9 @@ _STATS = ", ".join(f"COALESCE(SUM(s.{column}), 0)" for column in STATS_COLUMNS)
 
 def totals_query(dialect: Dialect, player: bool, label: bool) -> str:
     """The query of every player's totals (`player`: one player's, its id the first argument;
-    `label`: only games with a label, the next argument).  Its rows: `totals` reads them."""
+    `label`: only games with a label, the next argument).  Its rows: `totals` reads them.
+    The seats are added up first, then joined to their players and ratings (once a player,
+    not once a seat); the games are read only for a label."""
     where = ["s.player_id IS NOT NULL", "s.place IS NOT NULL"]
     n = 0
     if player:
@@ -47,11 +49,12 @@ def totals_query(dialect: Dialect, player: bool, label: bool) -> str:
     if label:
         n += 1
         where.append(dialect.has_label(dialect.placeholder(n)))
-    return (f"SELECT s.player_id, COALESCE(p.name, MAX(s.name)), COUNT(*), {_PLACES}, SUM(s.place), SUM(s.score),"
-            f" SUM(s.total), {_STATS}, r.mu, r.sigma, r.games"
-            " FROM game_seats s JOIN games g ON g.id = s.game_id LEFT JOIN players p ON p.id = s.player_id"
-            " LEFT JOIN ratings r ON r.player_id = s.player_id"
-            f" WHERE {' AND '.join(where)} GROUP BY s.player_id, p.name, r.mu, r.sigma, r.games")
+    games = " JOIN games g ON g.id = s.game_id" if label else ""
+    added = (f"SELECT s.player_id AS player_id, MAX(s.name) AS seat_name, COUNT(*) AS games, {_PLACES},"
+             f" SUM(s.place), SUM(s.score), SUM(s.total), {_STATS} FROM game_seats s{games}"
+             f" WHERE {' AND '.join(where)} GROUP BY s.player_id")
+    return ("SELECT a.*, r.mu, r.sigma, r.games, p.name FROM (" + added + ") a"
+            " LEFT JOIN players p ON p.id = a.player_id LEFT JOIN ratings r ON r.player_id = a.player_id")
 
 
 def totals_arguments(player_id: str | None, label: str | None) -> tuple[str, ...]:
@@ -60,10 +63,10 @@ def totals_arguments(player_id: str | None, label: str | None) -> tuple[str, ...
 
 def totals(row: Sequence[Any]) -> PlayerTotals:
     """A player's totals from a row of `totals_query`."""
-    player_id, name, games, p1, p2, p3, p4, place_sum, score_sum, total = row[:10]
-    hands, wins, deal_ins, riichi, called, mu, sigma, rated_games = row[10:]
+    player_id, seat_name, games, p1, p2, p3, p4, place_sum, score_sum, total = row[:10]
+    hands, wins, deal_ins, riichi, called, mu, sigma, rated_games, name = row[10:]
     rating = DEFAULT if mu is None else Rating(mu, sigma, rated_games)
-    return PlayerTotals(player_id, name, int(games), (int(p1), int(p2), int(p3), int(p4)), int(place_sum),
+    return PlayerTotals(player_id, name or seat_name, int(games), (int(p1), int(p2), int(p3), int(p4)), int(place_sum),
                         int(score_sum), float(total or 0.0),
                         SeatStats(int(hands), int(wins), int(deal_ins), int(riichi), int(called)), rating)
 
