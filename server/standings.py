@@ -5,11 +5,11 @@ standings): the games and points are those games', the rating is the player's on
 
 Only games played out count (their seats are kept when they end), so a game in play never
 shows.  The standings are added up over every game kept, which takes a while on a big
-database (docs/ratings.md: about 0.1 s for 20,000 games on SQLite, 0.7 s for 100,000), so each label's are kept
-in memory until any game ends (on any node: the Finishes of every node's) or for
-`KEEP_FOR` seconds (a `ratings --rebuild` run meanwhile shows within that).  The CSV has a
-header row; a name a spreadsheet would take for a formula is written with a leading
-apostrophe.
+database (docs/ratings.md: about 0.1 s for 20,000 games on SQLite, 0.7 s for 100,000), so
+each label's are kept in memory until any game ends (on any node: the Finishes of every
+node's) or for `KEEP_FOR` seconds (a `ratings --rebuild` run meanwhile shows within that).
+The CSV has a header row; a name a spreadsheet would take for a formula is written with a
+leading apostrophe.
 """
 
 from __future__ import annotations
