@@ -101,9 +101,11 @@ Progress = Callable[[int, int], None]  # told (games rated so far, games in all)
 PROGRESS_EVERY = 1000
 
 
-def replay(games: Sequence[Sequence[RatedSeat]], progress: Progress | None = None) -> dict[str, Rating]:
-    """Every player's rating after these games, rated in order from the defaults."""
-    ratings: dict[str, Rating] = {}
+def replay(games: Sequence[Sequence[RatedSeat]], progress: Progress | None = None,
+           start: Mapping[str, Rating] | None = None) -> dict[str, Rating]:
+    """Every player's rating after these games, rated in order from the defaults (or from
+    `start`, the ratings the games before them left)."""
+    ratings: dict[str, Rating] = dict(start or {})
     for done, seats in enumerate(games, 1):
         ratings.update(rate(seats, ratings))
         if progress is not None and (done % PROGRESS_EVERY == 0 or done == len(games)):
@@ -131,20 +133,29 @@ class Rebuilt:
     changed: int
 
 
-def rebuilt(games: Sequence[Sequence[RatedSeat]], kept: Mapping[str, Rating],
-            progress: Progress | None = None) -> tuple[dict[str, Rating], Rebuilt]:
-    """The ratings `games` give (the rated games, in their order) and how they differ from those `kept`."""
-    ratings = replay(games, progress)
-    return ratings, Rebuilt(len(games), len(ratings), changed(kept, ratings))
+@dataclass(frozen=True, slots=True)
+class RatedGames:
+    """Rated games' seats, in the order they were rated, and the last one's rated_seq (0: none)."""
+
+    games: list[list[RatedSeat]]
+    last: int
 
 
-def grouped(rows: Iterable[Sequence[Any]]) -> list[list[RatedSeat]]:
-    """The rated games' seats from (rated_seq, player_id, score) rows in rated_seq and seat order."""
+def grouped(rows: Iterable[Sequence[Any]]) -> RatedGames:
+    """The rated games from (rated_seq, player_id, score) rows in rated_seq and seat order."""
     games: list[list[RatedSeat]] = []
-    last = None
+    last = 0
     for seq, player_id, score in rows:
         if seq != last:
             games.append([])
             last = seq
         games[-1].append(RatedSeat(player_id, score))
-    return games
+    return RatedGames(games, last)
+
+
+def rebuilt(before: RatedGames, so_far: dict[str, Rating], newer: RatedGames,
+            kept: Mapping[str, Rating]) -> tuple[dict[str, Rating], Rebuilt]:
+    """A rebuild's end: `so_far` (the ratings `before` gave, replayed with no lock held) carried
+    on over the `newer` games rated since (read under the lock), and how they differ from those `kept`."""
+    ratings = replay(newer.games, start=so_far)
+    return ratings, Rebuilt(len(before.games) + len(newer.games), len(ratings), changed(kept, ratings))

@@ -2,8 +2,9 @@
 `riichi-server ratings --rebuild`, which rates every stored game played out again, in the
 order the server rated them, from the defaults, and says how many ratings it changed (none,
 when the kept ratings are right).  Either database: the SQLite file or PostgreSQL, on which
-the nodes of a service go on playing meanwhile (a game that ends during the rebuild waits for
-it, then is rated after it).
+the nodes of a service go on playing meanwhile (the games rated so far are replayed with no
+lock held; those rated meanwhile are added under the ratings' lock, as the ratings are
+written).
 """
 
 from __future__ import annotations

@@ -87,9 +87,10 @@ def seat_stats_of(columns: Sequence[Any]) -> SeatStats | None:
 
 
 RATING_COLUMNS = "player_id, mu, sigma, games"  # a `ratings` row's, in order
-# The rated games' seats, (rated_seq, player_id, score) in the order they were rated (server/ratings.py grouped)
+# The seats of the games rated after the one of rated_seq {after} (a placeholder), as (rated_seq,
+# player_id, score) in the order they were rated (server/ratings.py grouped)
 RATED_SEATS = ("SELECT g.rated_seq, s.player_id, s.score FROM games g JOIN game_seats s ON s.game_id = g.id"
-               " WHERE g.rated_seq IS NOT NULL ORDER BY g.rated_seq, s.seat")
+               " WHERE g.rated_seq > {after} ORDER BY g.rated_seq, s.seat")
 
 
 # What player_game reads, in order, from `game_seats s JOIN games g`.

@@ -34,7 +34,9 @@ from server.store.columns import (
     player_row, record_of, rules_text, seat_row, table_row,
 )
 from server.store.protocol import Fenced
-from server.ratings import Progress, Rating, Rebuilt, grouped, players_of, rate, rated, rebuilt, seats_of
+from server.ratings import (
+    Progress, Rating, Rebuilt, grouped, players_of, rate, rated, rebuilt, replay, seats_of,
+)
 from server.store.rows import GameRow, PastSeat, PlayerGame, PlayerRow, PlayerTotals, SeatRow, TableRow
 from server.store.totals import Dialect, in_standing_order, totals, totals_arguments, totals_query
 from server.store.schema import migrate_postgres
@@ -403,14 +405,17 @@ class PostgresStore:
         return {p: Rating(mu, sigma, games) for p, mu, sigma, games in rows}
 
     async def rebuild_ratings(self, progress: Progress | None = None) -> Rebuilt:
-        """Every rating again, in one transaction under the ratings' lock (a game that ends
-        meanwhile on any node waits, and is rated after)."""
+        """Every rating again: the games rated so far replayed with no lock held (the nodes go
+        on rating theirs), then, in one transaction under the ratings' lock, any rated
+        meanwhile, and every rating written."""
+        before = grouped(tuple(row) for row in await self.pool.fetch(RATED_SEATS.format(after="$1"), 0))
+        so_far = replay(before.games, progress)
         async with self.pool.acquire() as connection, connection.transaction():
             await connection.execute("SELECT pg_advisory_xact_lock($1)", RATINGS_LOCK)
-            games = grouped(tuple(row) for row in await connection.fetch(RATED_SEATS))
+            newer = grouped(tuple(row) for row in await connection.fetch(RATED_SEATS.format(after="$1"), before.last))
             kept = {p: Rating(mu, sigma, n) for p, mu, sigma, n in await connection.fetch(
                 f"SELECT {RATING_COLUMNS} FROM ratings")}
-            ratings, report = rebuilt(games, kept, progress)
+            ratings, report = rebuilt(before, so_far, newer, kept)
             await connection.execute("DELETE FROM ratings")
             await self._write_ratings(connection, ratings)
         return report

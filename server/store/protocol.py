@@ -112,7 +112,8 @@ class Store(Protocol):
 
     async def rebuild_ratings(self, progress: Progress | None = None) -> Rebuilt:
         """Every rating again from the defaults, the rated games replayed in their order
-        (`keep_finished` rated each as it was kept, serialised with every other node's)."""
+        (`keep_finished` rated each as it was kept, serialised with every other node's); the
+        games rated while it replays are added at its end, under the ratings' lock."""
 
     async def record(self, game_id: int) -> GameRecord:
         """A stored game's record (KeyError if there is none): replaying it rebuilds the game."""

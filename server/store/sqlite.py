@@ -23,7 +23,9 @@ from server.store.columns import (
     DecisionBatch, decision_rows, game_row, game_seat_rows, json_text, optional_json_text, past_seat, player_game,
     player_row, record_of, rules_text, seat_row, table_row,
 )
-from server.ratings import Progress, Rating, Rebuilt, grouped, players_of, rate, rated, rebuilt, seats_of
+from server.ratings import (
+    Progress, Rating, Rebuilt, grouped, players_of, rate, rated, rebuilt, replay, seats_of,
+)
 from server.store.rows import GameRow, PastSeat, PlayerGame, PlayerRow, PlayerTotals, TableRow
 from server.store.totals import Dialect, in_standing_order, totals, totals_arguments, totals_query
 from server.store.schema import migrate_sqlite
@@ -234,12 +236,15 @@ class SqliteFile:
             f"SELECT {RATING_COLUMNS} FROM ratings")}
 
     def rebuild_ratings(self, progress: Progress | None = None) -> Rebuilt:
-        """Every rating again from the defaults, the rated games replayed in their order, in one
-        transaction (a game that ends meanwhile waits, and is rated after)."""
+        """Every rating again from the defaults, the rated games replayed in their order: those
+        rated so far with no lock held (a server on the file goes on writing), then, in one
+        write transaction, any rated meanwhile, and every rating written."""
+        before = grouped(self.db.execute(RATED_SEATS.format(after="?"), (0,)))  # (one statement: one snapshot)
+        so_far = replay(before.games, progress)
         with self.db:
             self.db.execute("BEGIN IMMEDIATE")
-            games = grouped(self.db.execute(RATED_SEATS))
-            ratings, report = rebuilt(games, self.ratings(), progress)
+            newer = grouped(self.db.execute(RATED_SEATS.format(after="?"), (before.last,)))
+            ratings, report = rebuilt(before, so_far, newer, self.ratings())
             self.db.execute("DELETE FROM ratings")
             self._write_ratings(ratings)
         return report

@@ -17,6 +17,7 @@ from server.finished import FinishedSeat, GameFinished, PlayerKind
 from server.game.record import GameRecord
 from server.game.seat_stats import SeatStats
 from server.rules.config import preset
+from server.store import SqliteStore
 from server.store.postgres import PostgresStore
 from server.store.rows import PlayerRow
 from tests.services import new_database
@@ -132,3 +133,28 @@ async def test_games_that_end_at_once_on_two_nodes_are_rated_one_after_the_other
     finally:
         for node in nodes:
             await node.aclose()
+
+
+async def test_a_game_that_ends_while_the_ratings_are_rebuilt_is_rated_once_and_in_its_order(store):
+    """The rebuild replays what was rated with no lock held, so a game may end meanwhile: it is
+    either in the rebuild (rated under the lock, after the others) or rated after it, from
+    the rebuilt ratings; either way the ratings are what a rebuild gives."""
+    await store.save_table("t1", "INV1", "WAT1", preset("tenhou"), None)
+    for players, scores in _random_games(random.Random(3), 12):
+        await store.keep_finished(_game(await _new_game(store), players, scores))
+    late_id = await _new_game(store)
+    late = _game(late_id, ["p-ann", "p-bo", "p-cy", "bot-builtin"], [50000, 30000, 15000, 5000])
+    ending: list[asyncio.Task] = []
+
+    def a_game_ends(done: int, total: int) -> None:
+        if isinstance(store, SqliteStore):  # (at once, between the replay and the locked part)
+            store.file.keep_finished(late)
+        else:
+            ending.append(asyncio.get_running_loop().create_task(store.keep_finished(late)))
+
+    report = await store.rebuild_ratings(a_game_ends)
+    await asyncio.gather(*ending)
+    assert report.games == 13 if isinstance(store, SqliteStore) else report.games in (12, 13)
+    assert report.changed == 0
+    again = await store.rebuild_ratings()
+    assert (again.games, again.changed) == (13, 0)
