@@ -3,8 +3,9 @@
 The model is OpenSkill's Plackett-Luce (the `openskill` package): it rates a whole ranking
 of four at once, as one observation, where Elo and Glicko see pairs; and it keeps an
 uncertainty (sigma) per player, so that a new player's first games move its rating far and
-a regular's move it little.  It is open source, needs no licence (TrueSkill's is
-patented) and is fast enough to rebuild every game ever played in seconds.
+a regular's move it little.  It is open source (MIT; TrueSkill, which does the same job,
+is patented and trademarked) and fast enough to rebuild every game ever played in seconds.
+Seats that end on the same score share a rank (`ranks`).
 
 A rating is `mu` ± `sigma`; players are sorted by its conservative `ordinal`, mu - 3 sigma,
 which rises as the server grows sure of a player.
