@@ -120,8 +120,8 @@ def changed(before: Mapping[str, Rating], after: Mapping[str, Rating]) -> int:
 
 
 def shown(rating: Rating) -> str:
-    """A rating as players read it: mu ± sigma, one decimal."""
-    return f"{rating.mu:.1f} ± {rating.sigma:.1f}"
+    """A rating as players read it: mu ± sigma, one decimal ("not rated" before any game rated it)."""
+    return f"{rating.mu:.1f} ± {rating.sigma:.1f}" if rating.games else "not rated"
 
 
 

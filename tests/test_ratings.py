@@ -6,7 +6,7 @@ from __future__ import annotations
 import random
 
 from server.finished import FinishedSeat, GameFinished, PlayerKind
-from server.ratings import DEFAULT, MU, RatedSeat, Rating, changed, rate, rated, ranks, replay
+from server.ratings import DEFAULT, MU, RatedSeat, Rating, changed, rate, rated, ranks, replay, shown
 
 
 def seats(*players_and_scores: tuple[str | None, int]) -> list[RatedSeat]:
@@ -66,3 +66,7 @@ def test_replaying_the_same_games_in_the_same_order_gives_the_same_floats():
     assert first == second and changed(first, second) == 0
     assert sum(r.games for r in first.values()) == 4 * 300
     assert changed(first, replay(games[:-1])) == 4
+
+
+def test_a_rating_reads_as_mu_and_sigma_once_a_game_has_rated_it():
+    assert shown(Rating(27.04, 6.54, 3)) == "27.0 ± 6.5" and shown(DEFAULT) == "not rated"
