@@ -39,10 +39,12 @@ from protocol import server_messages
 from protocol.server_messages import bye, error, pong, welcome
 from server.cli import games as admin
 from server.cli import players as players_cli
+from server.cli import ratings as ratings_cli
 from server.cli.local_games import SERVER_DEFAULT
 from server.downloads import Downloads, is_download
 from server.dropped_log import PATH as DROPPED_LOG_PATH, receive_dropped_log
 from server.player_api import PlayerApi, is_player_path
+from server.player_page import PlayerPages, is_player_page
 from server.limits import AddressCounts, RareLog, quiet_descriptor_errors, raise_open_files_limit
 from server.identity import PlayerRefused, add_strategy_players, key_problem, player_of_hello
 from server.lobby import Lobby, LobbyError
@@ -50,6 +52,7 @@ from server.players import PLAYERS
 from server.pace import AddressShare
 from server.rules.decompose import prefill as prefill_readings
 from server.rules.shanten import prefill as prefill_shanten
+from server.standings import Standings, is_standings_path
 from server.session import Session
 from server.store import token_hash
 from server.addresses import ClientAddresses
@@ -186,6 +189,8 @@ class App:
         self.metrics = Figures(read=self.figures)  # GET /metrics (its tables count into it: Table.figures)
         self.downloads = Downloads(lobby.store)  # GET /api/games/ID/tenhou6 and .../mjai (server/downloads.py)
         self.player_api = PlayerApi(lobby.store)  # GET /api/players/ID (server/player_api.py)
+        self.player_pages = PlayerPages(lobby.store)  # GET /players/NAME (server/player_page.py)
+        self.standings = Standings(lobby.store, lobby.finishes)  # GET /standings(.csv) (server/standings.py)
 
     def connection_class(self) -> type[ServerConnection]:
         """websockets' connection, counted per client address from accept to close.  Its
@@ -255,6 +260,10 @@ class App:
             return await self.downloads.respond(path, request.headers)
         if is_player_path(path) and not is_websocket(request):
             return await self.player_api.respond(path)
+        if is_player_page(path) and not is_websocket(request):
+            return await self.player_pages.respond(path)
+        if is_standings_path(path) and not is_websocket(request):
+            return await self.standings.respond(path, urlsplit(request.path).query)
         return web_request(self.web, request, path)
 
     async def problem(self) -> str | None:
@@ -924,7 +933,9 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--require-player-key", action="store_true",
                    help="admit only the players this server issued a key to (riichi-server players add NAME): a"
                         " hello with any other key, or none, is refused with unknown_player")
-    players_cli.add_commands(admin.add_commands(p))
+    commands = admin.add_commands(p)
+    players_cli.add_commands(commands)
+    ratings_cli.add_commands(commands)
     return p
 
 
@@ -937,6 +948,8 @@ def main(argv: list[str] | None = None) -> int:
     args = parser().parse_args(argv)
     if args.command == "players":
         return players_cli.run(args)
+    if args.command == "ratings":
+        return ratings_cli.run(args)
     if args.command is not None:
         return admin.run(args)
     args.db = args.db or SERVER_DEFAULT

@@ -12,6 +12,8 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
 
+from server.game.seat_stats import SeatStats
+
 
 class PlayerKind(StrEnum):
     """Who a player is (and so who played a seat), as the protocol and the store name it."""
@@ -35,15 +37,18 @@ class FinishedSeat:
     place: int | None = None
     uma: float | None = None
     total: float | None = None
+    stats: SeatStats | None = None
 
     def to_data(self) -> dict[str, Any]:
         return {"seat": self.seat, "name": self.name, "player_id": self.player_id, "kind": self.kind.value,
-                "score": self.score, "place": self.place, "uma": self.uma, "total": self.total}
+                "score": self.score, "place": self.place, "uma": self.uma, "total": self.total,
+                "stats": self.stats.to_data() if self.stats is not None else None}
 
     @classmethod
     def from_data(cls, data: Mapping[str, Any]) -> FinishedSeat:
         return cls(int(data["seat"]), str(data["name"]), data.get("player_id"), PlayerKind(data["kind"]),
-                   int(data["score"]), data.get("place"), data.get("uma"), data.get("total"))
+                   int(data["score"]), data.get("place"), data.get("uma"), data.get("total"),
+                   SeatStats.from_data(data["stats"]) if data.get("stats") else None)
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,6 +1,6 @@
 // Builds the web client into server/webclient/, where riichi-server serves it from (package
 // data of the Python package): app.js (src/ bundled with @msgpack/msgpack and minified),
-// app.css, index.html and the tile art.  Also web/build/seat_state_cli.mjs and comforts_cli.mjs,
+// app.css, pages.css (the server-rendered pages'), index.html and the tile art.  Also web/build/seat_state_cli.mjs and comforts_cli.mjs,
 // which the tests run with node.  `node build.mjs --fresh` exits 0 when the build matches the
 // sources (scripts/setup.sh builds only when it does not).
 import { createHash } from "node:crypto";
@@ -40,6 +40,9 @@ mkdirSync(out, { recursive: true });
 await build({ entryPoints: [join(here, "src", "main.ts")], bundle: true, minify: true, format: "iife",
   target: ["es2020"], outfile: join(out, "app.js"), legalComments: "none", logLevel: "warning" });
 await build({ entryPoints: [join(here, "static", "app.css")], bundle: true, minify: true, outfile: join(out, "app.css"), external: ["/tiles/*"],
+  logLevel: "warning" });
+// the server-rendered pages' own (server/html_pages.py): the player pages and the standings
+await build({ entryPoints: [join(here, "static", "pages.css")], minify: true, outfile: join(out, "pages.css"),
   logLevel: "warning" });
 cpSync(join(here, "static", "index.html"), join(out, "index.html"));
 cpSync(join(here, "tiles"), join(out, "tiles"), { recursive: true });

@@ -5,12 +5,14 @@ PostgreSQL hold the same text, so a record means the same in either."""
 from __future__ import annotations
 
 import json
+from dataclasses import astuple
 from collections.abc import Iterable, Sequence
 from typing import Any
 
 from server.finished import GameFinished
 from server.game.actions import Action, action_from_data, action_to_data
 from server.game.record import GameRecord
+from server.game.seat_stats import SeatStats
 from server.rules.config import Rules, rules_from_data, rules_to_data
 from server.store.rows import GameRow, PastSeat, PlayerGame, PlayerKind, PlayerRow, SeatRow, TableRow
 
@@ -66,20 +68,40 @@ def table_row(columns: Sequence[Any], seats: list[SeatRow], game_id: int | None,
                     tuple(watchers), broadcasts, json.loads(spec) if spec else None)
 
 
+STATS_COLUMNS = ("hands", "wins", "deal_ins", "riichi", "called")  # SeatStats' fields, in order
+# game_seat_rows' columns, in order
+GAME_SEAT_FIELDS = ("game_id", "seat", "player_id", "name", "kind", "score", "place", "uma", "total", *STATS_COLUMNS)
+GAME_SEAT_COLUMNS = ", ".join(GAME_SEAT_FIELDS)
+
+
 def game_seat_rows(finished: GameFinished) -> list[tuple[Any, ...]]:
-    """A finished game's `game_seats` rows: (game_id, seat, player_id, name, kind, score, place, uma, total)."""
-    return [(finished.game_id, s.seat, s.player_id, s.name, s.kind.value, s.score, s.place, s.uma, s.total)
+    """A finished game's `game_seats` rows, GAME_SEAT_COLUMNS each (the counts NULL where unknown)."""
+    return [(finished.game_id, s.seat, s.player_id, s.name, s.kind.value, s.score, s.place, s.uma, s.total,
+             *(astuple(s.stats) if s.stats is not None else (None,) * len(STATS_COLUMNS)))
             for s in finished.seats]
 
 
+def seat_stats_of(columns: Sequence[Any]) -> SeatStats | None:
+    """A seat's counts from its STATS_COLUMNS (None: kept before they were)."""
+    return None if columns[0] is None else SeatStats(*columns)
+
+
+RATING_COLUMNS = "player_id, mu, sigma, games"  # a `ratings` row's, in order
+# The seats of the games rated after the one of rated_seq {after} (a placeholder), as (rated_seq,
+# player_id, score) in the order they were rated (server/ratings.py grouped)
+RATED_SEATS = ("SELECT g.rated_seq, s.player_id, s.score FROM games g JOIN game_seats s ON s.game_id = g.id"
+               " WHERE g.rated_seq > {after} ORDER BY g.rated_seq, s.seat")
+
+
 # What player_game reads, in order, from `game_seats s JOIN games g`.
-PLAYER_GAME_COLUMNS = "g.id, g.table_id, s.seat, s.name, s.score, s.place, s.uma, s.total, g.finished, g.labels"
+PLAYER_GAME_COLUMNS = ("g.id, g.table_id, s.seat, s.name, s.score, s.place, s.uma, s.total, g.finished, g.labels, "
+                       + ", ".join(f"s.{column}" for column in STATS_COLUMNS))
 
 
 def player_game(columns: Sequence[Any]) -> PlayerGame:
-    game_id, table_id, seat, name, score, place, uma, total, finished, labels = columns
+    game_id, table_id, seat, name, score, place, uma, total, finished, labels = columns[:10]
     return PlayerGame(game_id, table_id, seat, name, score, place, uma, total, finished, place is None,
-                      tuple(json.loads(labels)) if labels else ())
+                      tuple(json.loads(labels)) if labels else (), seat_stats_of(columns[10:]))
 
 
 def past_seat(table: Sequence[Any], game: Sequence[Any] | None) -> PastSeat:

@@ -20,7 +20,8 @@ from server.finished import GameFinished
 from server.game.actions import Action
 from server.game.record import GameRecord
 from server.rules.config import Rules
-from server.store.rows import GameRow, PastSeat, PlayerGame, PlayerRow, SeatRow, TableRow
+from server.ratings import Progress, Rating, Rebuilt
+from server.store.rows import GameRow, PastSeat, PlayerGame, PlayerRow, PlayerTotals, SeatRow, TableRow
 from server.store.sqlite import SqliteFile
 
 
@@ -100,6 +101,21 @@ class SqliteStore:
 
     async def player_games(self, player_id: str, limit: int = 100) -> list[PlayerGame]:
         return self.file.player_games(player_id, limit)
+
+    async def player_totals(self, player_id: str, label: str | None = None) -> PlayerTotals | None:
+        return self.file.player_totals(player_id, label)
+
+    async def standings(self, label: str | None = None) -> list[PlayerTotals]:
+        return self.file.standings(label)
+
+    async def players_named(self, name: str) -> list[PlayerRow]:
+        return self.file.players_named(name)
+
+    async def ratings(self) -> dict[str, Rating]:
+        return self.file.ratings()
+
+    async def rebuild_ratings(self, progress: Progress | None = None) -> Rebuilt:
+        return self.file.rebuild_ratings(progress)
 
     async def record(self, game_id: int) -> GameRecord:
         self.flush()  # what was appended is part of the record

@@ -29,16 +29,23 @@ from server.game.record import GameRecord
 from server.rules.config import Rules
 from server.store.pg_away import Outage
 from server.store.columns import (
-    PLAYER_COLUMNS, PLAYER_GAME_COLUMNS, DecisionBatch, decision_rows, game_row, game_seat_rows, json_text,
-    optional_json_text, past_seat, player_game, player_row, record_of, rules_text, seat_row, table_row,
+    GAME_SEAT_COLUMNS, GAME_SEAT_FIELDS, PLAYER_COLUMNS, PLAYER_GAME_COLUMNS, RATED_SEATS, RATING_COLUMNS,
+    DecisionBatch, decision_rows, game_row, game_seat_rows, json_text, optional_json_text, past_seat, player_game,
+    player_row, record_of, rules_text, seat_row, table_row,
 )
 from server.store.protocol import Fenced
-from server.store.rows import GameRow, PastSeat, PlayerGame, PlayerRow, SeatRow, TableRow
+from server.ratings import (
+    Progress, Rating, Rebuilt, grouped, players_of, rate, rated, rebuilt, replay, seats_of,
+)
+from server.store.rows import GameRow, PastSeat, PlayerGame, PlayerRow, PlayerTotals, SeatRow, TableRow
+from server.store.totals import Dialect, in_standing_order, totals, totals_arguments, totals_query
 from server.store.schema import migrate_postgres
 
 URL_SCHEMES = ("postgresql://", "postgres://")
 GIVEN_UP = -1  # the epoch kept for a table whose lease this node lost (no stored epoch is below 1)
 IDLE_IN_TRANSACTION = "3s"  # a transaction idle this long is ended by the server (a paused node's)
+RATINGS_LOCK = 72738  # the advisory lock that rates one game at a time, on every node (the schema's: 72737)
+GAME_SEAT_VALUES = ", ".join(f"${i}" for i in range(1, len(GAME_SEAT_FIELDS) + 1))
 
 
 def is_postgres_url(db: str) -> bool:
@@ -360,13 +367,73 @@ class PostgresStore:
         return await self.outage.held(attempt)
 
     async def keep_finished(self, finished: GameFinished) -> None:
+        """Its seats, and its players' ratings in the same transaction under the ratings' lock:
+        games that end at once on several nodes are rated one after the other, each from the
+        ratings the one before left."""
         async def attempt() -> None:
             async with self.pool.acquire() as connection, connection.transaction():
+                if rated(finished):
+                    await connection.execute("SELECT pg_advisory_xact_lock($1)", RATINGS_LOCK)
                 await connection.execute("UPDATE games SET labels=$1 WHERE id=$2", json_text(list(finished.labels)),
                                          finished.game_id)
-                await connection.executemany("INSERT INTO game_seats VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)"
+                await connection.executemany(f"INSERT INTO game_seats ({GAME_SEAT_COLUMNS}) VALUES ({GAME_SEAT_VALUES})"
                                              " ON CONFLICT DO NOTHING", game_seat_rows(finished))
+                if rated(finished):
+                    await self._rate(connection, finished)
         await self.outage.held(attempt)
+
+    async def _rate(self, connection: Any, finished: GameFinished) -> None:
+        """Rate a played-out game from its players' ratings now, and give it the next rated_seq
+        (under the ratings' lock)."""
+        if await connection.fetchval("SELECT rated_seq IS NULL FROM games WHERE id=$1", finished.game_id) is not True:
+            return  # no such game, or rated already (a write tried again)
+        seats = seats_of(finished)
+        current = {p: Rating(mu, sigma, games) for p, mu, sigma, games in await connection.fetch(
+            f"SELECT {RATING_COLUMNS} FROM ratings WHERE player_id = ANY($1::text[])", sorted(players_of(seats)))}
+        await self._write_ratings(connection, rate(seats, current))
+        await connection.execute("UPDATE games SET rated_seq = (SELECT COALESCE(MAX(rated_seq), 0) + 1 FROM games)"
+                                 " WHERE id=$1", finished.game_id)
+
+    @staticmethod
+    async def _write_ratings(connection: Any, ratings: Mapping[str, Rating]) -> None:
+        await connection.executemany("INSERT INTO ratings VALUES ($1, $2, $3, $4) ON CONFLICT (player_id) DO UPDATE"
+                                     " SET mu=excluded.mu, sigma=excluded.sigma, games=excluded.games",
+                                     [(p, r.mu, r.sigma, r.games) for p, r in sorted(ratings.items())])
+
+    async def ratings(self) -> dict[str, Rating]:
+        rows = await self.outage.asked(lambda: self.pool.fetch(f"SELECT {RATING_COLUMNS} FROM ratings"))
+        return {p: Rating(mu, sigma, games) for p, mu, sigma, games in rows}
+
+    async def rebuild_ratings(self, progress: Progress | None = None) -> Rebuilt:
+        """Every rating again: the games rated so far replayed with no lock held (the nodes go
+        on rating theirs), then, in one transaction under the ratings' lock, any rated
+        meanwhile, and every rating written."""
+        before = grouped(tuple(row) for row in await self.pool.fetch(RATED_SEATS.format(after="$1"), 0))
+        so_far = replay(before.games, progress)
+        async with self.pool.acquire() as connection, connection.transaction():
+            await connection.execute("SELECT pg_advisory_xact_lock($1)", RATINGS_LOCK)
+            newer = grouped(tuple(row) for row in await connection.fetch(RATED_SEATS.format(after="$1"), before.last))
+            kept = {p: Rating(mu, sigma, n) for p, mu, sigma, n in await connection.fetch(
+                f"SELECT {RATING_COLUMNS} FROM ratings")}
+            ratings, report = rebuilt(before, so_far, newer, kept)
+            await connection.execute("DELETE FROM ratings")
+            await self._write_ratings(connection, ratings)
+        return report
+
+    async def player_totals(self, player_id: str, label: str | None = None) -> PlayerTotals | None:
+        row = await self.outage.asked(lambda: self.pool.fetchrow(
+            totals_query(Dialect.POSTGRES, True, label is not None), *totals_arguments(player_id, label)))
+        return None if row is None else totals(tuple(row))
+
+    async def standings(self, label: str | None = None) -> list[PlayerTotals]:
+        rows = await self.outage.asked(lambda: self.pool.fetch(
+            totals_query(Dialect.POSTGRES, False, label is not None), *totals_arguments(None, label)))
+        return in_standing_order([totals(tuple(row)) for row in rows])
+
+    async def players_named(self, name: str) -> list[PlayerRow]:
+        rows = await self.outage.asked(lambda: self.pool.fetch(
+            f"SELECT {PLAYER_COLUMNS} FROM players WHERE name=$1 ORDER BY created, id", name))
+        return [player_row(tuple(row)) for row in rows]
 
     async def player_games(self, player_id: str, limit: int = 100) -> list[PlayerGame]:
         rows = await self.outage.asked(lambda: self.pool.fetch(

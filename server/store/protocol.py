@@ -20,7 +20,8 @@ from server.finished import GameFinished
 from server.game.actions import Action
 from server.game.record import GameRecord
 from server.rules.config import Rules
-from server.store.rows import GameRow, PastSeat, PlayerGame, PlayerRow, SeatRow, TableRow
+from server.ratings import Progress, Rating, Rebuilt
+from server.store.rows import GameRow, PastSeat, PlayerGame, PlayerRow, PlayerTotals, SeatRow, TableRow
 
 
 class Fenced(Exception):
@@ -87,11 +88,32 @@ class Store(Protocol):
 
     async def keep_finished(self, finished: GameFinished) -> None:
         """A finished game's seats, linked to their players (`game_seats`), and its table's labels:
-        the store's subscription to the games its node finishes (server/finishes.py).  Written
-        once: a second time changes nothing."""
+        the store's subscription to the games its node finishes (server/finishes.py).  A game
+        played out is rated in the same transaction (server/ratings.py), one game at a time
+        across every node, and given the next `rated_seq`.  Written once: a second time
+        changes nothing."""
 
     async def player_games(self, player_id: str, limit: int = 100) -> list[PlayerGame]:
         """A player's finished games (played out or abandoned), the latest first."""
+
+    # ---- what players did: totals, standings and ratings (issue 25) ------------------------
+
+    async def player_totals(self, player_id: str, label: str | None = None) -> PlayerTotals | None:
+        """A player's games played out (those with `label`), added up, with its rating (None: it has none)."""
+
+    async def standings(self, label: str | None = None) -> list[PlayerTotals]:
+        """Every player's totals (of the games with `label`), sorted by the rating's ordinal."""
+
+    async def players_named(self, name: str) -> list[PlayerRow]:
+        """The players who show this display name (names are not unique), the oldest first."""
+
+    async def ratings(self) -> dict[str, Rating]:
+        """Every rated player's rating, as kept."""
+
+    async def rebuild_ratings(self, progress: Progress | None = None) -> Rebuilt:
+        """Every rating again from the defaults, the rated games replayed in their order
+        (`keep_finished` rated each as it was kept, serialised with every other node's); the
+        games rated while it replays are added at its end, under the ratings' lock."""
 
     async def record(self, game_id: int) -> GameRecord:
         """A stored game's record (KeyError if there is none): replaying it rebuilds the game."""

@@ -7,6 +7,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from server.finished import PlayerKind
+from server.game.seat_stats import SeatStats
+from server.ratings import DEFAULT, Rating
 
 
 def token_hash(token: str) -> str:
@@ -91,3 +93,28 @@ class PlayerGame:
     finished: float  # when (seconds since the epoch)
     abandoned: bool
     labels: tuple[str, ...]
+    stats: SeatStats | None = None  # what the seat did (None: kept before the counts were)
+
+
+@dataclass(frozen=True)
+class PlayerTotals:
+    """A player's games played out (of one label, or all), added up: what its page and the
+    standings show.  `stats` adds the counts of the games that have them (kept before they
+    were: left out, so rates are per hand counted)."""
+    player_id: str
+    name: str
+    games: int
+    places: tuple[int, int, int, int]  # how many times 1st, 2nd, 3rd, 4th
+    place_sum: int
+    score_sum: int
+    total: float  # the results (points and uma, in thousands) added up
+    stats: SeatStats
+    rating: Rating = DEFAULT
+
+    @property
+    def average_place(self) -> float:
+        return self.place_sum / self.games if self.games else 0.0
+
+    @property
+    def average_score(self) -> float:
+        return self.score_sum / self.games if self.games else 0.0

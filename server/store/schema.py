@@ -84,6 +84,16 @@ STEPS: Sequence[Step] = (
         score INTEGER NOT NULL, place INTEGER, uma {real}, total {real}, PRIMARY KEY (game_id, seat))""",
      "CREATE INDEX IF NOT EXISTS game_seats_player ON game_seats (player_id, game_id)",
      AddColumn("games", "labels", "TEXT")),
+    # 11: what each seat did in its game (server/game/seat_stats.py); NULL in the rows kept before: unknown
+    tuple(AddColumn("game_seats", column, "INTEGER") for column in ("hands", "wins", "deal_ins", "riichi", "called")),
+    # 12: ratings (server/ratings.py): each player's, and the one order games are rated in
+    # (games.rated_seq); the games played out before get theirs in id order, rated by `ratings --rebuild`
+    ("CREATE TABLE IF NOT EXISTS ratings (player_id TEXT PRIMARY KEY, mu {real} NOT NULL, sigma {real} NOT NULL,"
+     " games INTEGER NOT NULL)",
+     AddColumn("games", "rated_seq", "BIGINT"),
+     "CREATE UNIQUE INDEX IF NOT EXISTS games_rated ON games (rated_seq)",
+     "UPDATE games SET rated_seq = id WHERE rated_seq IS NULL AND finished IS NOT NULL"
+     " AND id IN (SELECT game_id FROM game_seats WHERE place IS NOT NULL)"),
 )
 
 

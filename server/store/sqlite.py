@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import sqlite3
 import time
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -19,10 +19,15 @@ from server.game.actions import Action
 from server.game.record import GameRecord
 from server.finished import GameFinished
 from server.store.columns import (
-    PLAYER_COLUMNS, PLAYER_GAME_COLUMNS, DecisionBatch, decision_rows, game_row, game_seat_rows, json_text,
-    optional_json_text, past_seat, player_game, player_row, record_of, rules_text, seat_row, table_row,
+    GAME_SEAT_COLUMNS, GAME_SEAT_FIELDS, PLAYER_COLUMNS, PLAYER_GAME_COLUMNS, RATED_SEATS, RATING_COLUMNS,
+    DecisionBatch, decision_rows, game_row, game_seat_rows, json_text, optional_json_text, past_seat, player_game,
+    player_row, record_of, rules_text, seat_row, table_row,
 )
-from server.store.rows import GameRow, PastSeat, PlayerGame, PlayerRow, TableRow
+from server.ratings import (
+    Progress, Rating, Rebuilt, grouped, players_of, rate, rated, rebuilt, replay, seats_of,
+)
+from server.store.rows import GameRow, PastSeat, PlayerGame, PlayerRow, PlayerTotals, TableRow
+from server.store.totals import Dialect, in_standing_order, totals, totals_arguments, totals_query
 from server.store.schema import migrate_sqlite
 
 
@@ -194,13 +199,71 @@ class SqliteFile:
                         (time.time(), json_text(final), result_seq, game_id))
 
     def keep_finished(self, finished: GameFinished) -> None:
-        """A finished game's seats, linked to their players (written once: a second time changes nothing)."""
+        """A finished game's seats, linked to their players, and (played out) its players'
+        ratings, in one transaction: one writer at a time rates the games in one order (written
+        once: a second time changes nothing)."""
         with self.db:
-            self.db.execute("BEGIN")
+            self.db.execute("BEGIN IMMEDIATE")
             self.db.execute("UPDATE games SET labels=? WHERE id=?",
                             (json_text(list(finished.labels)), finished.game_id))
-            self.db.executemany("INSERT OR IGNORE INTO game_seats VALUES (?,?,?,?,?,?,?,?,?)",
+            self.db.executemany(f"INSERT OR IGNORE INTO game_seats ({GAME_SEAT_COLUMNS})"
+                                f" VALUES ({', '.join('?' * len(GAME_SEAT_FIELDS))})",
                                 game_seat_rows(finished))
+            if rated(finished):
+                self._rate(finished)
+
+    def _rate(self, finished: GameFinished) -> None:
+        """Rate a played-out game from its players' ratings now, and give it the next rated_seq."""
+        row = self.db.execute("SELECT rated_seq FROM games WHERE id=?", (finished.game_id,)).fetchone()
+        if row is None or row[0] is not None:
+            return  # no such game, or rated already
+        seats = seats_of(finished)
+        players = sorted(players_of(seats))
+        current = {p: Rating(mu, sigma, games) for p, mu, sigma, games in self.db.execute(
+            f"SELECT {RATING_COLUMNS} FROM ratings WHERE player_id IN ({', '.join('?' * len(players))})", players)}
+        self._write_ratings(rate(seats, current))
+        self.db.execute("UPDATE games SET rated_seq = (SELECT COALESCE(MAX(rated_seq), 0) + 1 FROM games)"
+                        " WHERE id=?", (finished.game_id,))
+
+    def _write_ratings(self, ratings: Mapping[str, Rating]) -> None:
+        self.db.executemany("INSERT INTO ratings VALUES (?,?,?,?) ON CONFLICT(player_id) DO UPDATE SET"
+                            " mu=excluded.mu, sigma=excluded.sigma, games=excluded.games",
+                            [(p, r.mu, r.sigma, r.games) for p, r in sorted(ratings.items())])
+
+    def ratings(self) -> dict[str, Rating]:
+        """Every rated player's rating."""
+        return {p: Rating(mu, sigma, games) for p, mu, sigma, games in self.db.execute(
+            f"SELECT {RATING_COLUMNS} FROM ratings")}
+
+    def rebuild_ratings(self, progress: Progress | None = None) -> Rebuilt:
+        """Every rating again from the defaults, the rated games replayed in their order: those
+        rated so far with no lock held (a server on the file goes on writing), then, in one
+        write transaction, any rated meanwhile, and every rating written."""
+        before = grouped(self.db.execute(RATED_SEATS.format(after="?"), (0,)))  # (one statement: one snapshot)
+        so_far = replay(before.games, progress)
+        with self.db:
+            self.db.execute("BEGIN IMMEDIATE")
+            newer = grouped(self.db.execute(RATED_SEATS.format(after="?"), (before.last,)))
+            ratings, report = rebuilt(before, so_far, newer, self.ratings())
+            self.db.execute("DELETE FROM ratings")
+            self._write_ratings(ratings)
+        return report
+
+    def player_totals(self, player_id: str, label: str | None = None) -> PlayerTotals | None:
+        """A player's games played out, added up (None: it has none)."""
+        row = self.db.execute(totals_query(Dialect.SQLITE, True, label is not None),
+                              totals_arguments(player_id, label)).fetchone()
+        return None if row is None else totals(row)
+
+    def standings(self, label: str | None = None) -> list[PlayerTotals]:
+        """Every player's totals (of the games with `label`), in the standings' order."""
+        return in_standing_order([totals(row) for row in self.db.execute(
+            totals_query(Dialect.SQLITE, False, label is not None), totals_arguments(None, label))])
+
+    def players_named(self, name: str) -> list[PlayerRow]:
+        """The players who show this name (names are not unique), the oldest first."""
+        return [player_row(row) for row in self.db.execute(
+            f"SELECT {PLAYER_COLUMNS} FROM players WHERE name=? ORDER BY created, id", (name,))]
 
     def player_games(self, player_id: str, limit: int = 100) -> list[PlayerGame]:
         """A player's finished games, the latest first."""

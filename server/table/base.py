@@ -18,6 +18,7 @@ from protocol import server_messages
 from server.game.actions import action_to_data
 from server.game.engine import Game
 from server.game.events import Event
+from server.game.seat_stats import StatsTally
 from server.game.views import seat_view, spectator_view
 from server.table.clock import BetweenHands, Clock, Offer
 from server.table.history import History
@@ -40,6 +41,7 @@ class TableBase:
         self.watchers: set[str] = set()  # the resume token hashes of its spectators, connected or not (stored)
         self.game: Game | None = None
         self.game_id: int | None = None
+        self.tally = StatsTally()  # what each seat did in the game, from its events as they are sent
         self.saved = 0  # decisions already sent to the store
         self.seq = 0
         self.table_broadcasts = 0  # of self.seq: the table broadcasts (stored, so seq goes on after a restart)
@@ -92,6 +94,7 @@ class TableBase:
     def _broadcast_events(self, events: list[Event]) -> None:
         members, out = self._members(), self._out
         everyone = tuple(m for m, _ in members)
+        self.tally.add(events)
         for event in events:
             self.seq += 1
             public = server_messages.event(self.seq, event.for_seat(None))

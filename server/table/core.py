@@ -29,6 +29,7 @@ from server.game.engine import Game
 from server.game.events import Event
 from server.game.flow import uma_and_oka
 from server.game.record import GameRecord
+from server.game.seat_stats import StatsTally
 from server.players import PLAYERS
 from server.finished import FinishedSeat, GameFinished, PlayerKind
 from server.store.rows import TableRow
@@ -103,6 +104,7 @@ class TableCore(Seating):
         self.state, self.game_id = PLAYING, game_id
         game, events = record.replay_events()
         self.game, self.saved = game, len(game.decisions)
+        self.tally.add(events)
         self.seq += len(events)  # (the result ends a table: a restored game has not sent one)
         for seat, _ in game.decisions:  # go on counting each seat's decisions from its answered ones
             self.decisions_offered[seat] += 1
@@ -166,6 +168,7 @@ class TableCore(Seating):
     def _game_started(self, item: GameStarted) -> None:
         self._starting = False
         self.game = Game(self.rules, seed=item.seed, names=[s.name for s in self.seats])
+        self.tally = StatsTally()
         self.game_id, self.saved, self.state = item.game_id, 0, PLAYING
         self._out.append(SetTableState(PLAYING))
         self._log("game_started", game=self.game_id, seq=self.seq)
@@ -381,9 +384,10 @@ class TableCore(Seating):
         abandoned with the scores as they stood."""
         final = game.final if abandoned is None else None
         scores = list(final["scores"]) if final else list(game.public.scores)
+        stats = self.tally.stats()
         seats = tuple(FinishedSeat(i, s.name, s.player_id, PlayerKind(s.kind), scores[i],
                                    final["places"][i] + 1 if final else None, uma[i] if uma else None,
-                                   final["results"][i] if final else None)
+                                   final["results"][i] if final else None, stats[i])
                       for i, s in enumerate(self.seats))
         return GameFinished(self.game_id, self.id, self.rules.name, self.spec.labels, seats, abandoned)
 

@@ -166,7 +166,9 @@ async def test_a_players_page_data_lists_its_finished_games_and_nothing_of_a_gam
     host, table = await _playing(in_process_server, ANN_KEY, "ann")
     ann = host.welcome["player"]["id"]
     status, body = await ask(f"/api/players/{ann}")
-    assert status == 200 and json.loads(body) == {"id": ann, "name": "ann", "kind": "human", "games": []}
+    assert status == 200 and json.loads(body) == {
+        "id": ann, "name": "ann", "kind": "human", "games": [], "totals": {"games": 0},
+        "rating": {"mu": 25.0, "sigma": 25 / 3, "ordinal": 25.0 - 25.0, "games": 0}}
     result = await play_counting(host, random.Random(25), [])
     await host.close()
     status, body = await ask(f"/api/players/{ann}")
@@ -174,5 +176,8 @@ async def test_a_players_page_data_lists_its_finished_games_and_nothing_of_a_gam
     assert (game["game_id"], game["seat"], game["score"], game["place"]) == (
         result["game"], 0, result["final"]["scores"][0], result["final"]["places"][0] + 1)
     assert game["record"] == f"/api/games/{result['game']}" and (await ask(game["record"]))[0] == 200
+    answer = json.loads(body)  # its totals and rating, from that one game
+    assert answer["totals"]["games"] == 1 and answer["totals"]["places"][game["place"] - 1] == 1
+    assert answer["totals"]["hands"] == game["stats"]["hands"] >= 4 and answer["rating"]["games"] == 1
     assert (await ask("/api/players/nobody"))[0] == 404
     assert (await ask("/api/players/a/b"))[0] == 404

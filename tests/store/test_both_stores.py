@@ -5,35 +5,22 @@ decision, with the same meaning as the SQLite store")."""
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import random
-from collections.abc import AsyncIterator
 
 import pytest
-import pytest_asyncio
 
 from server.finished import FinishedSeat, GameFinished
 from server.game.engine import Game
 from server.game.record import GameRecord
+from server.game.seat_stats import SeatStats
 from server.players import PLAYERS
 from server.rules.config import preset
-from server.store import SqliteFile, SqliteStore, token_hash
-from server.store.postgres import PostgresStore
-from server.store.protocol import Store
+from server.store import token_hash
 from server.store.rows import PlayerKind, PlayerRow, SeatRow
-from tests.services import new_database
 
 
 pytestmark = pytest.mark.asyncio
-
-
-@pytest_asyncio.fixture(params=["sqlite", "postgres"])
-async def store(request, tmp_path) -> AsyncIterator[Store]:
-    if request.param == "sqlite":
-        opened: Store = SqliteStore(SqliteFile(tmp_path / "riichi.sqlite3"))
-    else:
-        opened = await PostgresStore.open(await new_database(request.getfixturevalue("postgres")))
-    yield opened
-    await opened.aclose()
 
 
 def _played(decisions: int, seed: bytes = b"s" * 32) -> Game:
@@ -176,6 +163,19 @@ async def test_a_finished_games_seats_are_kept_once_linked_to_their_players(stor
         (first, 0, "ann", 41000, 1, 35.0, 51.0, False, ("arena:daily", "event:3"))]
     assert [(g.game_id, g.place, g.total) for g in await store.player_games("p-cy", limit=1)] == [(second, None, None)]
     assert await store.player_games("p-nobody") == []
+
+
+async def test_a_finished_games_seat_counts_are_kept_with_its_seats_and_unknown_ones_stay_unknown(store):
+    """Issue 25: "win, deal-in, riichi and call rates": each seat's counts kept in game_seats (schema step 11)."""
+    await store.save_table("t1", "INV1", "WAT1", preset("tenhou"), None)
+    counted = await store.start_game("t1", GameRecord(preset("tenhou"), b"x" * 32, None, ["ann", "bot", "cy", "dee"]))
+    unknown = await store.start_game("t1", GameRecord(preset("tenhou"), b"y" * 32, None, ["ann", "bot", "cy", "dee"]))
+    stats = SeatStats(hands=11, wins=3, deal_ins=1, riichi=2, called=4)
+    game = _finished(counted)
+    await store.keep_finished(dataclasses.replace(game, seats=(dataclasses.replace(game.seats[0], stats=stats),
+                                                               *game.seats[1:])))
+    await store.keep_finished(_finished(unknown))
+    assert [(g.game_id, g.stats) for g in await store.player_games("p-ann")] == [(unknown, None), (counted, stats)]
 
 
 async def test_a_tables_spec_and_its_seats_player_ids_come_back_with_it(store):

@@ -180,3 +180,56 @@ async def test_a_postgresql_database_of_version_6_is_migrated_to_players_and_kee
         assert [(s.name, s.player_id) for s in row.seats] == [("ann", None)] and await store.players() == []
     finally:
         await store.aclose()
+
+
+def _statements(steps) -> list[str]:
+    """The statements of schema steps, each column added as a plain ALTER TABLE."""
+    return [f"ALTER TABLE {one.table} ADD COLUMN {one.column} {one.declaration}" if isinstance(one, AddColumn) else one
+            for step in steps for one in ((step,) if isinstance(step, AddColumn) else step)]
+
+
+# A game played out and kept at version 10: its seats with no counts.
+KEPT_AT_10 = ("INSERT INTO games (id, table_id, seed, rules, names, started, finished, final, labels) VALUES"
+              " (1, 't', '00', '{\"preset\": \"tenhou\"}', '[\"ann\", \"b\", \"c\", \"d\"]', 0, 1, '{}', '[]')",
+              "INSERT INTO game_seats (game_id, seat, player_id, name, kind, score, place, uma, total) VALUES"
+              " (1, 0, 'p-ann', 'ann', 'human', 40000, 1, 35.0, 50.0), (1, 1, NULL, 'b', 'human', 30000, 2, 5.0, 5.0),"
+              " (1, 2, NULL, 'c', 'human', 20000, 3, -5.0, -15.0), (1, 3, NULL, 'd', 'human', 10000, 4, -15.0, -35.0)")
+
+
+def test_a_file_of_version_10_keeps_its_game_seats_with_their_counts_unknown_and_rates_them_on_rebuild(tmp_path):
+    """Step 11 (each seat's counts): a seat kept before has them NULL, read as unknown (None).
+    Step 12 (ratings): a game played out before is in the rating order, rated by the rebuild."""
+    path = tmp_path / "ten.sqlite3"
+    with sqlite3.connect(path) as db:
+        for statement in [*_statements(SQLITE[:10]), *KEPT_AT_10]:
+            db.execute(statement)
+        db.execute("PRAGMA user_version = 10")
+    store = SqliteFile(path)
+    [game] = store.player_games("p-ann")
+    assert store.ratings() == {} and store.rebuild_ratings().games == 1 and set(store.ratings()) == {"p-ann"}
+    store.close()
+    assert (game.game_id, game.place, game.stats) == (1, 1, None) and _version(path) == VERSION
+
+
+@pytest.mark.asyncio
+async def test_a_postgresql_database_of_version_10_keeps_its_game_seats_and_rates_them_on_rebuild(postgres):
+    import asyncpg
+
+    from server.store.schema import POSTGRES
+
+    url = await new_database(postgres)
+    connection = await asyncpg.connect(url)
+    try:
+        for statement in ["CREATE TABLE schema_version (version INTEGER NOT NULL)",
+                          "INSERT INTO schema_version VALUES (10)", *_statements(POSTGRES[:10]), *KEPT_AT_10]:
+            await connection.execute(statement)
+    finally:
+        await connection.close()
+    store = await PostgresStore.open(url)
+    try:
+        assert await store.pool.fetchval("SELECT version FROM schema_version") == VERSION
+        [game] = await store.player_games("p-ann")
+        assert (game.game_id, game.place, game.stats) == (1, 1, None)
+        assert (await store.rebuild_ratings()).games == 1 and set(await store.ratings()) == {"p-ann"}
+    finally:
+        await store.aclose()

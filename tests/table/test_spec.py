@@ -7,6 +7,8 @@ import pickle
 import pytest
 
 from server.finished import GameFinished, PlayerKind
+from server.game.record import GameRecord
+from server.game.seat_stats import seat_stats
 from server.table.io import (
     Abandon, Act, AddBot, Announce, Broadcast, Disconnect, FinishGame, Join, Ready, SaveSeat, SaveTable, Send,
     StartGame,
@@ -43,6 +45,9 @@ def test_a_spec_of_four_bots_is_stored_and_plays_its_game_to_the_end_at_once_wit
     assert {s.kind for s in finished.seats} == {PlayerKind.BOT}
     assert all(p is not None and p.startswith("bot-") for p in finished.player_ids)  # each its strategy's player
     assert GameFinished.from_data(finished.to_data()) == finished == pickle.loads(pickle.dumps(finished))
+    # what each seat did: the counts of the events the table sent, as its record's replay gives them
+    assert tuple(s.stats for s in finished.seats) == seat_stats(GameRecord.of(d.core.game).replay_events()[1])
+    assert all(s.stats.hands >= 4 for s in finished.seats)
 
 
 def test_a_reserved_seat_is_taken_by_its_player_and_refused_to_another():

@@ -1,0 +1,88 @@
+"""What the server-rendered pages share (the player pages and the standings, issue 25): the
+frame of a page, escaping, and the response.  The pages need no script; their one stylesheet
+is /pages.css (web/static/pages.css, built with the web client), so that the
+Content-Security-Policy of every answer (server/web.py: nothing inline) holds for them too.
+
+Every text that comes from a player (a name above all) goes through `text` or `attribute`,
+which escape it: a name is never markup.
+"""
+
+from __future__ import annotations
+
+import email.utils
+import html
+from collections.abc import Iterable
+from http import HTTPStatus
+from urllib.parse import quote
+
+from websockets.datastructures import Headers
+from websockets.http11 import Response
+
+from server.web import SECURITY_HEADERS
+
+
+def text(value: object) -> str:
+    """A value as HTML text, escaped."""
+    return html.escape(str(value), quote=False)
+
+
+def attribute(value: object) -> str:
+    """A value inside a quoted attribute, escaped."""
+    return html.escape(str(value), quote=True)
+
+
+def player_href(player_id: str) -> str:
+    """A player's page by its id (an id is one player; a name may be several)."""
+    return f"/players/{quote(player_id, safe='')}"
+
+
+def link(href: str, label: object) -> str:
+    return f'<a href="{attribute(href)}">{text(label)}</a>'
+
+
+def table(header: Iterable[str], rows: Iterable[Iterable[str]], name_column: int = -1) -> str:
+    """A table of already-escaped cells; the cell at `name_column` takes the spare width."""
+    def cells(tag: str, row: Iterable[str]) -> str:
+        return "".join(f'<{tag} class="name">{c}</{tag}>' if i == name_column else f"<{tag}>{c}</{tag}>"
+                       for i, c in enumerate(row))
+    body = "".join(f"<tr>{cells('td', row)}</tr>" for row in rows)
+    return (f'<div class="scroll"><table class="list"><thead><tr>{cells("th", header)}</tr></thead>'
+            f"<tbody>{body}</tbody></table></div>")
+
+
+def page(title: str, body: str) -> str:
+    """A whole page: `title` plain text (escaped here), `body` markup already escaped."""
+    return ("<!doctype html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
+            "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">"
+            f"<title>{text(title)} · riichi-server</title><link rel=\"stylesheet\" href=\"/pages.css\"></head>"
+            "<body><nav class=\"bar\"><a class=\"brand\" href=\"/\">riichi-server</a>"
+            "<a href=\"/standings\">Standings</a></nav>"
+            f"<main>{body}</main></body></html>\n")
+
+
+def html_response(status: HTTPStatus, markup: str) -> Response:
+    return _response(status, markup.encode(), "text/html; charset=utf-8")
+
+
+def csv_response(body: str, filename: str) -> Response:
+    response = _response(HTTPStatus.OK, body.encode(), "text/csv; charset=utf-8")
+    response.headers["Content-Disposition"] = f'attachment; filename="{filename}"'
+    return response
+
+
+def not_found(title: str, why: str) -> Response:
+    """A 404 page that says what was not found and where to look instead (`why`: markup)."""
+    return html_response(HTTPStatus.NOT_FOUND, page(title, f"<h1>{text(title)}</h1><p>{why}</p>"))
+
+
+def unavailable() -> Response:
+    return html_response(HTTPStatus.SERVICE_UNAVAILABLE, page(
+        "Not available now", "<h1>Not available now</h1><p>The server could not read its games just now: try"
+                             " again in a moment.</p>"))
+
+
+def _response(status: HTTPStatus, body: bytes, content_type: str) -> Response:
+    headers = Headers([("Date", email.utils.formatdate(usegmt=True)), ("Connection", "close"),
+                       ("Content-Type", content_type), ("Content-Length", str(len(body))),
+                       ("Cache-Control", "no-store"), *SECURITY_HEADERS])
+    return Response(status.value, status.phrase, headers, body)
