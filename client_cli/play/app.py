@@ -5,6 +5,7 @@
     riichi-play --join CODE [--seat N]       # take a seat (a bot's, before the start)
     riichi-play --watch CODE                 # watch a table
     riichi-play --resume [--seat N]          # take back a seat left at that server
+    riichi-play --history                    # the games you finished at that server, with their links
 
 The command line: arguments, a terminal (checked before anything is started or sent),
 the local server (--local), the first connection and what
@@ -27,8 +28,9 @@ from typing import Any
 from client_cli.play import render
 from client_cli.play.connection import DEFAULT_SERVER, Connection, ConnectError, SeatInUse, address_problem
 from client_cli.play.game_app import PlayApp
+from client_cli.play.history import NOT_PLAYED, HistoryProblem, history, history_text
 from client_cli.play.local import LocalServer
-from client_cli.play.player_key import KeyProblem, player_key
+from client_cli.play.player_key import KeyProblem, config_folder, kept_key, player_key
 from client_cli.play.panes import create_messages, option
 from client_cli.play.sessions import SavedSeat, SessionFile
 from protocol.messages import ErrorCode
@@ -61,6 +63,9 @@ def parser() -> argparse.ArgumentParser:
     what.add_argument("--resume", action="store_true",
                       help="take back a seat you left at this server (after quitting or closing the terminal);"
                            " with several, it asks which (or give --seat or --name)")
+    what.add_argument("--history", action="store_true",
+                      help="list the games your player finished at this server, latest first, each with the link"
+                           " to its replay (no terminal needed)")
     p.add_argument("--seat", type=int, choices=range(4),
                    help="with --join: the seat to take (0-3); with --resume: the seat to take back")
     p.add_argument("--rules", choices=["ema2016", "tenhou"], default="ema2016", help="with --create (default ema2016)")
@@ -249,7 +254,7 @@ async def run(args: argparse.Namespace, local: LocalServer | None = None) -> int
             if answer is not None and answer["type"] == "result":  # the game ended while we were away
                 names = answer.get("names") or [f"seat {i}" for i in range(4)]
                 print(f"the game is over (game {answer.get('game')}):")
-                print(render.standings_text(answer["final"], names).plain)
+                print(render.final_text(answer["final"], names, url, answer.get("game")).plain)
                 return 0
             why = answer.get("message") if answer is not None else None
             print(f"riichi-play: the server no longer holds that seat: {why}" if why else
@@ -280,14 +285,35 @@ async def run(args: argparse.Namespace, local: LocalServer | None = None) -> int
             print(f"riichi-play: {app.fatal}", file=sys.stderr)
             return 1
         if app.final is not None and app.state is not None and app.state.view is not None:
-            print(render.standings_text(app.final, app.state.view["names"]).plain)
+            print(render.final_text(app.final, app.state.view["names"], url, app.game).plain)
         return 0
     finally:
         await conn.close()
 
 
+async def show_history(args: argparse.Namespace) -> int:
+    """`--history`: the player's finished games at `--server`, printed as a table."""
+    try:
+        key = player_key(args.player_key) if args.player_key is not None else kept_key()
+    except KeyProblem as bad:
+        print(f"riichi-play: {bad}", file=sys.stderr)
+        return 2
+    if key is None:
+        print(f"riichi-play: {NOT_PLAYED} (no player key is kept in {config_folder()})", file=sys.stderr)
+        return 1
+    try:
+        found = await history(args.server, key, args.name or default_name())
+    except HistoryProblem as problem:
+        print(f"riichi-play: {problem}", file=sys.stderr)
+        return 1
+    print(history_text(found, args.server))
+    return 0
+
+
 def argument_problem(args: argparse.Namespace) -> str | None:
     """A value argparse lets through that cannot work, in one line (None: none)."""
+    if args.history and (args.local or args.bots is not None):
+        return "--history reads a server's games: give its --server, not --local or --bots"
     if args.keep_data and not args.local:
         return "--keep-data goes with --local"
     if args.db is not None and not args.local:
@@ -327,6 +353,8 @@ def main(argv: list[str] | None = None) -> int:
     if problem:
         print(f"riichi-play: {problem}", file=sys.stderr)
         return 2
+    if args.history:  # printed: no terminal needed
+        return asyncio.run(show_history(args))
     # Before anything is started or sent: joining, creating or resuming changes the server
     # (a resume takes the seat over from the client that holds it, which the server closes).
     if not in_a_terminal():

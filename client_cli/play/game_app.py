@@ -59,6 +59,7 @@ class PlayApp(App[int]):
         self.turn_seat: int | None = None
         self.turn_started = time.monotonic()
         self.final: Message | None = None
+        self.game: int | None = None  # the id of the game whose result came (its replay's link)
         self.results: list[Message] = []  # every hand_end result seen, in order
         self.shown: ResultScreen | FinalScreen | None = None  # the screen open over the table
         self.held: list[ResultScreen | FinalScreen] = []  # those to open after it, oldest first
@@ -277,11 +278,11 @@ class PlayApp(App[int]):
         self.notify(f"your time ran out: the server played {label(message['action'])}", severity="warning")
 
     def _on_result(self, message: Message) -> None:
-        self.final = message["final"]
+        self.final, self.game = message["final"], message.get("game")
         if self.sessions is not None and self.conn.resume:
             self.sessions.forget(self.conn.url, self.conn.resume)
         names = self.state.view["names"] if self.state and self.state.view else [f"seat {i}" for i in range(4)]
-        self._over_table(FinalScreen(render.standings_text(self.final, names)))
+        self._over_table(FinalScreen(render.final_text(self.final, names, self.conn.url, self.game)))
 
     def _on_error(self, message: Message) -> None:
         if message.get("code") == ErrorCode.SEAT_LOST:  # after a resume that resumed nothing: it says why
