@@ -26,16 +26,18 @@ from pathlib import Path
 from typing import Any
 
 from client_cli.play import render
-from client_cli.play.connection import DEFAULT_SERVER, Connection, ConnectError, SeatInUse, address_problem
+from client_cli.play.connection import DEFAULT_SERVER, Connection, ConnectError, LocalType, SeatInUse, address_problem
 from client_cli.play.game_app import PlayApp
 from client_cli.play.history import NOT_PLAYED, HistoryProblem, history, history_text
 from client_cli.play.local import LocalServer
 from client_cli.play.player_key import KeyProblem, config_folder, kept_key, player_key
 from client_cli.play.panes import create_messages, option
 from client_cli.play.sessions import SavedSeat, SessionFile
-from protocol.messages import ErrorCode
+from protocol import client_messages
+from protocol.messages import ErrorCode, MessageType
 
 Message = dict[str, Any]
+ENDED = (LocalType.CLOSED, LocalType.FATAL, MessageType.BYE)  # what ends the first connection's answers
 
 
 # ---- the command ----------------------------------------------------------------
@@ -112,9 +114,9 @@ def this_command() -> str:
 def intent_of(args: argparse.Namespace) -> list[Message] | None:
     """The messages the command line asks for, before the screen opens (None: the start pane)."""
     if args.join:
-        return [{"type": "join", "code": args.join, **({} if args.seat is None else {"seat": args.seat})}]
+        return [client_messages.join(args.join, args.seat)]
     if args.watch:
-        return [{"type": "watch", "code": args.watch}]
+        return [client_messages.watch(args.watch)]
     if args.create or args.bots is not None:
         clock = {"none": True} if args.no_clock else {"per_decision": args.per_decision, "bank": args.bank}
         return create_messages(args.rules, clock, args.bots or 0)
@@ -133,11 +135,11 @@ async def first_answer(conn: Connection, intent: list[Message], timeout: float =
         except asyncio.TimeoutError:
             return read, "the server did not answer"
         read.append(message)
-        if message["type"] == "table":
+        if message["type"] == MessageType.TABLE:
             return read, None
-        if message["type"] == "error":
+        if message["type"] == MessageType.ERROR:
             return read, f"{message['message']} ({message['code']})"
-        if message["type"] in ("_closed", "_fatal", "bye"):
+        if message["type"] in ENDED:
             return read, message.get("text") or message.get("reason") or "the connection closed"
 
 
@@ -206,10 +208,10 @@ async def not_resumed(conn: Connection, timeout: float = 1.0) -> Message | None:
             message = await asyncio.wait_for(conn.recv(), left)
         except asyncio.TimeoutError:
             return None
-        if message.get("type") == "result" or (message.get("type") == "error"
-                                                and message.get("code") == ErrorCode.SEAT_LOST):
+        if message.get("type") == MessageType.RESULT or (message.get("type") == MessageType.ERROR
+                                                         and message.get("code") == ErrorCode.SEAT_LOST):
             return message
-        if message.get("type") in ("_closed", "_fatal", "bye"):
+        if message.get("type") in ENDED:
             return None
     return None
 
@@ -251,7 +253,7 @@ async def run(args: argparse.Namespace, local: LocalServer | None = None) -> int
         if saved is not None and not welcome.get("resumed"):
             sessions.forget(url, saved.resume)
             answer = await not_resumed(conn)
-            if answer is not None and answer["type"] == "result":  # the game ended while we were away
+            if answer is not None and answer["type"] == MessageType.RESULT:  # the game ended while we were away
                 names = answer.get("names") or [f"seat {i}" for i in range(4)]
                 print(f"the game is over (game {answer.get('game')}):")
                 print(render.final_text(answer["final"], names, url, answer.get("game")).plain)
@@ -263,7 +265,7 @@ async def run(args: argparse.Namespace, local: LocalServer | None = None) -> int
             return 1
         known = welcome.get("player")
         if known is not None and args.name is not None and known["name"] != args.name:
-            await conn.send({"type": "rename", "name": args.name})  # --name: the player's name from now on
+            await conn.send(client_messages.rename(args.name))  # --name: the player's name from now on
         intent = intent_of(args)
         buffered: list[Message] = []
         if intent:
