@@ -14,6 +14,7 @@ import pytest
 
 from client_cli.bot.sdk import play
 from client_cli.bot.strategies import make_bot
+from client_cli.play.history import HistoryProblem, read_history
 from client_cli.play.local import free_port
 from tests.client_cli.tmux import PLAY
 
@@ -83,3 +84,9 @@ def test_history_with_a_key_a_closed_server_did_not_issue_says_what_to_give(serv
     shown = riichi_play(tmp_path, "--server", server.url, "--history")
     assert shown.returncode == 1
     assert "riichi-play --player-key KEY --history" in shown.stderr, shown.stderr
+
+
+def test_a_player_the_server_does_not_know_is_one_line_that_says_so(server):
+    with pytest.raises(HistoryProblem, match=rf"^the server at {re.escape(server.url)} knows no player nobody"
+                                             r" \(unknown player\)$"):
+        read_history(server.url, "nobody")
