@@ -19,6 +19,7 @@ import copy
 from typing import Any, Callable
 
 from protocol.events import AbortiveReason, EventType, HandResult
+from protocol.messages import MessageType
 from server.game import analysis
 from server.rules.config import preset
 
@@ -72,10 +73,10 @@ class SeatState:
 
     def handle(self, message: dict[str, Any]) -> bool:
         """Feed a server message; True if it changed the view (a snapshot or an event)."""
-        if message.get("type") == "snapshot":
+        if message.get("type") == MessageType.SNAPSHOT:
             self.load_snapshot(message["view"])
             return True
-        if message.get("type") == "event":
+        if message.get("type") == MessageType.EVENT:
             self.apply(message["event"])
             return True
         return False

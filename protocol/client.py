@@ -2,7 +2,7 @@
 as many connections as it takes.
 
     async with await Client.connect("ws://127.0.0.1:8765", "alice") as client:
-        await client.send({"type": "create_table", "rules": "tenhou"})
+        await client.send(client_messages.create_table("tenhou"))
         message = await client.recv()
 
 `ResumingClient` is what riichi-play and the bot SDK play through: it connects and says
@@ -36,11 +36,13 @@ from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidURI
 from websockets.uri import parse_uri
 
-from protocol.messages import MAX_FRAME, VERSION, ByeCode, ErrorCode, encode
+from protocol import client_messages
+from protocol.messages import MAX_FRAME, VERSION, ByeCode, ErrorCode, MessageType, encode
 
 BACKOFF = (0.2, 0.5, 1.0, 2.0, 3.0, 5.0)  # seconds before each attempt of one outage; the last repeats
 GONE_AFTER = 30.0  # seconds of failed reconnects after which the server is said to seem gone (once)
-COUNTED = ("table", "event", "result", "snapshot")  # what `since` counts (PROTOCOL.md "Reconnecting")
+# what `since` counts (PROTOCOL.md "Reconnecting")
+COUNTED = (MessageType.TABLE, MessageType.EVENT, MessageType.RESULT, MessageType.SNAPSHOT)
 HEARTBEAT = 2.0  # seconds with nothing from the server before the client asks (`ping`) ...
 SILENT_AFTER = 4.0  # ... and with nothing at all before the connection counts as dropped
 HEARTBEAT_ID = "heartbeat"  # the heartbeat's ping id: its pong is not passed on
@@ -75,20 +77,9 @@ class Client:
         `player_key`: the player's secret key (PROTOCOL.md "Players"): the welcome's `player`
         says who the server knows by it."""
         client = cls(await connect(url, max_size=None, open_timeout=open_timeout))
-        hello: dict[str, Any] = {"type": "hello", "name": name, "version": version}
-        if bot:
-            hello["bot"] = True
-        if client_id is not None:
-            hello["client"] = client_id
-        if takeover:
-            hello["takeover"] = True
-        if player_key is not None:
-            hello["player"] = player_key
-        if resume is not None:
-            hello["resume"] = resume
-            if since is not None:
-                hello["since"] = since
-        await client.send(hello)
+        await client.send(client_messages.hello(
+            name, version, resume=resume, since=since if resume is not None else None, bot=bot or None,
+            client=client_id, takeover=takeover or None, player=player_key))
         try:
             async with asyncio.timeout(open_timeout):
                 client.welcome = await client.recv()
@@ -319,13 +310,13 @@ class ResumingClient:
                 asked = True
                 try:  # (a socket whose peer reads nothing may not even take the ping)
                     async with asyncio.timeout(max(0.01, heard + self.silent_after - loop.time())):
-                        await connection.send({"type": "ping", "id": HEARTBEAT_ID})
+                        await connection.send(client_messages.ping(HEARTBEAT_ID))
                 except TimeoutError:
                     connection.abort()
                     raise Silent from None
                 continue
             heard, asked = loop.time(), False
-            if message.get("type") != "pong" or message.get("id") != HEARTBEAT_ID:
+            if message.get("type") != MessageType.PONG or message.get("id") != HEARTBEAT_ID:
                 return message
 
     def _note(self, message: dict[str, Any]) -> None:
@@ -333,7 +324,7 @@ class ResumingClient:
         kind = message.get("type")
         if kind in COUNTED and "seq" in message:
             self.since = message["seq"]
-        elif kind == "bye" and message.get("code") != ByeCode.SERVER_RESTARTING:
+        elif kind == MessageType.BYE and message.get("code") != ByeCode.SERVER_RESTARTING:
             self.ended = True  # the game is over, the table closed, the server ended, or another client took over
 
     def _lost(self, text: str = "connection lost: reconnecting...") -> None:
@@ -390,7 +381,7 @@ class ResumingClient:
         except ConnectionClosed:
             raise Unreachable(self.url, "it closed the connection at once") from None
         welcome = client.welcome or {}
-        if welcome.get("type") != "welcome":
+        if welcome.get("type") != MessageType.WELCOME:
             await client.close()
             raise _refusal(welcome)
         if self.token is not None and welcome["resume"] != self.token:
@@ -417,7 +408,7 @@ class ResumingClient:
 def _refusal(answer: dict[str, Any]) -> Refused:
     """What an answer to a hello that is not a welcome means."""
     code, message = answer.get("code"), str(answer.get("message"))
-    if answer.get("type") != "error":
+    if answer.get("type") != MessageType.ERROR:
         return Refused(None, f"unexpected first answer from the server: {answer.get('type')}",
                        f"unexpected first answer from the server: {answer.get('type')}")
     if code == ErrorCode.VERSION:

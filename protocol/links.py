@@ -1,5 +1,5 @@
-"""The web client's links to a table (docs/web.md), from the server's websocket address:
-`ws://HOST:PORT` serves the page at `http://HOST:PORT/` (`wss` at `https`)."""
+"""The web client's links to a table and to a finished game (docs/web.md), from the server's
+websocket address: `ws://HOST:PORT` serves the page at `http://HOST:PORT/` (`wss` at `https`)."""
 
 from __future__ import annotations
 
@@ -19,3 +19,9 @@ def join_link(server_url: str, invite: str) -> str:
 def watch_link(server_url: str, watch: str) -> str:
     """The link that watches with the watch code, in a browser."""
     return f"{page_base(server_url)}/watch/{watch}"
+
+
+def game_link(server_url: str, game: int) -> str:
+    """The link to a game's page (its replay), in a browser: what riichi-play shows at a
+    game's end and in `--history`."""
+    return f"{page_base(server_url)}/games/{game}"

@@ -172,7 +172,7 @@ HAND_RESULTS: dict[HandResult, Fields] = {
 # required are a seat's private part: `hand` to its own seat, `tile` to the drawing seat.
 EVENTS: dict[EventType, Fields] = {
     EventType.GAME_START: {"rules": (_STR, True), "overrides": ((KeyedMap(PLAIN),), True),
-                           "names": ((ListOf(_STR),), True), "seed_hash": (_STR, True), "scores": (_INTS, True)},
+                           "names": ((ListOf(_STR),), True), "seed_hash": ((str, NONE), True), "scores": (_INTS, True)},
     EventType.HAND_START: {"round": (_STR, True), "round_wind": (_INT, True), "dealer": (_INT, True),
                            "honba": (_INT, True), "sticks": (_INT, True), "scores": (_INTS, True),
                            "dora_indicators": (_TILES, True), "hand_number": (_INT, True), "hand": (_TILES, False)},
@@ -199,7 +199,7 @@ _YOU: Fields = {"seat": (_INT, True), "hand": (_TILES, True), "drawn": ((TILE, N
                 "furiten": (_BOOL, True)}
 VIEW: Fields = {
     "rules": (_STR, True), "overrides": ((KeyedMap(PLAIN),), True), "names": ((ListOf(_STR),), True),
-    "seed_hash": (_STR, True), "round": (_STR, True), "round_wind": (_INT, True), "dealer": (_INT, True),
+    "seed_hash": ((str, NONE), True), "round": (_STR, True), "round_wind": (_INT, True), "dealer": (_INT, True),
     "honba": (_INT, True), "sticks": (_INT, True), "scores": (_INTS, True), "dora_indicators": (_TILES, True),
     "tiles_left": (_INT, True), "turn": (_INT, True), "phase": ((Among(frozenset(PHASES)),), True),
     "last_discard": ((TILE, NONE), True), "hand_sizes": (_INTS, True), "seats": ((ListOf((MapOf(_SEAT_PUBLIC),)),), True),

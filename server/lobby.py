@@ -129,7 +129,8 @@ class Lobby:
             table.put(Join(seat=spec.host_seat, host=True), host)
             self.members.route(host, table)
         log.info("table_created", table=table.id, rules=spec.rules, host=host.name if host else None,
-                 labels=list(spec.labels) or None, reserved=len(spec.reserved()) or None)
+                 labels=list(spec.labels) or None, reserved=len(spec.reserved()) or None,
+                 walls=len(spec.walls) if spec.walls else None)
         return table
 
     def _may_create(self, address: str | None) -> None:

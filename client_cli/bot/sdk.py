@@ -29,7 +29,8 @@ from dataclasses import dataclass, field
 from typing import Any, Callable
 
 from protocol.client import GaveUp, Notice, NoticeKind, Refused, ResumingClient, SessionEnded, Unreachable
-from protocol.messages import ByeCode, ErrorCode
+from protocol import client_messages
+from protocol.messages import ByeCode, ErrorCode, MessageType
 from server.players.dispatch import InvalidDecision, dispatch
 
 __all__ = ["Bot", "BotError", "BotResult", "InvalidDecision", "Runner", "play", "run"]
@@ -187,51 +188,44 @@ class Runner:
     async def _sit_down(self) -> None:
         """On the first connection: create the table (and seat the server's bots), or join."""
         if self.code is None:
-            message: dict[str, Any] = {"type": "create_table"}
-            for key in ("rules", "overrides", "clock"):
-                if getattr(self, key) is not None:
-                    message[key] = getattr(self, key)
-            await self.conn.send(message)
+            await self.conn.send(client_messages.create_table(self.rules, self.overrides, self.clock))
             await self._add_bots(self.server_bots)
         else:
-            join: dict[str, Any] = {"type": "join", "code": self.code}
-            if self.seat is not None:
-                join["seat"] = self.seat
-            await self.conn.send(join)
+            await self.conn.send(client_messages.join(self.code, self.seat))
 
     async def _handle(self, message: dict[str, Any]) -> bool:
         """One message from the server; True when the run is over (result or bye)."""
         kind = message.get("type")
-        if kind == "event":
+        if kind == MessageType.EVENT:
             if self.state is not None:
                 self.state.apply(message["event"])
                 self.bot.on_event(message["event"], self.state.view)
-        elif kind == "offer":
+        elif kind == MessageType.OFFER:
             await self._answer(message)
-        elif kind == "table":
+        elif kind == MessageType.TABLE:
             await self._on_table(message)
-        elif kind == "snapshot":
+        elif kind == MessageType.SNAPSHOT:
             self._seat_state(message["view"].get("you", {}).get("seat", self.result.seat))
             self.state.load_snapshot(message["view"])
-        elif kind == "result":
+        elif kind == MessageType.RESULT:
             self.result.game, self.result.final = message.get("game"), message.get("final")
             return True
-        elif kind == "bye":
+        elif kind == MessageType.BYE:
             return self._on_bye(message)
-        elif kind == "error":
+        elif kind == MessageType.ERROR:
             code, text = message.get("code"), message.get("message")
             if code in FATAL and (not self._ready or code in (ErrorCode.BAD_STRATEGY, ErrorCode.NOT_HOST)):
                 raise BotError(f"{code}: {text}")
             if code != ErrorCode.STALE_DECISION:
                 log.warning("%s: server error %s: %s", self.name, code, text)
-        elif kind == "catchup":  # resumed: on another connection, or on this one at the table's new node
+        elif kind == MessageType.CATCHUP:  # resumed: on another connection, or on this one at the table's new node
             self.result.catchups.append("replay" if message.get("replay") else str(message.get("reason")))
             self._asked_ready = False  # a waiting table rebuilt elsewhere has cleared its players' ready
             self._count_bots = True
-        elif kind == "timeout":
+        elif kind == MessageType.TIMEOUT:
             log.warning("%s: decision %s timed out; the server played %s", self.name, message.get("decision"),
                         message.get("action"))
-        elif kind == "welcome":  # connected again
+        elif kind == MessageType.WELCOME:  # connected again
             self.result.reconnects = self.conn.reconnects
             self._asked_ready = False
             self._count_bots = bool(message.get("resumed"))
@@ -252,7 +246,7 @@ class Runner:
         if self._table_state not in (None, "waiting") or self.conn.connection is None:
             return  # (state None: the join is sent, its answer not read yet; the leave follows it)
         try:
-            await asyncio.wait_for(self.conn.send({"type": "leave"}), 2.0)
+            await asyncio.wait_for(self.conn.send(client_messages.leave()), 2.0)
         except Exception:  # the connection is going anyway
             pass
 
@@ -275,7 +269,7 @@ class Runner:
             answer = await asyncio.wait_for(self.conn.recv(), 5.0)
         except (asyncio.TimeoutError, SessionEnded):
             answer = {}
-        if answer.get("type") == "result":
+        if answer.get("type") == MessageType.RESULT:
             self.result.game, self.result.final = answer.get("game"), answer.get("final")
             return True
         why = answer.get("message") if answer.get("code") == ErrorCode.SEAT_LOST else "unknown token"
@@ -303,7 +297,7 @@ class Runner:
         if mine is not None and message.get("state") == "waiting" and not mine.get("ready") \
                 and not self._asked_ready:
             self._ready = self._asked_ready = True
-            await self.conn.send({"type": "ready"})
+            await self.conn.send(client_messages.ready())
         elif message.get("state") == "playing":
             self._ready = True
 
@@ -317,10 +311,7 @@ class Runner:
 
     async def _add_bots(self, count: int) -> None:
         for _ in range(max(0, count)):
-            bot: dict[str, Any] = {"type": "add_bot"}
-            if self.server_strategy:
-                bot["strategy"] = self.server_strategy
-            await self.conn.send(bot)
+            await self.conn.send(client_messages.add_bot(strategy=self.server_strategy or None))
 
     async def _answer(self, offer: dict[str, Any]) -> None:
         actions = offer["actions"]
@@ -341,7 +332,7 @@ class Runner:
                               offer.get("decision"))
             action = dispatch(_MINIMAL, view, actions) if view is not None else actions[0]
         self.result.decisions += 1
-        await self.conn.send({"type": "act", "decision": offer["decision"], "action": action})
+        await self.conn.send(client_messages.act(offer["decision"], action))
 
 
 async def play(bot: Bot, url: str, *, code: str | None = None, seat: int | None = None, **options: Any) -> BotResult:

@@ -5,6 +5,7 @@
     riichi-play --join CODE [--seat N]       # take a seat (a bot's, before the start)
     riichi-play --watch CODE                 # watch a table
     riichi-play --resume [--seat N]          # take back a seat left at that server
+    riichi-play --history                    # the games you finished at that server, with their links
 
 The command line: arguments, a terminal (checked before anything is started or sent),
 the local server (--local), the first connection and what
@@ -25,15 +26,18 @@ from pathlib import Path
 from typing import Any
 
 from client_cli.play import render
-from client_cli.play.connection import DEFAULT_SERVER, Connection, ConnectError, SeatInUse, address_problem
+from client_cli.play.connection import DEFAULT_SERVER, Connection, ConnectError, LocalType, SeatInUse, address_problem
 from client_cli.play.game_app import PlayApp
+from client_cli.play.history import NOT_PLAYED, HistoryProblem, history, history_text
 from client_cli.play.local import LocalServer
-from client_cli.play.player_key import KeyProblem, player_key
+from client_cli.play.player_key import KeyProblem, config_folder, kept_key, player_key
 from client_cli.play.panes import create_messages, option
 from client_cli.play.sessions import SavedSeat, SessionFile
-from protocol.messages import ErrorCode
+from protocol import client_messages
+from protocol.messages import ErrorCode, MessageType
 
 Message = dict[str, Any]
+ENDED = (LocalType.CLOSED, LocalType.FATAL, MessageType.BYE)  # what ends the first connection's answers
 
 
 # ---- the command ----------------------------------------------------------------
@@ -61,6 +65,9 @@ def parser() -> argparse.ArgumentParser:
     what.add_argument("--resume", action="store_true",
                       help="take back a seat you left at this server (after quitting or closing the terminal);"
                            " with several, it asks which (or give --seat or --name)")
+    what.add_argument("--history", action="store_true",
+                      help="list the games your player finished at this server, latest first, each with the link"
+                           " to its replay (no terminal needed)")
     p.add_argument("--seat", type=int, choices=range(4),
                    help="with --join: the seat to take (0-3); with --resume: the seat to take back")
     p.add_argument("--rules", choices=["ema2016", "tenhou"], default="ema2016", help="with --create (default ema2016)")
@@ -107,9 +114,9 @@ def this_command() -> str:
 def intent_of(args: argparse.Namespace) -> list[Message] | None:
     """The messages the command line asks for, before the screen opens (None: the start pane)."""
     if args.join:
-        return [{"type": "join", "code": args.join, **({} if args.seat is None else {"seat": args.seat})}]
+        return [client_messages.join(args.join, args.seat)]
     if args.watch:
-        return [{"type": "watch", "code": args.watch}]
+        return [client_messages.watch(args.watch)]
     if args.create or args.bots is not None:
         clock = {"none": True} if args.no_clock else {"per_decision": args.per_decision, "bank": args.bank}
         return create_messages(args.rules, clock, args.bots or 0)
@@ -128,11 +135,11 @@ async def first_answer(conn: Connection, intent: list[Message], timeout: float =
         except asyncio.TimeoutError:
             return read, "the server did not answer"
         read.append(message)
-        if message["type"] == "table":
+        if message["type"] == MessageType.TABLE:
             return read, None
-        if message["type"] == "error":
+        if message["type"] == MessageType.ERROR:
             return read, f"{message['message']} ({message['code']})"
-        if message["type"] in ("_closed", "_fatal", "bye"):
+        if message["type"] in ENDED:
             return read, message.get("text") or message.get("reason") or "the connection closed"
 
 
@@ -201,10 +208,10 @@ async def not_resumed(conn: Connection, timeout: float = 1.0) -> Message | None:
             message = await asyncio.wait_for(conn.recv(), left)
         except asyncio.TimeoutError:
             return None
-        if message.get("type") == "result" or (message.get("type") == "error"
-                                                and message.get("code") == ErrorCode.SEAT_LOST):
+        if message.get("type") == MessageType.RESULT or (message.get("type") == MessageType.ERROR
+                                                         and message.get("code") == ErrorCode.SEAT_LOST):
             return message
-        if message.get("type") in ("_closed", "_fatal", "bye"):
+        if message.get("type") in ENDED:
             return None
     return None
 
@@ -246,10 +253,10 @@ async def run(args: argparse.Namespace, local: LocalServer | None = None) -> int
         if saved is not None and not welcome.get("resumed"):
             sessions.forget(url, saved.resume)
             answer = await not_resumed(conn)
-            if answer is not None and answer["type"] == "result":  # the game ended while we were away
+            if answer is not None and answer["type"] == MessageType.RESULT:  # the game ended while we were away
                 names = answer.get("names") or [f"seat {i}" for i in range(4)]
                 print(f"the game is over (game {answer.get('game')}):")
-                print(render.standings_text(answer["final"], names).plain)
+                print(render.final_text(answer["final"], names, url, answer.get("game")).plain)
                 return 0
             why = answer.get("message") if answer is not None else None
             print(f"riichi-play: the server no longer holds that seat: {why}" if why else
@@ -258,7 +265,7 @@ async def run(args: argparse.Namespace, local: LocalServer | None = None) -> int
             return 1
         known = welcome.get("player")
         if known is not None and args.name is not None and known["name"] != args.name:
-            await conn.send({"type": "rename", "name": args.name})  # --name: the player's name from now on
+            await conn.send(client_messages.rename(args.name))  # --name: the player's name from now on
         intent = intent_of(args)
         buffered: list[Message] = []
         if intent:
@@ -280,14 +287,35 @@ async def run(args: argparse.Namespace, local: LocalServer | None = None) -> int
             print(f"riichi-play: {app.fatal}", file=sys.stderr)
             return 1
         if app.final is not None and app.state is not None and app.state.view is not None:
-            print(render.standings_text(app.final, app.state.view["names"]).plain)
+            print(render.final_text(app.final, app.state.view["names"], url, app.game).plain)
         return 0
     finally:
         await conn.close()
 
 
+async def show_history(args: argparse.Namespace) -> int:
+    """`--history`: the player's finished games at `--server`, printed as a table."""
+    try:
+        key = player_key(args.player_key) if args.player_key is not None else kept_key()
+    except KeyProblem as bad:
+        print(f"riichi-play: {bad}", file=sys.stderr)
+        return 2
+    if key is None:
+        print(f"riichi-play: {NOT_PLAYED} (no player key is kept in {config_folder()})", file=sys.stderr)
+        return 1
+    try:
+        found = await history(args.server, key, args.name or default_name())
+    except HistoryProblem as problem:
+        print(f"riichi-play: {problem}", file=sys.stderr)
+        return 1
+    print(history_text(found, args.server))
+    return 0
+
+
 def argument_problem(args: argparse.Namespace) -> str | None:
     """A value argparse lets through that cannot work, in one line (None: none)."""
+    if args.history and (args.local or args.bots is not None):
+        return "--history reads a server's games: give its --server, not --local or --bots"
     if args.keep_data and not args.local:
         return "--keep-data goes with --local"
     if args.db is not None and not args.local:
@@ -327,6 +355,8 @@ def main(argv: list[str] | None = None) -> int:
     if problem:
         print(f"riichi-play: {problem}", file=sys.stderr)
         return 2
+    if args.history:  # printed: no terminal needed
+        return asyncio.run(show_history(args))
     # Before anything is started or sent: joining, creating or resuming changes the server
     # (a resume takes the seat over from the client that holds it, which the server closes).
     if not in_a_terminal():

@@ -7,24 +7,34 @@ reader task puts every server message on a queue (`recv()`).  The reconnecting i
 connects again with backoff and resumes with the token and `since` (PROTOCOL.md
 "Reconnecting"), and the server sends what was missed, or a snapshot; after a `bye` it
 stops, unless its code is `server_restarting` (it waits for the server to be back).  What
-happens meanwhile goes on the queue for the screen as messages of its own: `_status`
-(`up`, `text`, and `gone` once GONE_AFTER seconds of attempts have failed), `_fatal` (a
-resume refused for good) and `_closed` (the session is over).
+happens meanwhile goes on the queue for the screen as messages of its own (`LocalType`):
+`_status` (`up`, `text`, and `gone` once GONE_AFTER seconds of attempts have failed),
+`_fatal` (a resume refused for good) and `_closed` (the session is over).
 """
 
 from __future__ import annotations
 
 import asyncio
+from enum import StrEnum
 from typing import Any
 
 from protocol.client import (BACKOFF, GONE_AFTER, ConnectError, Notice, NoticeKind, Refused, ResumingClient,
                              SeatInUse, SessionEnded, address_problem)
-from protocol.messages import VERSION
+from protocol.messages import VERSION, MessageType
 
 Message = dict[str, Any]
 DEFAULT_SERVER = "ws://127.0.0.1:8765"
 
-__all__ = ["DEFAULT_SERVER", "Connection", "ConnectError", "SeatInUse", "address_problem"]
+__all__ = ["DEFAULT_SERVER", "Connection", "ConnectError", "LocalType", "SeatInUse", "address_problem"]
+
+
+class LocalType(StrEnum):
+    """The types of the messages the connection itself puts on the queue, among the server's
+    (an underscore first: no server message type is one of them)."""
+
+    STATUS = "_status"  # the connection was lost, or is back (`up`, `text`, `gone`, `welcome`)
+    FATAL = "_fatal"  # a resume refused for good (`text`)
+    CLOSED = "_closed"  # the session is over
 
 
 def _of_session(name: str) -> property:
@@ -62,17 +72,17 @@ class Connection:
         try:
             while True:
                 message = await self.session.recv()
-                if message["type"] != "welcome":  # (a reconnection's: told as a _status)
+                if message["type"] != MessageType.WELCOME:  # (a reconnection's: told as a _status)
                     self.queue.put_nowait(message)
         except SessionEnded:
-            self.queue.put_nowait({"type": "_closed"})
+            self.queue.put_nowait({"type": LocalType.CLOSED})
         except SeatInUse:  # another client took the seat over while we were away
-            self.queue.put_nowait({"type": "_fatal", "text": "another client holds this seat now"})
+            self.queue.put_nowait({"type": LocalType.FATAL, "text": "another client holds this seat now"})
         except Refused as problem:  # another protocol version, or a hello refused: retrying cannot help
-            self.queue.put_nowait({"type": "_fatal", "text": str(problem)})
+            self.queue.put_nowait({"type": LocalType.FATAL, "text": str(problem)})
 
     def _notice(self, notice: Notice) -> None:
-        status: Message = {"type": "_status", "up": notice.kind is NoticeKind.BACK, "text": notice.text}
+        status: Message = {"type": LocalType.STATUS, "up": notice.kind is NoticeKind.BACK, "text": notice.text}
         if notice.kind is NoticeKind.GONE:
             status["gone"] = True
         elif notice.kind is NoticeKind.BACK:

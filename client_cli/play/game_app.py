@@ -18,7 +18,7 @@ from textual.css.query import NoMatches
 from textual.widgets import Button, ContentSwitcher, Input, Static
 
 from client_cli.play import render
-from client_cli.play.connection import DEFAULT_SERVER, Connection, ConnectError
+from client_cli.play.connection import DEFAULT_SERVER, Connection, ConnectError, LocalType
 from client_cli.play.offers import Choices, choices, label
 from client_cli.play.panes import StartPane, TablePane, WaitingPane
 from client_cli.play.quit_prompt import QuitPrompt
@@ -27,9 +27,12 @@ from client_cli.play.sessions import SessionFile
 from client_cli.play.widgets import HAND_KEYS, HandView
 from client_cli.seat_state import SeatState
 from protocol.events import EventType
-from protocol.messages import ByeCode, ErrorCode
+from protocol import client_messages
+from protocol.messages import ByeCode, ErrorCode, MessageType
 
 Message = dict[str, Any]
+# The waiting table's keys: g ready, b (the host) a bot, Esc leaves.
+WAITING_KEYS = {"g": client_messages.ready, "b": client_messages.add_bot, "escape": client_messages.leave}
 
 
 class PlayApp(App[int]):
@@ -59,6 +62,7 @@ class PlayApp(App[int]):
         self.turn_seat: int | None = None
         self.turn_started = time.monotonic()
         self.final: Message | None = None
+        self.game: int | None = None  # the id of the game whose result came (its replay's link)
         self.results: list[Message] = []  # every hand_end result seen, in order
         self.shown: ResultScreen | FinalScreen | None = None  # the screen open over the table
         self.held: list[ResultScreen | FinalScreen] = []  # those to open after it, oldest first
@@ -66,6 +70,12 @@ class PlayApp(App[int]):
         self.catchups: list[Message] = []
         self.fatal: str | None = None
         self.handled = 0  # messages handled (tests wait on it)
+        self.handlers = {  # what each message does (a type with none: nothing)
+            LocalType.STATUS: self._on_status, LocalType.FATAL: self._on_fatal, LocalType.CLOSED: self._on_closed,
+            MessageType.TABLE: self._on_table, MessageType.SNAPSHOT: self._on_snapshot,
+            MessageType.EVENT: self._on_event, MessageType.OFFER: self._on_offer,
+            MessageType.TIMEOUT: self._on_timeout, MessageType.RESULT: self._on_result,
+            MessageType.ERROR: self._on_error, MessageType.BYE: self._on_bye, MessageType.CATCHUP: self._on_catchup}
 
     # ---- layout -------------------------------------------------------------
 
@@ -112,7 +122,7 @@ class PlayApp(App[int]):
             # a `leave`, not just a closed connection: the server plays for the seat at once
             # instead of waiting out its clock (or for ever, with no clock) each turn
             try:
-                await asyncio.wait_for(self.conn.send({"type": "leave"}), 2.0)
+                await asyncio.wait_for(self.conn.send(client_messages.leave()), 2.0)
             except (TimeoutError, OSError):
                 pass
         self.exit()
@@ -177,8 +187,7 @@ class PlayApp(App[int]):
 
     def handle(self, message: Message) -> None:
         self.handled += 1
-        kind = message.get("type")
-        handler = getattr(self, f"_on_{kind.lstrip('_')}" if kind else "", None)
+        handler = self.handlers.get(message.get("type"))
         if handler is not None:
             handler(message)
 
@@ -277,11 +286,11 @@ class PlayApp(App[int]):
         self.notify(f"your time ran out: the server played {label(message['action'])}", severity="warning")
 
     def _on_result(self, message: Message) -> None:
-        self.final = message["final"]
+        self.final, self.game = message["final"], message.get("game")
         if self.sessions is not None and self.conn.resume:
             self.sessions.forget(self.conn.url, self.conn.resume)
         names = self.state.view["names"] if self.state and self.state.view else [f"seat {i}" for i in range(4)]
-        self._over_table(FinalScreen(render.standings_text(self.final, names)))
+        self._over_table(FinalScreen(render.final_text(self.final, names, self.conn.url, self.game)))
 
     def _on_error(self, message: Message) -> None:
         if message.get("code") == ErrorCode.SEAT_LOST:  # after a resume that resumed nothing: it says why
@@ -385,7 +394,7 @@ class PlayApp(App[int]):
             self.held = [s for s in self.held if isinstance(s, FinalScreen)]
         if isinstance(closed, ResultScreen) and not any(isinstance(s, ResultScreen) for s in self.held):
             # the last result read: the server holds the next hand (and its clock) until then
-            self.run_worker(self.conn.send({"type": "result_closed"}), group="send")
+            self.run_worker(self.conn.send(client_messages.result_closed()), group="send")
         if self.held:
             self._over_table(self.held.pop(0))
 
@@ -416,7 +425,7 @@ class PlayApp(App[int]):
         if self.offer is None:
             self.notify("nothing is asked of you now", severity="warning", timeout=3)
             return
-        message = {"type": "act", "decision": self.offer["decision"], "action": action}
+        message = client_messages.act(self.offer["decision"], action)
         self.answered = self.offer  # until the server moves on: a refused answer leaves it open
         self._clear_offer()
         self.run_worker(self._send(message), group="send")
@@ -477,28 +486,29 @@ class PlayApp(App[int]):
         elif button in ("create", "join", "watch"):
             self.from_start_pane(button)
         elif button == "ready":
-            self.run_worker(self._send({"type": "ready"}), group="send")
+            self.run_worker(self._send(client_messages.ready()), group="send")
         elif button == "add-bot":
-            self.run_worker(self._send({"type": "add_bot"}), group="send")
+            self.run_worker(self._send(client_messages.add_bot()), group="send")
         elif button == "leave":
-            self.run_worker(self._send({"type": "leave"}), group="send")
+            self.run_worker(self._send(client_messages.leave()), group="send")
             self._switch("start")
 
     def on_key(self, event: events.Key) -> None:
         if self.screen is not self.screen_stack[0]:
             return  # a result screen has the keys
         if self.pane == "waiting":
-            action = {"g": "ready", "b": "add_bot", "escape": "leave"}.get(event.key)
-            if action:
+            build = WAITING_KEYS.get(event.key)
+            if build is not None:
                 event.stop()
-                if action == "ready" and (self.table or {}).get("you") is None:
+                message = build()
+                if message["type"] == MessageType.READY and (self.table or {}).get("you") is None:
                     self.notify("you are watching: the seated players get ready", severity="warning", timeout=3)
                     return
-                if action == "add_bot" and not WaitingPane.is_host(self.table or {}):
+                if message["type"] == MessageType.ADD_BOT and not WaitingPane.is_host(self.table or {}):
                     self.notify("only the host adds bots", severity="warning", timeout=3)
                     return
-                self.run_worker(self._send({"type": action}), group="send")
-                if action == "leave":
+                self.run_worker(self._send(message), group="send")
+                if message["type"] == MessageType.LEAVE:
                     self._switch("start")
             return
         if self.pane != "table" or self.state is None or self.state.view is None:
@@ -534,5 +544,5 @@ class PlayApp(App[int]):
         if not away:
             self.notify("no player is away", severity="warning", timeout=3)
             return
-        self.run_worker(self._send({"type": "add_bot", "seat": away[0]}), group="send")
+        self.run_worker(self._send(client_messages.add_bot(away[0])), group="send")
         self.notify(f"asked for a bot in {seats[away[0]]['name']}'s seat", timeout=3)

@@ -15,6 +15,7 @@ from client_cli.play.connection import DEFAULT_SERVER
 from client_cli.play.offers import Choices
 from client_cli.play.tiles import WINDS
 from client_cli.play.widgets import HandView
+from protocol import client_messages
 from protocol.links import join_link, watch_link
 
 
@@ -65,11 +66,12 @@ class StartPane(Vertical):
 
     def intent(self, which: str) -> list[dict[str, Any]] | str:
         """The messages that create, join or watch; a string says what is wrong."""
-        if which in ("join", "watch"):
+        by_code = {"join": client_messages.join, "watch": client_messages.watch}.get(which)  # (the buttons)
+        if by_code is not None:
             code = self.query_one("#code", Input).value.strip()
             if not code:
                 return "type the code first"
-            return [{"type": which, "code": code}]
+            return [by_code(code)]
         try:
             bots = int(self.query_one("#bots", Input).value or "0")
             per = int(self.query_one("#per-decision", Input).value or "0")
@@ -90,7 +92,7 @@ def option(flag: str, code: str) -> str:
 
 
 def create_messages(rules: str, clock: dict[str, Any], bots: int) -> list[dict[str, Any]]:
-    return [{"type": "create_table", "rules": rules, "clock": clock}] + [{"type": "add_bot"}] * bots
+    return [client_messages.create_table(rules, clock=clock)] + [client_messages.add_bot() for _ in range(bots)]
 
 
 class WaitingPane(Vertical):

@@ -40,15 +40,23 @@ def player_key(given: str | None = None, path: Path | None = None) -> str:
                              " (copy the one riichi-server players add printed)")
         _keep(path, given)
         return given
-    try:
-        kept = path.read_text().strip()
-    except OSError:
-        kept = ""
-    if usable(kept):
+    kept = kept_key(path)
+    if kept is not None:
         return kept
     key = secrets.token_urlsafe(24)
     _keep(path, key)
     return key
+
+
+def kept_key(path: Path | None = None) -> str | None:
+    """The key kept in the config folder, or None when none is (this user has played nowhere
+    yet): what `--history` reads, which makes no key of its own."""
+    path = path or config_folder() / FILE_NAME
+    try:
+        kept = path.read_text().strip()
+    except OSError:
+        return None
+    return kept if usable(kept) else None
 
 
 def _keep(path: Path, key: str) -> None:

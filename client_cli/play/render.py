@@ -11,6 +11,7 @@ from rich.text import Text
 from client_cli.play.tiles import WINDS, kinds_text, tile_text, tiles_text
 from client_cli.seat_state import red_fives_of
 from protocol.events import EventType, HandResult
+from protocol.links import game_link
 from protocol.yaku import yaku_name
 
 View = dict[str, Any]
@@ -299,6 +300,19 @@ def standings_text(final: dict[str, Any], names: list[str]) -> Text:
     order = sorted(range(4), key=lambda s: final["places"][s])
     for place, seat in enumerate(order, 1):
         out.append(f"  {place}. {names[seat]:<16} {final['scores'][seat]:>7}  {final['results'][seat]:>+7.1f}\n")
+    return out
+
+
+def replay_line(server_url: str, game: int) -> Text:
+    """The line that ends a game's standings: where its replay is, in a browser."""
+    return Text(f"Replay: {game_link(server_url, game)}")
+
+
+def final_text(final: dict[str, Any], names: list[str], server_url: str, game: int | None) -> Text:
+    """The final standings, then the link to the game's replay (when the game's id is known)."""
+    out = standings_text(final, names)
+    if game is not None:
+        out.append("\n").append_text(replay_line(server_url, game))
     return out
 
 

@@ -19,6 +19,7 @@ from __future__ import annotations
 import hashlib
 import secrets
 import struct
+from collections import Counter
 from collections.abc import Iterator, Sequence
 
 TILES = 136
@@ -67,10 +68,27 @@ def shuffled_wall(seed: bytes, hand_number: int) -> list[int]:
     return tiles
 
 
+def wall_problem(wall: Sequence[int]) -> str | None:
+    """What keeps `wall` from being a wall, in a few words (None: it is one): it must hold the
+    136 tile ids 0-135, each once."""
+    if isinstance(wall, (str, bytes)) or not isinstance(wall, Sequence):
+        return "a wall is a list of the 136 tile ids 0-135"
+    strange = next((t for t in wall if type(t) is not int or not 0 <= t < TILES), None)
+    if strange is not None:
+        return f"{strange!r} is not a tile id (ids are 0-135)"
+    if len(wall) != TILES:
+        return f"it has {len(wall)} tiles, not {TILES}"
+    twice = min((tile for tile, times in Counter(wall).items() if times > 1), default=None)
+    if twice is not None:
+        return f"tile id {twice} is in it twice (and {min(set(range(TILES)) - set(wall))} is missing)"
+    return None
+
+
 def check_wall(wall: Sequence[int]) -> list[int]:
     """An explicit wall, checked: exactly the ids 0-135 once each."""
-    if len(wall) != TILES or sorted(wall) != list(range(TILES)):
-        raise WallError("a wall is the 136 tile ids 0-135, each once, in the order play takes them")
+    problem = wall_problem(wall)
+    if problem is not None:
+        raise WallError(f"a wall is the 136 tile ids 0-135, each once, in the order play takes them: {problem}")
     return list(wall)
 
 

@@ -237,7 +237,10 @@ class Table:
             elif kind is StartGame:
                 # the last output of its step: the game's first outputs follow it
                 seed = out.seed if out.seed is not None else new_seed()
-                game_id = await self.store.start_game(self.id, GameRecord(out.rules, seed, None, list(out.names)))
+                # (the store keeps a seed for every game; one dealt from a spec's walls keeps
+                # them with its table's spec, which a restart replays it from: TableCore._replay)
+                walls = [list(wall) for wall in out.walls] if out.walls is not None else None
+                game_id = await self.store.start_game(self.id, GameRecord(out.rules, seed, walls, list(out.names)))
                 await self._carry(self.core.handle(GameStarted(game_id, seed), None, self.clock()), current)
             else:
                 await self._carry_other(out, current)

@@ -17,6 +17,7 @@ are in server/table/seating.py, the state and how members are told in server/tab
 
 from __future__ import annotations
 
+import dataclasses
 import traceback
 from enum import Enum
 
@@ -102,6 +103,8 @@ class TableCore(Seating):
 
     def _replay(self, game_id: int, record: GameRecord) -> None:
         self.state, self.game_id = PLAYING, game_id
+        if self.spec.walls:  # the game was dealt from the spec's walls, not from the seed stored with it
+            record = dataclasses.replace(record, seed=None, walls=[list(wall) for wall in self.spec.walls])
         game, events = record.replay_events()
         self.game, self.saved = game, len(game.decisions)
         self.tally.add(events)
@@ -167,7 +170,9 @@ class TableCore(Seating):
 
     def _game_started(self, item: GameStarted) -> None:
         self._starting = False
-        self.game = Game(self.rules, seed=item.seed, names=[s.name for s in self.seats])
+        walls = self.spec.walls  # (dealt from instead of the seed, when the spec gives them)
+        self.game = Game(self.rules, seed=None if walls else item.seed, walls=walls,
+                         names=[s.name for s in self.seats])
         self.tally = StatsTally()
         self.game_id, self.saved, self.state = item.game_id, 0, PLAYING
         self._out.append(SetTableState(PLAYING))
@@ -282,6 +287,10 @@ class TableCore(Seating):
         if len(game.decisions) > self.saved:
             self._out.append(AppendDecisions(self.game_id, self.saved, tuple(game.decisions[self.saved:])))
             self.saved = len(game.decisions)
+        if game.over and game.final is None:  # the spec's walls ran out before the game's end
+            self._broadcast_events([e for e in events if e.type != EventType.STOPPED])
+            return self._finish(End.ABANDONED, f"the game was abandoned: the table's {len(self.spec.walls or ())}"
+                                f" walls ran out before its end", ByeCode.ABANDONED)
         if game.over:
             self._broadcast_events(events)
             return self._finish(End.PLAYED_OUT, "the game is over", ByeCode.GAME_OVER)

@@ -281,11 +281,13 @@ class SetBroadcasts:
 
 @dataclass(frozen=True, slots=True)
 class StartGame:
-    """Store a new game with `seed` (None: a fresh one), and answer with `GameStarted`."""
+    """Store a new game with `seed` (None: a fresh one), and answer with `GameStarted`; with
+    `walls` (the spec's) the game is dealt from them, not from the seed."""
 
     rules: Rules
     names: tuple[str, ...]
     seed: bytes | None = None
+    walls: tuple[tuple[int, ...], ...] | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -231,7 +231,8 @@ class Seating(TableBase, ABC):
     def _maybe_start(self) -> None:
         if self.state is WAITING and not self._starting and all(s is not None and s.ready for s in self.seats):
             self._starting = True
-            self._out.append(StartGame(self.rules, tuple(s.name for s in self.seats), self.spec.seed))
+            self._out.append(StartGame(self.rules, tuple(s.name for s in self.seats), self.spec.seed,
+                                      self.spec.walls))
 
     @abstractmethod
     def _advance(self, events: list[Event]) -> None:

@@ -1,12 +1,12 @@
-"""What a table is opened from: a `TableSpec` (rules, clock, four seats, an optional seed,
-labels), whoever opens it: a connected host (`create_table`, a rematch) or the server itself
+"""What a table is opened from: a `TableSpec` (rules, clock, four seats, a seed or the walls
+themselves, labels), whoever opens it: a connected host (`create_table`, a rematch) or the server itself
 for an arena or a tournament, with no host (`Lobby.open_table`).
 
 A seat is one of four kinds (`SeatKind`): open to any player who joins, a bot of the
 server's with its strategy, reserved for one player (only the player of that id takes it),
 or the seat of the player who opens the table and hosts it.  The spec is stored with its
 table (`to_data`), so that a restart, or another node, rebuilds the table with its reserved
-seats, labels and seed.  Plain data: no I/O.
+seats, labels, and seed or walls.  Plain data: no I/O.
 """
 
 from __future__ import annotations
@@ -16,6 +16,7 @@ from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from typing import Any
 
+from server.game.wall import wall_problem
 from server.players import DEFAULT_BOT, PLAYERS
 from server.rules.config import Rules, rules_from_data, rules_to_data
 from server.store.rows import TableRow
@@ -80,7 +81,11 @@ class TableSpec:
     """A table to open.  `rules` a preset's name and `overrides` fields changed from it;
     `clock` None for none; `seed` the game's walls' seed (None: a fresh one when the game
     starts); `labels` "key:value" strings its finished game is announced with ("arena:NAME",
-    "event:ID").  Raises SpecError (a ValueError) when it cannot open a table."""
+    "event:ID"); `walls` instead of a seed, the wall of each hand in order (each the 136 tile
+    ids 0-135 once, in the order play takes them: server/game/wall.py), for a game dealt from
+    walls chosen beforehand (the same walls at every table of a duplicate event); a game that
+    needs more hands than it has walls ends there, abandoned.  Raises SpecError (a
+    ValueError) when it cannot open a table."""
 
     rules: str = "ema2016"
     overrides: Mapping[str, Any] = field(default_factory=dict)
@@ -88,6 +93,7 @@ class TableSpec:
     seats: tuple[SeatSpec, SeatSpec, SeatSpec, SeatSpec] = OPEN_SEATS
     seed: bytes | None = None
     labels: tuple[str, ...] = ()
+    walls: tuple[tuple[int, ...], ...] | None = None
 
     def __post_init__(self) -> None:
         try:
@@ -105,6 +111,10 @@ class TableSpec:
             raise SpecError("a table has one host at most")
         if self.seed is not None and not self.seed:
             raise SpecError("a seed is bytes (none: a fresh seed)")
+        if self.walls is not None:
+            object.__setattr__(self, "walls", checked_walls(self.walls))  # (kept as tuples: the spec is a value)
+            if self.seed is not None:
+                raise SpecError("a spec has a seed or walls, not both: the walls would be dealt, and the seed not")
 
     @classmethod
     def for_host(cls, rules: str = "ema2016", overrides: Mapping[str, Any] | None = None,
@@ -144,14 +154,14 @@ class TableSpec:
         rematch is its players' own game, not the arena's or the event's)."""
         seats = tuple(SeatSpec.host() if i == host else SeatSpec.bot(bots[i]) if i in bots else SeatSpec.open()
                       for i in range(4))
-        return replace(self, seats=seats, seed=None, labels=())  # type: ignore[arg-type]
+        return replace(self, seats=seats, seed=None, labels=(), walls=None)  # type: ignore[arg-type]
 
     def to_data(self) -> dict[str, Any]:
         """As plain data (JSON and msgpack alike): what the store keeps with the table."""
         return {"rules": self.rules, "overrides": dict(self.overrides),
                 "clock": self.clock.to_data() if self.clock is not None else None,
                 "seats": [s.to_data() for s in self.seats], "seed": self.seed.hex() if self.seed else None,
-                "labels": list(self.labels)}
+                "labels": list(self.labels), "walls": [list(w) for w in self.walls] if self.walls else None}
 
     @classmethod
     def from_data(cls, data: Mapping[str, Any]) -> TableSpec:
@@ -160,7 +170,19 @@ class TableSpec:
         return cls(str(data.get("rules", "ema2016")), dict(data.get("overrides") or {}),
                    Clock(**clock) if clock else None,
                    tuple(SeatSpec.from_data(s) for s in seats),  # type: ignore[arg-type]
-                   bytes.fromhex(data["seed"]) if data.get("seed") else None, tuple(data.get("labels") or ()))
+                   bytes.fromhex(data["seed"]) if data.get("seed") else None, tuple(data.get("labels") or ()),
+                   data.get("walls"))
+
+
+def checked_walls(walls: Sequence[Sequence[int]]) -> tuple[tuple[int, ...], ...]:
+    """A spec's walls as tuples, each checked; SpecError says which hand's wall is not one, and why."""
+    if isinstance(walls, (str, bytes)) or not isinstance(walls, Sequence) or not walls:
+        raise SpecError("walls: a list of walls, one a hand, at least one (none: give a seed, or nothing)")
+    for hand, wall in enumerate(walls, 1):
+        problem = wall_problem(wall)
+        if problem is not None:
+            raise SpecError(f"walls: hand {hand}'s wall is not the 136 tile ids 0-135 once each: {problem}")
+    return tuple(tuple(wall) for wall in walls)
 
 
 def stored_spec(row: TableRow) -> TableSpec:
@@ -172,4 +194,4 @@ def stored_spec(row: TableRow) -> TableSpec:
     if not row.spec:
         return TableSpec.of_rules(rules, clock, seats=(SeatSpec.host(), *OPEN_SEATS[1:]))
     spec = TableSpec.from_data(row.spec)
-    return TableSpec.of_rules(rules, clock, seats=spec.seats, seed=spec.seed, labels=spec.labels)
+    return TableSpec.of_rules(rules, clock, seats=spec.seats, seed=spec.seed, labels=spec.labels, walls=spec.walls)

@@ -64,6 +64,21 @@ async def test_results_open_one_at_a_time_oldest_first_and_the_final_standings_l
 
 
 @pytest.mark.asyncio
+async def test_the_final_standings_end_with_the_link_to_the_games_page():
+    """Issue 25: "the result of the game ends with the link" (the game's page, its replay)."""
+    conn = StandIn()
+    app = PlayApp(conn)
+    async with app.run_test(size=SIZE) as pilot:
+        view = await a_table(pilot, conn, app)
+        conn.queue.put_nowait({"type": "result", "seq": 2, "game": 41, "final": {
+            "scores": view["scores"], "places": [0, 1, 2, 3], "results": [45.0, 5.0, -15.0, -35.0], "seed": "s"}})
+        await until(pilot, lambda: isinstance(app.screen, FinalScreen), "the final standings")
+        shown = str(app.screen.query_one("#final-body").render()).rstrip().splitlines()
+        assert shown[0] == "Final standings" and shown[-1] == "Replay: http://test/games/41"
+        assert app.game == 41
+
+
+@pytest.mark.asyncio
 async def test_escape_skips_the_results_held_back_but_not_the_final_standings():
     conn = StandIn()
     app = PlayApp(conn)

@@ -95,10 +95,14 @@ def test_two_players_in_two_terminals_play_a_whole_game_with_two_bots(tmux, serv
     assert seen.get("result", 0) >= 4
     for name in ("host", "friend"):
         tmux.wait_for(name, "Final standings")
+        link = tmux.wait_for(name, rf"Replay: (http://127\.0\.0\.1:{server.port}/games/\d+)").group(1)  # issue 25
         tmux.keys(name, "q")
         tmux.wait_for(name, r"EXITED 0")
         screen = tmux.screen(name)
         assert re.search(r"1\. \S+\s+-?\d+\s+[+-]\d+\.\d", screen), screen  # printed again on leaving
+        assert f"Replay: {link}" in screen, screen  # the printed standings end with the link too
+    tmux.open("history", f"{PLAY} --server {server.url} --history")  # (both terminals said one kept key)
+    tmux.wait_for("history", rf"  {re.escape(link)}\n.*EXITED 0", timeout=30)
 
 
 def test_local_removes_its_servers_folder_on_quitting_unless_it_is_kept(tmux, tmp_path):

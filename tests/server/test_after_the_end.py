@@ -86,6 +86,7 @@ async def test_riichi_play_resume_after_the_game_ended_prints_the_final_standing
     assert status == 0, out
     names = next(g.names for g in SqliteFile(server.db).games() if g.id == result["game"])
     assert f"game {result['game']}" in out and render.standings_text(result["final"], names).plain in out
+    assert out.rstrip().endswith(f"Replay: http://127.0.0.1:{server.port}/games/{result['game']}")  # issue 25
     assert SessionFile(state).seats(server.url) == []  # nothing more to resume
 
 

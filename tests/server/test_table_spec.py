@@ -1,7 +1,8 @@
 """Tables opened from a spec by the lobby with no connected host, run by their actors on a real
 store (issue 25): a spec's bots play to the end, a reserved seat's player joins and plays, the
-spec's seed deals the walls, a restart rebuilds the table with its reservations; every game's
-end is announced once (GameFinished) and kept as `game_seats` rows."""
+spec's seed deals the walls (or the spec's walls are dealt), a restart rebuilds the table with
+its reservations and walls; every game's end is announced once (GameFinished) and kept as
+`game_seats` rows."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ import pytest
 
 from protocol.client import Client
 from server.finished import GameFinished, PlayerKind
+from server.game.wall import DORA_INDICATORS, deal, shuffled_wall
 from server.lobby import Lobby
 from server.store import SqliteStore, token_hash
 from server.table.io import Abandon, Disconnect, Ready, Stop
@@ -24,6 +26,7 @@ pytestmark = pytest.mark.asyncio
 
 SEED = bytes(range(7, 39))
 BOTS = (SeatSpec.bot("shanten"), SeatSpec.bot("builtin"), SeatSpec.bot("shanten"))
+WALLS = tuple(tuple(shuffled_wall(b"the event's walls", hand)) for hand in range(40))
 
 
 def heard(lobby: Lobby) -> list[GameFinished]:
@@ -190,3 +193,34 @@ async def test_over_sockets_the_reserved_seats_player_connects_joins_and_plays_i
     assert (row.game_id, row.seat, row.score) == (game.game_id, 2, result["final"]["scores"][2])
     for client in (stranger, ann):
         await client.close()
+
+
+async def test_a_table_opened_with_walls_deals_them_and_a_restart_mid_game_keeps_dealing_them(store):
+    """"TableSpec(rules, clock, seats: ..., seed or walls, labels)": the first hand is the first
+    wall's (the dealer's tiles and the dora indicator), and the spec stored with the table
+    brings the walls back after a restart, so the game replays and goes on on them."""
+    lobby = Lobby(SqliteStore(store))
+    table = lobby.open_table(TableSpec("tenhou", clock=None, seats=(SeatSpec.reserved("p-ann"), *BOTS), walls=WALLS))
+    ann = player("ann", "p-ann")
+    await lobby.join(ann, table.invite)
+    table.put(Ready(), ann)
+    game_start = (await next_message(ann, "event"))["event"]
+    start = (await next_message(ann, "event"))["event"]
+    assert (game_start["type"], game_start["seed_hash"], start["type"]) == ("game_start", None, "hand_start")  # no seed
+    assert sorted(start["hand"]) == sorted(deal(WALLS[0], 0)[0])  # ann in seat 0: the dealer of East 1
+    assert start["dora_indicators"] == [WALLS[0][DORA_INDICATORS[0]]]
+    await play_host(ann, random.Random(3), stop_after=3)
+    await lobby.stop()  # the server stops mid-game: the table is kept, and rebuilt by the next start
+    again = Lobby(SqliteStore(store))
+    assert await again.restore() == 1
+    back = again.tables[table.id]
+    assert back.spec.walls == WALLS and back.core.game.walls == [list(w) for w in WALLS]
+    assert list(back.core.game.hidden.wall) == list(WALLS[back.core.game.public.hand_number])
+    ann_back = connected("ann", token=ann.token)
+    ann_back.player_id = "p-ann"
+    assert again.resume(ann_back) is back
+    view = (await next_message(ann_back, "snapshot"))["view"]
+    assert set(view["you"]["hand"]) <= set(deal(WALLS[0], 0)[0]) | set(WALLS[0][52:])  # (its hand is of that wall)
+    seen = await play_host(ann_back, random.Random(4))
+    assert seen[-1]["type"] in ("result", "bye")
+    await back.task

@@ -2,6 +2,7 @@
 only by a connected host ... reserved seats wait for their player.  The seed comes from the spec
 when given"), and the one announcement of each game's end ("A finished game is announced")."""
 
+import json
 import pickle
 
 import pytest
@@ -9,6 +10,7 @@ import pytest
 from server.finished import GameFinished, PlayerKind
 from server.game.record import GameRecord
 from server.game.seat_stats import seat_stats
+from server.game.wall import DORA_INDICATORS, deal, shuffled_wall
 from server.table.io import (
     Abandon, Act, AddBot, Announce, Broadcast, Disconnect, FinishGame, Join, Ready, SaveSeat, SaveTable, Send,
     StartGame,
@@ -135,3 +137,62 @@ def test_a_spec_comes_back_the_same_from_its_stored_form():
 def test_no_message_to_a_member_is_sent_for_a_spec_table_with_nobody_at_it():
     d = Driver(spec=TableSpec("tenhou", clock=None, seats=(*BOTS, SeatSpec.bot())))
     assert not [o for o in d.out if isinstance(o, (Send, Broadcast))]
+
+
+# ---- walls given by the spec (issue 25: "TableSpec(rules, clock, seats: ..., seed or walls, labels)") ----
+
+WALLS = tuple(tuple(shuffled_wall(b"walls of the spec", hand)) for hand in range(40))
+
+
+def test_a_spec_with_walls_deals_exactly_those_walls_the_first_hand_and_dora_from_the_first():
+    spec = TableSpec("tenhou", clock=None, seats=(SeatSpec.reserved("p-alice"), *BOTS), walls=WALLS)
+    d = Driver(spec=spec)
+    d(Join(), alice)
+    d(Ready(), alice)
+    start = next(m["event"] for m in d.to(alice) if m["type"] == "event" and m["event"]["type"] == "hand_start")
+    assert sorted(start["hand"]) == sorted(deal(WALLS[0], 0)[0])  # alice is the dealer: East 1
+    assert start["dora_indicators"] == [WALLS[0][DORA_INDICATORS[0]]]
+    assert of(StartGame, d.out)[0].walls == WALLS and d.core.game.walls == [list(w) for w in WALLS]
+    assert list(d.core.game.hidden.wall) == list(WALLS[0])
+
+
+def test_a_four_bot_game_on_a_specs_walls_is_the_same_game_at_every_table():
+    """Duplicate play: the same walls and the same bots make the same game."""
+    spec = TableSpec("tenhou", clock=None, seats=(*BOTS, SeatSpec.bot()), walls=WALLS)
+    first, second = Driver(spec=spec), Driver(spec=spec)
+    finals = [of(FinishGame, d.out)[0].final for d in (first, second)]
+    assert finals[0] == finals[1] and "abandoned" not in finals[0]
+    assert first.core.game.decisions == second.core.game.decisions
+
+
+def test_a_game_that_outlasts_its_specs_walls_ends_abandoned_and_says_why():
+    spec = TableSpec("tenhou", clock=None, seats=(*BOTS, SeatSpec.bot()), walls=WALLS[:1])
+    d = Driver(spec=spec)
+    [announce] = of(Announce, d.out)
+    assert announce.finished.abandoned == "the game was abandoned: the table's 1 walls ran out before its end"
+    assert of(FinishGame, d.out)[0].final["abandoned"] is True
+    assert not [o for o in d.out if isinstance(o, (Send, Broadcast)) and o.message.get("type") == "event"
+                and o.message["event"]["type"] == "stopped"]
+
+
+def test_a_bad_wall_in_a_spec_is_refused_with_the_hand_and_what_is_wrong():
+    short, doubled = list(WALLS[1][:135]), [WALLS[1][1], *WALLS[1][1:]]
+    with pytest.raises(SpecError, match=r"^walls: hand 2's wall .*: it has 135 tiles, not 136$"):
+        TableSpec(walls=(WALLS[0], short))
+    with pytest.raises(SpecError, match=rf"hand 1's wall .*: tile id {WALLS[1][1]} is in it twice"
+                                        rf" \(and {WALLS[1][0]} is missing\)"):
+        TableSpec(walls=(doubled,))
+    with pytest.raises(SpecError, match=r"hand 1's wall .*: 136 is not a tile id \(ids are 0-135\)"):
+        TableSpec(walls=([*WALLS[0][:135], 136],))
+    with pytest.raises(SpecError, match="a seed or walls, not both"):
+        TableSpec(seed=SEED, walls=WALLS)
+    with pytest.raises(SpecError, match="at least one"):
+        TableSpec(walls=())
+    assert isinstance(SpecError("x"), ValueError)
+
+
+def test_a_specs_walls_come_back_from_its_stored_form_and_a_rematch_has_none():
+    spec = TableSpec("tenhou", clock=None, seats=(SeatSpec.host("p-host"), *BOTS), walls=[list(w) for w in WALLS[:3]])
+    assert spec.walls == WALLS[:3]  # kept as tuples, whatever sequences were given
+    assert TableSpec.from_data(json.loads(json.dumps(spec.to_data()))) == spec
+    assert spec.rematch(0, {}).walls is None
