@@ -7,12 +7,15 @@ its reservations and walls; every game's end is announced once (GameFinished) an
 from __future__ import annotations
 
 import asyncio
+import json
 import random
+import urllib.request
 
 import pytest
 
 from protocol.client import Client
 from server.finished import GameFinished, PlayerKind
+from server.game.record import GameRecord
 from server.game.wall import DORA_INDICATORS, deal, shuffled_wall
 from server.lobby import Lobby
 from server.store import SqliteStore, token_hash
@@ -224,3 +227,30 @@ async def test_a_table_opened_with_walls_deals_them_and_a_restart_mid_game_keeps
     seen = await play_host(ann_back, random.Random(4))
     assert seen[-1]["type"] in ("result", "bye")
     await back.task
+
+
+def _get_json(server, path: str) -> tuple[int, object]:
+    """GET `path` of the server: its status and its body's JSON."""
+    with urllib.request.urlopen(f"http://127.0.0.1:{server.port}{path}", timeout=30) as answer:
+        return answer.status, json.loads(answer.read())
+
+
+async def test_over_a_real_server_a_game_dealt_from_a_specs_walls_is_kept_with_them_and_its_record_replays(
+        in_process_server):
+    """A game dealt from a spec's walls and played to its end: `GET /api/games/ID` gives its
+    record with those walls and no seed, which replays to the result the table announced, and
+    `GET /api/games/ID/replay` its replay viewer's document of the same game."""
+    lobby = in_process_server.app.lobby
+    finished = heard(lobby)
+    table = lobby.open_table(TableSpec("tenhou", {"rounds": 1}, clock=None, seats=(*BOTS, SeatSpec.bot("shanten")),
+                                       walls=WALLS))
+    await table.task
+    [game] = finished
+    assert game.abandoned is None
+    status, data = await asyncio.to_thread(_get_json, in_process_server, f"/api/games/{game.game_id}")
+    record = GameRecord.from_data(data)
+    assert status == 200 and (record.seed, record.walls) == (None, [list(wall) for wall in WALLS])
+    replayed = record.replay()
+    assert replayed.final["scores"] == [s.score for s in game.seats] and replayed.final["seed"] is None
+    status, document = await asyncio.to_thread(_get_json, in_process_server, f"/api/games/{game.game_id}/replay")
+    assert status == 200 and document["final"]["scores"] == replayed.final["scores"]
