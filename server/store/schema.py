@@ -118,7 +118,8 @@ def _in(dialect: dict[str, str]) -> tuple[Step, ...]:
 
 
 SQLITE = _in({"real": "REAL", "id": "INTEGER PRIMARY KEY AUTOINCREMENT", "big": "INTEGER", "left": "left",
-              "walls_of_spec": "json_extract(spec, '$.walls')", "spec_has_walls": "json_type(spec, '$.walls') = 'array'"})
+              "walls_of_spec": "json_extract(spec, '$.walls')",
+              "spec_has_walls": "json_type(spec, '$.walls') = 'array'"})
 POSTGRES = _in({"real": "DOUBLE PRECISION", "id": "BIGSERIAL PRIMARY KEY", "big": "BIGINT", "left": '"left"',
                 "walls_of_spec": "(spec::jsonb -> 'walls')::text",
                 "spec_has_walls": "jsonb_typeof(spec::jsonb -> 'walls') = 'array'"})

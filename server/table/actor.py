@@ -238,7 +238,7 @@ class Table:
                 # the last output of its step: the game's first outputs follow it
                 # (a game dealt from the spec's walls is stored with them and no seed: its record replays from them)
                 walls = [list(wall) for wall in out.walls] if out.walls is not None else None
-                seed = None if walls is not None else out.seed if out.seed is not None else new_seed()
+                seed = None if walls is not None else (out.seed if out.seed is not None else new_seed())
                 game_id = await self.store.start_game(self.id, GameRecord(out.rules, seed, walls, list(out.names)))
                 await self._carry(self.core.handle(GameStarted(game_id, seed), None, self.clock()), current)
             else:
