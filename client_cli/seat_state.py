@@ -100,7 +100,7 @@ class SeatState:
     def _on_game_start(self, e: Event) -> None:
         self.view = {
             "rules": e["rules"], "overrides": dict(e.get("overrides", {})), "names": list(e["names"]),
-            "seed_hash": e["seed_hash"],
+            "seed_hash": e["seed_hash"],  # (None: a game dealt from given walls has no seed)
             "round": "E1", "round_wind": 0, "dealer": 0, "honba": 0, "sticks": 0,
             "scores": list(e["scores"]), "dora_indicators": [], "tiles_left": 0, "turn": 0,
             "phase": "turn", "last_discard": None, "hand_sizes": [0, 0, 0, 0],

@@ -1,6 +1,6 @@
 """How the store's rows are written as columns and read back, the same for every database:
-JSON text for rules, clocks, names, finals and actions, a seed as hex.  SQLite and
-PostgreSQL hold the same text, so a record means the same in either."""
+JSON text for rules, clocks, names, finals and actions, a seed as hex, a game's given walls
+as JSON.  SQLite and PostgreSQL hold the same text, so a record means the same in either."""
 
 from __future__ import annotations
 
@@ -35,10 +35,32 @@ def decision_rows(batches: Iterable[DecisionBatch]) -> list[tuple[int, int, int,
             for game_id, first_index, decisions in batches for i, (seat, action) in enumerate(decisions)]
 
 
-def record_of(seed: str, rules: str, names: str, decisions: Iterable[tuple[int, str]]) -> GameRecord:
-    """A game's record from its row's columns and its decisions' (seat, action) in order."""
-    return GameRecord(rules_from_data(json.loads(rules)), bytes.fromhex(seed), None, json.loads(names),
-                      [(seat, action_from_data(json.loads(action))) for seat, action in decisions])
+# A game dealt from given walls has no seed: its `seed` column (NOT NULL since schema step 1,
+# which SQLite cannot relax without copying the table) holds this, and `walls` the walls.
+NO_SEED = ""
+RECORD_COLUMNS = "seed, walls, rules, names"  # record_of's columns of `games`, in order
+
+
+def deal_columns(record: GameRecord) -> tuple[str, str | None]:
+    """A new game's (seed, walls) columns: its seed as hex and no walls, or NO_SEED and its
+    walls as JSON (a list of 136 tile ids a hand).  ValueError for a record with both or
+    neither: a stored game must replay from exactly what it was dealt from."""
+    if (record.seed is None) == (record.walls is None):
+        has = "both a seed and walls" if record.seed is not None else "neither a seed nor walls"
+        raise ValueError(f"a game is stored with its seed or its walls, and this record has {has}")
+    if record.walls is not None:
+        return NO_SEED, json.dumps([list(wall) for wall in record.walls], separators=(",", ":"))
+    assert record.seed is not None
+    return record.seed.hex(), None
+
+
+def record_of(seed: str, walls: str | None, rules: str, names: str,
+              decisions: Iterable[tuple[int, str]]) -> GameRecord:
+    """A game's record from its row's RECORD_COLUMNS and its decisions' (seat, action) in
+    order: dealt from its walls if it has them (then it has no seed), else from its seed."""
+    dealt = json.loads(walls) if walls is not None else None
+    return GameRecord(rules_from_data(json.loads(rules)), None if dealt is not None else bytes.fromhex(seed), dealt,
+                      json.loads(names), [(seat, action_from_data(json.loads(action))) for seat, action in decisions])
 
 
 def optional_json_text(value: Any) -> str | None:

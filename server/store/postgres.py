@@ -30,8 +30,8 @@ from server.rules.config import Rules
 from server.store.pg_away import Outage
 from server.store.columns import (
     GAME_SEAT_COLUMNS, GAME_SEAT_FIELDS, PLAYER_COLUMNS, PLAYER_GAME_COLUMNS, RATED_SEATS, RATING_COLUMNS,
-    DecisionBatch, decision_rows, game_row, game_seat_rows, json_text, optional_json_text, past_seat, player_game,
-    player_row, record_of, rules_text, seat_row, table_row,
+    RECORD_COLUMNS, DecisionBatch, deal_columns, decision_rows, game_row, game_seat_rows, json_text,
+    optional_json_text, past_seat, player_game, player_row, record_of, rules_text, seat_row, table_row,
 )
 from server.store.protocol import Fenced
 from server.ratings import (
@@ -358,11 +358,14 @@ class PostgresStore:
     # ---- games -------------------------------------------------------------------------
 
     async def start_game(self, table_id: str, record: GameRecord) -> int:
+        """Store a new game, dealt from its record's seed or walls (deal_columns); its id."""
+        seed, walls = deal_columns(record)
+
         async def attempt() -> int:
             async with self._writing(table_id) as connection:
                 return int(await connection.fetchval(
-                    "INSERT INTO games (table_id, seed, rules, names, started) VALUES ($1, $2, $3, $4, $5)"
-                    " RETURNING id", table_id, record.seed.hex(), rules_text(record.rules), json_text(record.names),
+                    "INSERT INTO games (table_id, seed, walls, rules, names, started) VALUES ($1, $2, $3, $4, $5, $6)"
+                    " RETURNING id", table_id, seed, walls, rules_text(record.rules), json_text(record.names),
                     time.time()))
         return await self.outage.held(attempt)
 
@@ -443,7 +446,7 @@ class PostgresStore:
 
     async def record(self, game_id: int) -> GameRecord:
         async with self.pool.acquire() as connection:
-            row = await connection.fetchrow("SELECT seed, rules, names FROM games WHERE id=$1", game_id)
+            row = await connection.fetchrow(f"SELECT {RECORD_COLUMNS} FROM games WHERE id=$1", game_id)
             if row is None:
                 raise KeyError(f"no game {game_id}")
             decisions = await connection.fetch("SELECT seat, action FROM decisions WHERE game_id=$1 ORDER BY idx",

@@ -74,7 +74,8 @@ class Store(Protocol):
     # ---- games and decisions -----------------------------------------------------------
 
     async def start_game(self, table_id: str, record: GameRecord) -> int:
-        """A new game (its rules, seed and names); returns its id."""
+        """A new game (its rules, seed or walls, and names); returns its id.  ValueError for a
+        record with both a seed and walls, or neither."""
 
     async def append_decisions(self, game_id: int, first_index: int, decisions: Sequence[tuple[int, Action]]) -> None:
         """Decisions first_index, first_index+1, ... of a game, group-committed (see above)."""

@@ -36,7 +36,8 @@ Step = tuple[str | AddColumn, ...] | AddColumn
 
 # The steps, written once for both dialects: {real} a time in seconds since the epoch,
 # {id} a game's own number, {big} a reference to it, {left} the column LEFT (a keyword in
-# PostgreSQL, quoted there).
+# PostgreSQL, quoted there), {walls_of_spec} the JSON text of a table's spec's walls and
+# {spec_has_walls} whether it gives them (each dialect's JSON functions).
 STEPS: Sequence[Step] = (
     # 1: tables, seats, spectators, games and every accepted decision
     ("""CREATE TABLE IF NOT EXISTS tables (
@@ -94,6 +95,12 @@ STEPS: Sequence[Step] = (
      "CREATE UNIQUE INDEX IF NOT EXISTS games_rated ON games (rated_seq)",
      "UPDATE games SET rated_seq = id WHERE rated_seq IS NULL AND finished IS NOT NULL"
      " AND id IN (SELECT game_id FROM game_seats WHERE place IS NOT NULL)"),
+    # 13: the walls of a game dealt from given walls (a spec's: server/table/spec.py) rather than a seed,
+    # as JSON (server/store/columns.py), its seed '' (none); the games dealt from their table's spec's
+    # walls before get them from that spec, so that their records replay
+    (AddColumn("games", "walls", "TEXT"),
+     "UPDATE games SET seed = '', walls = (SELECT {walls_of_spec} FROM tables WHERE tables.id = games.table_id)"
+     " WHERE walls IS NULL AND table_id IN (SELECT id FROM tables WHERE {spec_has_walls})"),
 )
 
 
@@ -110,8 +117,12 @@ def _in(dialect: dict[str, str]) -> tuple[Step, ...]:
                  for step in STEPS)
 
 
-SQLITE = _in({"real": "REAL", "id": "INTEGER PRIMARY KEY AUTOINCREMENT", "big": "INTEGER", "left": "left"})
-POSTGRES = _in({"real": "DOUBLE PRECISION", "id": "BIGSERIAL PRIMARY KEY", "big": "BIGINT", "left": '"left"'})
+SQLITE = _in({"real": "REAL", "id": "INTEGER PRIMARY KEY AUTOINCREMENT", "big": "INTEGER", "left": "left",
+              "walls_of_spec": "json_extract(spec, '$.walls')",
+              "spec_has_walls": "json_type(spec, '$.walls') = 'array'"})
+POSTGRES = _in({"real": "DOUBLE PRECISION", "id": "BIGSERIAL PRIMARY KEY", "big": "BIGINT", "left": '"left"',
+                "walls_of_spec": "(spec::jsonb -> 'walls')::text",
+                "spec_has_walls": "jsonb_typeof(spec::jsonb -> 'walls') = 'array'"})
 
 VERSION = len(STEPS)
 

@@ -4,7 +4,7 @@ synchronously.
 The server reaches it through `server.store.embedded.SqliteStore` (the event loop's store,
 with the group commit); the commands (`riichi-server games`, `export`) and the tests read
 it directly.  A game is rebuilt by replaying its record (the engine is deterministic):
-rules, seed, names and the ordered decisions.
+rules, seed or walls, names and the ordered decisions.
 """
 
 from __future__ import annotations
@@ -20,8 +20,8 @@ from server.game.record import GameRecord
 from server.finished import GameFinished
 from server.store.columns import (
     GAME_SEAT_COLUMNS, GAME_SEAT_FIELDS, PLAYER_COLUMNS, PLAYER_GAME_COLUMNS, RATED_SEATS, RATING_COLUMNS,
-    DecisionBatch, decision_rows, game_row, game_seat_rows, json_text, optional_json_text, past_seat, player_game,
-    player_row, record_of, rules_text, seat_row, table_row,
+    RECORD_COLUMNS, DecisionBatch, deal_columns, decision_rows, game_row, game_seat_rows, json_text,
+    optional_json_text, past_seat, player_game, player_row, record_of, rules_text, seat_row, table_row,
 )
 from server.ratings import (
     Progress, Rating, Rebuilt, grouped, players_of, rate, rated, rebuilt, replay, seats_of,
@@ -174,9 +174,10 @@ class SqliteFile:
     # ---- games and decisions ----------------------------------------------
 
     def start_game(self, table_id: str, record: GameRecord) -> int:
-        cur = self.db.execute("INSERT INTO games (table_id, seed, rules, names, started) VALUES (?,?,?,?,?)",
-                              (table_id, record.seed.hex(), rules_text(record.rules), json_text(record.names),
-                               time.time()))
+        """Store a new game, dealt from its record's seed or walls (deal_columns); its id."""
+        seed, walls = deal_columns(record)
+        cur = self.db.execute("INSERT INTO games (table_id, seed, walls, rules, names, started) VALUES (?,?,?,?,?,?)",
+                              (table_id, seed, walls, rules_text(record.rules), json_text(record.names), time.time()))
         return int(cur.lastrowid)
 
     def add_decisions(self, game_id: int, first_index: int, decisions: Iterable[tuple[int, Action]]) -> None:
@@ -272,7 +273,7 @@ class SqliteFile:
             " WHERE s.player_id=? ORDER BY g.id DESC LIMIT ?", (player_id, limit))]
 
     def record(self, game_id: int) -> GameRecord:
-        row = self.db.execute("SELECT seed, rules, names FROM games WHERE id=?", (game_id,)).fetchone()
+        row = self.db.execute(f"SELECT {RECORD_COLUMNS} FROM games WHERE id=?", (game_id,)).fetchone()
         if row is None:
             raise KeyError(f"no game {game_id}")
         return record_of(*row, self.db.execute("SELECT seat, action FROM decisions WHERE game_id=? ORDER BY idx",

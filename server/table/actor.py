@@ -236,10 +236,9 @@ class Table:
                     self.figures.decided(len(out.decisions))
             elif kind is StartGame:
                 # the last output of its step: the game's first outputs follow it
-                seed = out.seed if out.seed is not None else new_seed()
-                # (the store keeps a seed for every game; one dealt from a spec's walls keeps
-                # them with its table's spec, which a restart replays it from: TableCore._replay)
+                # (a game dealt from the spec's walls is stored with them and no seed: its record replays from them)
                 walls = [list(wall) for wall in out.walls] if out.walls is not None else None
+                seed = None if walls is not None else (out.seed if out.seed is not None else new_seed())
                 game_id = await self.store.start_game(self.id, GameRecord(out.rules, seed, walls, list(out.names)))
                 await self._carry(self.core.handle(GameStarted(game_id, seed), None, self.clock()), current)
             else:

@@ -17,7 +17,6 @@ are in server/table/seating.py, the state and how members are told in server/tab
 
 from __future__ import annotations
 
-import dataclasses
 import traceback
 from enum import Enum
 
@@ -102,9 +101,9 @@ class TableCore(Seating):
         return core, replies + [Holds(h, None, watching=True) for h in sorted(core.watchers)]
 
     def _replay(self, game_id: int, record: GameRecord) -> None:
+        """The game in play rebuilt from its stored record, dealt from what it was stored with
+        (its seed, or the spec's walls)."""
         self.state, self.game_id = PLAYING, game_id
-        if self.spec.walls:  # the game was dealt from the spec's walls, not from the seed stored with it
-            record = dataclasses.replace(record, seed=None, walls=[list(wall) for wall in self.spec.walls])
         game, events = record.replay_events()
         self.game, self.saved = game, len(game.decisions)
         self.tally.add(events)
@@ -170,7 +169,7 @@ class TableCore(Seating):
 
     def _game_started(self, item: GameStarted) -> None:
         self._starting = False
-        walls = self.spec.walls  # (dealt from instead of the seed, when the spec gives them)
+        walls = self.spec.walls  # (dealt from instead of a seed, when the spec gives them: the store kept them)
         self.game = Game(self.rules, seed=None if walls else item.seed, walls=walls,
                          names=[s.name for s in self.seats])
         self.tally = StatsTally()

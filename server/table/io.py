@@ -126,10 +126,11 @@ class Stop:
 
 @dataclass(frozen=True, slots=True)
 class GameStarted:
-    """The store's answer to `StartGame`: the game's id and the seed it was stored with."""
+    """The store's answer to `StartGame`: the game's id and the seed it was stored with (None:
+    it was stored with the spec's walls, and is dealt from them)."""
 
     game_id: int
-    seed: bytes
+    seed: bytes | None
 
 
 @dataclass(frozen=True, slots=True)
@@ -282,7 +283,7 @@ class SetBroadcasts:
 @dataclass(frozen=True, slots=True)
 class StartGame:
     """Store a new game with `seed` (None: a fresh one), and answer with `GameStarted`; with
-    `walls` (the spec's) the game is dealt from them, not from the seed."""
+    `walls` (the spec's) the game is stored with them and dealt from them, and has no seed."""
 
     rules: Rules
     names: tuple[str, ...]

@@ -20,6 +20,7 @@ from server.game.engine import Game
 from server.game.record import GameRecord
 from server.rules.config import TENHOU
 from server.store import SqliteFile
+from tests.store.walls_games import WALLS, played_out
 
 SERVER = Path(sys.executable).parent / "riichi-server"
 # Buffered standard output, as a user's shell gives it (this machine sets PYTHONUNBUFFERED).
@@ -161,6 +162,25 @@ def test_export_still_writes_the_stored_game(tmp_path):
     events = [json.loads(line) for line in out.stdout.splitlines()]
     assert events[0]["type"] == "start_game" and events[-1]["type"] == "end_game"
     assert_one_line_error(run("export", "99", "--db", str(db)), "no game 99", "riichi-server games")
+
+
+def test_a_game_dealt_from_given_walls_is_listed_and_exported_in_every_format_with_its_walls_and_no_seed(tmp_path):
+    """A spec's walls "instead of a seed": the stored game has no seed to show, and its walls
+    replay it in each format."""
+    game = played_out(WALLS)
+    store = SqliteFile(db := tmp_path / "riichi.sqlite3")
+    game_id = store.start_game("table", GameRecord(game.rules, None, WALLS, list(game.names)))
+    store.add_decisions(game_id, 0, game.decisions)
+    store.finish_game(game_id, game.final)
+    store.close()
+    [listed] = json.loads(run("games", "--json", "--db", str(db)).stdout)
+    assert (listed["id"], listed["final"]) == (game_id, game.final)
+    record = GameRecord.from_json(run("export", str(game_id), "--db", str(db)).stdout)
+    assert (record.seed, record.walls, record.final) == (None, WALLS, game.final)
+    tenhou6 = json.loads(run("export", str(game_id), "--db", str(db), "--format", "tenhou6").stdout)
+    assert tenhou6["title"][1] == "" and len(tenhou6["log"]) == len(game.results)
+    mjai = run("export", str(game_id), "--db", str(db), "--format", "mjai")
+    assert mjai.returncode == 0 and json.loads(mjai.stdout.splitlines()[-1])["type"] == "end_game"
 
 
 def _a_little_then_leave(*args: str) -> tuple[int, str]:

@@ -1,18 +1,22 @@
 """Tables opened from a spec by the lobby with no connected host, run by their actors on a real
 store (issue 25): a spec's bots play to the end, a reserved seat's player joins and plays, the
 spec's seed deals the walls (or the spec's walls are dealt), a restart rebuilds the table with
-its reservations and walls; every game's end is announced once (GameFinished) and kept as
-`game_seats` rows."""
+its reservations and walls, and a finished game on them is kept with them and served (its
+record and replay, on SQLite and PostgreSQL); every game's end is announced once
+(GameFinished) and kept as `game_seats` rows."""
 
 from __future__ import annotations
 
 import asyncio
+import json
 import random
+import urllib.request
 
 import pytest
 
 from protocol.client import Client
 from server.finished import GameFinished, PlayerKind
+from server.game.record import GameRecord
 from server.game.wall import DORA_INDICATORS, deal, shuffled_wall
 from server.lobby import Lobby
 from server.store import SqliteStore, token_hash
@@ -20,7 +24,9 @@ from server.table.io import Abandon, Disconnect, Ready, Stop
 from server.table.seats import TableState
 from server.table.spec import SeatSpec, TableSpec
 from tests.clients import play_counting, recv
+from tests.harness import InProcessServer
 from tests.server.sessions import connected, next_message, play_host
+from tests.services import new_database
 
 pytestmark = pytest.mark.asyncio
 
@@ -224,3 +230,43 @@ async def test_a_table_opened_with_walls_deals_them_and_a_restart_mid_game_keeps
     seen = await play_host(ann_back, random.Random(4))
     assert seen[-1]["type"] in ("result", "bye")
     await back.task
+
+
+def _get_json(server, path: str) -> tuple[int, object]:
+    """GET `path` of the server: its status and its body's JSON."""
+    with urllib.request.urlopen(f"http://127.0.0.1:{server.port}{path}", timeout=30) as answer:
+        return answer.status, json.loads(answer.read())
+
+
+async def served_walls_game(server) -> None:
+    """A game dealt from a spec's walls, played to its end on `server` (a real one, in this
+    process): `GET /api/games/ID` gives its record with those walls and no seed, which replays
+    to the result announced, and `GET /api/games/ID/replay` the viewer's document of it."""
+    lobby = server.app.lobby
+    finished = heard(lobby)
+    table = lobby.open_table(TableSpec("tenhou", {"rounds": 1}, clock=None, seats=(*BOTS, SeatSpec.bot("shanten")),
+                                       walls=WALLS))
+    await table.task
+    [game] = finished
+    assert game.abandoned is None
+    status, data = await asyncio.to_thread(_get_json, server, f"/api/games/{game.game_id}")
+    record = GameRecord.from_data(data)
+    assert status == 200 and (record.seed, record.walls) == (None, [list(wall) for wall in WALLS])
+    replayed = record.replay()
+    assert replayed.final["scores"] == [s.score for s in game.seats] and replayed.final["seed"] is None
+    status, document = await asyncio.to_thread(_get_json, server, f"/api/games/{game.game_id}/replay")
+    assert status == 200 and document["final"]["scores"] == replayed.final["scores"]
+
+
+async def test_over_a_real_server_a_game_dealt_from_a_specs_walls_is_kept_with_them_and_its_record_replays(
+        in_process_server):
+    await served_walls_game(in_process_server)
+
+
+async def test_on_postgresql_a_game_dealt_from_a_specs_walls_is_kept_with_them_and_its_record_replays(postgres):
+    server = await InProcessServer(await new_database(postgres)).start_async()
+    try:
+        await served_walls_game(server)
+    finally:
+        await server.stop_async()
+    assert not server.errors(), server.errors()

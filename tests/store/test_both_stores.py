@@ -18,6 +18,7 @@ from server.players import PLAYERS
 from server.rules.config import preset
 from server.store import token_hash
 from server.store.rows import PlayerKind, PlayerRow, SeatRow
+from tests.store.walls_games import WALLS, played_out
 
 
 pytestmark = pytest.mark.asyncio
@@ -118,6 +119,32 @@ async def test_decisions_appended_by_many_tables_at_once_are_all_kept_in_order(s
     await asyncio.gather(*(play(game_id, game) for game_id, game in zip(ids, games)))
     for game_id, game in zip(ids, games):
         assert (await store.record(game_id)).decisions == game.decisions
+
+
+async def test_a_game_dealt_from_given_walls_is_kept_with_them_and_its_record_replays_to_its_result(store):
+    """A spec's walls "instead of a seed" (server/table/spec.py): the store keeps them with the
+    game, and its record, with no seed, replays to the game's end."""
+    game = played_out(WALLS)
+    assert game.seed is None
+    await store.save_table("t1", "INV1", "WAT1", game.rules, None)
+    game_id = await store.start_game("t1", GameRecord(game.rules, None, WALLS, list(game.names)))
+    await store.append_decisions(game_id, 0, game.decisions)
+    await store.finish_game(game_id, game.final, 42)
+    record = await store.record(game_id)
+    assert (record.seed, record.walls) == (None, WALLS)
+    replayed = record.replay()
+    assert replayed.final == game.final and replayed.decisions == game.decisions
+    assert replayed.final["seed"] is None  # (no seed to reveal at its end)
+
+
+async def test_a_game_is_stored_with_its_seed_or_its_walls_and_a_record_of_both_or_neither_is_refused(store):
+    await store.save_table("t1", "INV1", "WAT1", preset("tenhou"), None)
+    for seed, walls, has in ((b"x" * 32, WALLS, "both"), (None, None, "neither")):
+        with pytest.raises(ValueError, match=f"stored with its seed or its walls, and this record has {has}"):
+            await store.start_game("t1", GameRecord(preset("tenhou"), seed, walls, ["a", "b", "c", "d"]))
+    seeded = await store.start_game("t1", GameRecord(preset("tenhou"), b"x" * 32, None, ["a", "b", "c", "d"]))
+    record = await store.record(seeded)
+    assert (record.seed, record.walls) == (b"x" * 32, None)
 
 
 async def test_the_store_answers_that_it_is_healthy(store):

@@ -4,16 +4,21 @@ and PostgreSQL alike (issue 16: "today SQLite has an ad hoc column list")."""
 from __future__ import annotations
 
 import asyncio
+import json
 import sqlite3
 import subprocess
 import sys
 
 import pytest
 
+from server.game.engine import Game
 from server.store import SqliteFile
+from server.store.columns import decision_rows, rules_text
 from server.store.postgres import PostgresStore
 from server.store.schema import SQLITE, VERSION, AddColumn, SchemaTooNew
+from server.table.spec import SeatSpec, TableSpec
 from tests.services import new_database
+from tests.store.walls_games import WALLS, played_out
 
 # The schema as the first version wrote it, with no version number (user_version 0).
 FIRST_SCHEMA = """
@@ -231,5 +236,66 @@ async def test_a_postgresql_database_of_version_10_keeps_its_game_seats_and_rate
         [game] = await store.player_games("p-ann")
         assert (game.game_id, game.place, game.stats) == (1, 1, None)
         assert (await store.rebuild_ratings()).games == 1 and set(await store.ratings()) == {"p-ann"}
+    finally:
+        await store.aclose()
+
+
+def kept_at_12(game: Game) -> list[str]:
+    """A version-12 database's rows: table 'w' opened from a spec with WALLS and its game 1,
+    `game`, played out and kept with the stand-in seed the store gave such a game then (and
+    no walls); table 's' and its game 2, dealt from a seed, with no decisions."""
+    spec = TableSpec("tenhou", {"rounds": 1}, None, (SeatSpec.bot("shanten"),) * 4, walls=WALLS).to_data()
+    seeded = {**spec, "walls": None, "seed": "5eed"}
+    rules, names, final = rules_text(game.rules), json.dumps(game.names), json.dumps(game.final)
+    decisions = ", ".join(f"({g}, {i}, {seat}, '{action}')" for g, i, seat, action in
+                          decision_rows([(1, 0, game.decisions)]))
+    return [f"INSERT INTO tables (id, invite_code, watch_code, rules, clock, state, created, updated, spec) VALUES"
+            f" ('w', 'I1', 'W1', '{rules}', 'null', 'finished', 0, 1, '{json.dumps(spec)}'),"
+            f" ('s', 'I2', 'W2', '{rules}', 'null', 'playing', 0, 1, '{json.dumps(seeded)}')",
+            f"INSERT INTO games (id, table_id, seed, rules, names, started, finished, final) VALUES"
+            f" (1, 'w', 'c0ffee', '{rules}', '{names}', 0, 1, '{final}'), (2, 's', '5eed', '{rules}', '{names}', 0,"
+            f" NULL, NULL)",
+            f"INSERT INTO decisions (game_id, idx, seat, action) VALUES {decisions}"]
+
+
+def test_a_file_of_version_12_gives_the_games_dealt_from_their_specs_walls_those_walls_and_they_replay(tmp_path):
+    """Step 13 (games.walls): a game a version-12 server kept with a stand-in seed for its
+    spec's walls is read with those walls and no seed, and replays to its result; a seeded
+    game keeps its seed."""
+    game = played_out(WALLS)
+    path = tmp_path / "twelve.sqlite3"
+    with sqlite3.connect(path) as db:
+        for statement in [*_statements(SQLITE[:12]), *kept_at_12(game)]:
+            db.execute(statement)
+        db.execute("PRAGMA user_version = 12")
+    store = SqliteFile(path)
+    walled, seeded = store.record(1), store.record(2)
+    store.close()
+    assert (walled.seed, walled.walls, walled.replay().final) == (None, WALLS, game.final)
+    assert (seeded.seed, seeded.walls) == (bytes.fromhex("5eed"), None) and _version(path) == VERSION
+
+
+@pytest.mark.asyncio
+async def test_a_postgresql_database_of_version_12_gives_the_games_dealt_from_their_specs_walls_those_walls(
+        postgres):
+    import asyncpg
+
+    from server.store.schema import POSTGRES
+
+    game = played_out(WALLS)
+    url = await new_database(postgres)
+    connection = await asyncpg.connect(url)
+    try:
+        for statement in ["CREATE TABLE schema_version (version INTEGER NOT NULL)",
+                          "INSERT INTO schema_version VALUES (12)", *_statements(POSTGRES[:12]), *kept_at_12(game)]:
+            await connection.execute(statement)
+    finally:
+        await connection.close()
+    store = await PostgresStore.open(url)
+    try:
+        assert await store.pool.fetchval("SELECT version FROM schema_version") == VERSION
+        walled, seeded = await store.record(1), await store.record(2)
+        assert (walled.seed, walled.walls, walled.replay().final) == (None, WALLS, game.final)
+        assert (seeded.seed, seeded.walls) == (bytes.fromhex("5eed"), None)
     finally:
         await store.aclose()

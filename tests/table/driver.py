@@ -40,11 +40,13 @@ class Driver:
         return out
 
     def _started(self, out: list[Output]) -> list[Output]:
-        """The outputs, and the game's first ones after a StartGame (its seed, else SEED)."""
+        """The outputs, and the game's first ones after a StartGame (its seed, else SEED; none
+        for a game dealt from the spec's walls, as the actor stores it)."""
         for o in list(out):
             if isinstance(o, StartGame):
                 self.games += 1
-                out += self.core.handle(GameStarted(self.games, o.seed or SEED), None, self.now)
+                seed = None if o.walls is not None else o.seed or SEED
+                out += self.core.handle(GameStarted(self.games, seed), None, self.now)
         return out
 
     def to(self, who: Member, outputs: list[Output] | None = None) -> list[dict[str, Any]]:

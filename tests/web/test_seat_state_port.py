@@ -15,7 +15,13 @@ from pathlib import Path
 import pytest
 
 from client_cli.seat_state import SeatState
+from protocol.events import EventType
+from protocol.messages import MessageType
 from server.game.analysis import counts34, hand_waits
+from server.game.engine import Game
+from server.game.wall import shuffled_wall
+from server.players import PLAYERS
+from server.rules.config import preset
 from server.rules.tiles import parse_tiles
 from tests.server.netplay import play_table
 
@@ -73,6 +79,33 @@ async def test_the_pages_seat_state_keeps_the_view_riichi_play_keeps_after_every
 @pytest.mark.asyncio
 async def test_the_pages_seat_state_keeps_riichi_plays_view_over_more_games(server):
     await compare_on_games(server.url, [("ema2016", 8), ("tenhou", 9), ("ema2016", 10), ("tenhou", 11)])
+
+
+def test_the_pages_seat_state_keeps_riichi_plays_view_of_a_game_dealt_from_given_walls_with_no_seed():
+    """A table's spec may give the walls instead of a seed: "A game on given walls has no seed:
+    `game_start.seed_hash` and the final `seed` are null" (docs/server.md).  Every seat and a
+    spectator, fed the engine's events of such a game, keep the same view in both."""
+    game = Game(preset("tenhou"), walls=[shuffled_wall(b"given walls", hand) for hand in range(40)])
+    events = list(game.start_events)
+    rng = random.Random(4)
+    while not game.over:
+        seat = game.waiting_for()[0]
+        events += game.apply(seat, PLAYERS["shanten"](game, seat, game.legal_actions(seat), rng))
+    start, end = events[0], events[-1]
+    assert (start.type, start.public["seed_hash"], end.type, end.public["seed"]) == (
+        EventType.GAME_START, None, EventType.GAME_END, None)
+    lines: list[dict] = []
+    expected = []
+    for seat in (0, 1, 2, 3, None):
+        lines.append({"seat": seat})
+        python = SeatState(seat)
+        for event in events:
+            message = json.loads(json.dumps({"type": MessageType.EVENT, "event": event.for_seat(seat)}))
+            python.handle(message)
+            lines.append(message)
+            expected.append(json.loads(json.dumps(python.view)))
+    got = run_port(lines)
+    assert got == expected and expected[-1]["final"]["seed"] is None and expected[0]["seed_hash"] is None
 
 
 def test_the_pages_waits_are_the_rules_cores_on_crafted_and_random_hands():

@@ -26,13 +26,14 @@ export interface SeatPublic {
 
 export interface You { seat: number; hand: number[]; drawn: number | null; waits: number[]; furiten: boolean }
 
-export interface Final { scores: number[]; places: number[]; results: number[]; seed?: string }
+// `seed` and `seed_hash` are null for a game dealt from given walls (a table's spec's): it has no seed.
+export interface Final { scores: number[]; places: number[]; results: number[]; seed?: string | null }
 
 export interface View {
   rules: string;
   overrides: Record<string, unknown>;
   names: string[];
-  seed_hash: string;
+  seed_hash: string | null;
   round: string;
   round_wind: number;
   dealer: number;
