@@ -107,7 +107,15 @@ export class TableModel {
     return { choices: auto ? NO_CHOICES : this.choices, riichiMode: this.riichiMode, selected: this.selected,
       myClock: this.clockText(), turnClock: this.turnClock(view), away, programs, log: this.log,
       showWaits: this.showWaits, decision: this.offer ? this.offer.decision : null,
-      seatToBot: hosting ? [...away].sort() : [] };
+      seatToBot: hosting ? [...away].sort() : [],
+      players: [0, 1, 2, 3].map((i) => (typeof seatsInfo[i]?.player === "string" ? seatsInfo[i]?.player : null)) };
+  }
+
+  /** Our seat's player id as the table says it (null: watching, or a client that said no key). */
+  ownPlayer(): string | null {
+    const you = this.table?.you;
+    const seat = typeof you === "number" && !this.watching ? this.table?.seats?.[you] : null;
+    return typeof seat?.player === "string" ? seat.player : null;
   }
 
   /** Our time left to answer the open offer ("" without a clock). */
