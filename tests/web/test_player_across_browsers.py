@@ -53,9 +53,10 @@ def open_as(browser, link: str, name: str) -> None:
                                      f"the lobby never said it plays as {name}")
 
 
-def play_a_short_game(server, browser, name: str, player_id: str) -> int:
+def play_a_short_game(server, browser, name: str, player_id: str, open_a_name: bool = False) -> int:
     """A game of East only against three random bots, from the page with its comforts on, to its
-    final screen: the game's id, read from that screen's Replay link."""
+    final screen: the game's id, read from that screen's Replay link.  `open_a_name`: first, a
+    bot's name is clicked (its page opens in a new tab; the game's tab plays on)."""
     create_table(browser, server.port, name, strategy="random", rules="ema2016", length="1")
     player = WebPlayer(browser)
     player.until(lambda s: s["screen"] == "waiting")
@@ -64,6 +65,8 @@ def play_a_short_game(server, browser, name: str, player_id: str) -> int:
     names = browser.execute_script(SEAT_NAMES)
     assert names[0] == {"seat": 0, "href": f"/players/{player_id}", "target": "_blank", "rel": "noopener"}, names
     assert [n["href"] for n in names[1:]] == ["/players/bot-random"] * 3, names  # the bots' player: their strategy
+    if open_a_name:
+        a_name_opens_its_players_page_in_a_new_tab(browser, player)
     for comfort in COMFORTS:
         player.press(f'#comforts [data-comfort="{comfort}"]')
     player.play(lambda s, p: s["dialog"] == "final", timeout=300)
@@ -71,6 +74,21 @@ def play_a_short_game(server, browser, name: str, player_id: str) -> int:
     own = browser.find_element(By.CSS_SELECTOR, "#result #final-own-page").get_attribute("href")
     assert own == f"http://127.0.0.1:{server.port}/players/{player_id}"
     return int(re.search(r"/games/(\d+)$", replay)[1])
+
+
+def a_name_opens_its_players_page_in_a_new_tab(browser, player: WebPlayer) -> None:
+    """A click on a seat's name (the browser's own input) opens its player's page in another tab;
+    the game's tab stays at the table, with no focus left on the link (the keys are the game's)."""
+    game_tab = browser.current_window_handle
+    player.press('#board .seat[data-seat="1"] .seat-head a.name')
+    WebDriverWait(browser, 10).until(lambda b: len(b.window_handles) == 2, "no new tab opened")
+    browser.switch_to.window(next(h for h in browser.window_handles if h != game_tab))
+    WebDriverWait(browser, 10).until(lambda b: b.execute_script("return location.pathname") == "/players/bot-random"
+                                     and b.find_element(By.TAG_NAME, "h1").text == "random bot")
+    browser.close()
+    browser.switch_to.window(game_tab)
+    assert player.read()["screen"] == "table"
+    assert browser.execute_script("return document.activeElement.tagName") != "A"
 
 
 def follow(browser, selector: str) -> None:
@@ -87,7 +105,7 @@ def test_a_player_seen_in_two_games_from_two_browsers_has_one_page_with_both(ser
     games = []
     for browser in (first, second):
         open_as(browser, link, "Ann")
-        games.append(play_a_short_game(server, browser, "Ann", player_id))
+        games.append(play_a_short_game(server, browser, "Ann", player_id, open_a_name=browser is first))
     assert games[0] != games[1]
 
     browser = second
