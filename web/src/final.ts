@@ -82,7 +82,8 @@ export class FinalScreen {
     const replay = h("a", { href: `/games/${game}`, id: "final-replay", class: "replay-link" }, "Replay");
     const own = this.player === null ? null
       : h("a", { href: playerPage(this.player), id: "final-own-page", class: "own-page-link" }, "Your page");
-    const record = h("span", { class: "record-links" }, replay, ...(own ? [" · ", own] : []), " · the game's record: ",
+    const record = h("span", { class: "record-links" }, replay, ...(own ? [" · ", own] : []),
+      " · the game's record: ",
       h("a", { href: `/api/games/${game}/tenhou6`, download: `game-${game}.tenhou6.json`, id: "record-tenhou6" },
         "tenhou.net/6"), " · ",
       h("a", { href: `/api/games/${game}/mjai`, download: `game-${game}.mjai.jsonl`, id: "record-mjai" }, "mjai"));

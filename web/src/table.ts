@@ -167,8 +167,8 @@ export class Board {
     parts.box.dataset.seat = String(seat);
     const wind = seatWind(view, seat);
     const player = x.players?.[seat] ?? null;
-    const head = [seat, wind, view.names[seat], player, view.scores[seat], sp.riichi, x.away.has(seat), x.programs.has(seat),
-      seat === view.dealer, seat === me, playing];
+    const head = [seat, wind, view.names[seat], player, view.scores[seat], sp.riichi, x.away.has(seat),
+      x.programs.has(seat), seat === view.dealer, seat === me, playing];
     parts.head.draw(JSON.stringify(head), () => [
       h("span", { class: seat === view.dealer ? "wind dealer" : "wind", title: `${wind}${seat === view.dealer
         ? " (dealer)" : ""}` }, wind.charAt(0)),
