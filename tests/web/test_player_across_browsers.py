@@ -60,6 +60,9 @@ def play_a_short_game(server, browser, name: str, player_id: str, open_a_name: b
     create_table(browser, server.port, name, strategy="random", rules="ema2016", length="1")
     player = WebPlayer(browser)
     player.until(lambda s: s["screen"] == "waiting")
+    mine = browser.find_element(By.CSS_SELECTOR, "#seats tr.you a.seat-name")  # the waiting room's too
+    assert (mine.get_attribute("href"), mine.get_attribute("target")) == (
+        f"http://127.0.0.1:{server.port}/players/{player_id}", "_blank")
     player.press("#ready")
     player.until(lambda s: s["screen"] == "table")
     names = browser.execute_script(SEAT_NAMES)
