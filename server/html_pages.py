@@ -51,12 +51,17 @@ def table(header: Iterable[str], rows: Iterable[Iterable[str]], name_column: int
 
 
 def page(title: str, body: str) -> str:
-    """A whole page: `title` plain text (escaped here), `body` markup already escaped."""
+    """A whole page: `title` plain text (escaped here), `body` markup already escaped.  Its bar
+    links every page back to the lobby (the web client at /) and to the standings; the
+    standings link each player's page, and a player's page each game's replay."""
     return ("<!doctype html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
             "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">"
-            f"<title>{text(title)} · riichi-server</title><link rel=\"stylesheet\" href=\"/pages.css\"></head>"
+            f"<title>{text(title)} · riichi-server</title><link rel=\"stylesheet\" href=\"/pages.css\">"
+            # the web client's icon: without one a browser asks for /favicon.ico, a 404
+            "<link rel=\"icon\" href=\"/tiles/Chun.svg\" type=\"image/svg+xml\"></head>"
             "<body><nav class=\"bar\"><a class=\"brand\" href=\"/\">riichi-server</a>"
-            "<a href=\"/standings\">Standings</a></nav>"
+            "<a href=\"/\" id=\"lobby-link\">Lobby</a><a href=\"/standings\" id=\"standings-link\">Standings</a>"
+            "</nav>"
             f"<main>{body}</main></body></html>\n")
 
 

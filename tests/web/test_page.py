@@ -29,7 +29,7 @@ def test_a_name_is_text_and_a_wrong_code_is_said_in_one_plain_line(server, brows
     create_table(browser, server.port, NASTY)
     page.until(lambda s: s["screen"] == "waiting")
     watch = browser.find_element(By.ID, "watch-link").get_attribute("value").rsplit("/", 1)[1]
-    name = browser.find_element(By.CSS_SELECTOR, "#seats tr.you .name")
+    name = browser.find_element(By.CSS_SELECTOR, "#seats tr.you .seat-name")  # (a link to its player's page)
     assert name.text == NASTY and not name.find_elements(By.CSS_SELECTOR, "*")
     browser.find_element(By.ID, "ready").click()
     page.until(lambda s: s["screen"] == "table" and s["hand"])

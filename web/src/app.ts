@@ -7,6 +7,7 @@ import { AutoAnswer, Comforts } from "./comforts";
 import { byId } from "./dom";
 import { Connection, LinkState, Msg, Resume } from "./connection";
 import * as players from "./player";
+import { playerPage } from "./player_links";
 import { FinalScreen } from "./final";
 import { handle } from "./handlers";
 import { key, wireForms } from "./input";
@@ -68,7 +69,9 @@ export class App {
   start(): void {
     seats.prune();
     players.takeKeyFromLink();
-    const name = players.knownPlayer()?.name ?? seats.savedName();
+    const known = players.knownPlayer();
+    this.ownPage(known); // as the last welcome said: asked again below
+    const name = known?.name ?? seats.savedName();
     (byId<HTMLInputElement>("name")).value = name;
     (byId<HTMLInputElement>("link-name")).value = name;
     const where = start(route(), seats.tabSeat());
@@ -115,6 +118,14 @@ export class App {
     (byId<HTMLInputElement>("name")).value = player.name;
     (byId<HTMLInputElement>("link-name")).value = player.name;
     byId("player-said").textContent = `You play as ${player.name}.`;
+    this.ownPage(player);
+  }
+
+  /** The lobby's link to the player's own page, once the player's id is known. */
+  ownPage(player: players.Player | null): void {
+    const link = byId<HTMLAnchorElement>("own-page");
+    link.hidden = player === null;
+    if (player !== null) link.href = playerPage(player.id);
   }
 
   prompt(): void {

@@ -1,10 +1,12 @@
 // The way forward from a game's end: back to the lobby, a rematch (the same rules, clock and
 // bots; the first player to ask hosts it, and the others are offered it), the game's replay
-// (/games/ID, every hand open) and its record to download (tenhou.net/6 JSON, mjai lines).
+// (/games/ID, every hand open), the player's own page (/players/ID: this game joins its list)
+// and the game's record to download (tenhou.net/6 JSON, mjai lines).
 // Shown under the final standings in the result dialog, and under the table once that dialog
 // is closed.
 
 import { h } from "./dom";
+import { playerPage } from "./player_links";
 
 export interface FinalHooks {
   lobby(): void;
@@ -16,15 +18,18 @@ export class FinalScreen {
   private offeredBy: string | null = null;
   private asked = false;
   private seated = true; // a spectator has no seat to take at a rematch
+  private player: string | null = null; // our player's id: the link to its page
   private actions: HTMLElement = h("div");
 
   constructor(private bar: HTMLElement, private hooks: FinalHooks) {}
 
   /** The game `game` has ended: the actions, to show under its standings (a spectator's
-   * without the rematch). */
-  ended(game: number, seated: boolean): HTMLElement {
+   * without the rematch or a link to its player's page, which does not list the game;
+   * `player`: our player's id, if known). */
+  ended(game: number, seated: boolean, player: string | null): HTMLElement {
     this.game = game;
     this.seated = seated;
+    this.player = seated ? player : null;
     this.asked = false;
     this.actions = h("div", { class: "final-actions buttons", id: "final-actions" });
     this.draw();
@@ -75,7 +80,10 @@ export class FinalScreen {
     const lobby = h("button", { type: "button", id: "final-lobby" }, "Back to the lobby", " ", h("kbd", {}, "l"));
     lobby.addEventListener("click", () => this.hooks.lobby());
     const replay = h("a", { href: `/games/${game}`, id: "final-replay", class: "replay-link" }, "Replay");
-    const record = h("span", { class: "record-links" }, replay, " · the game's record: ",
+    const own = this.player === null ? null
+      : h("a", { href: playerPage(this.player), id: "final-own-page", class: "own-page-link" }, "Your page");
+    const record = h("span", { class: "record-links" }, replay, ...(own ? [" · ", own] : []),
+      " · the game's record: ",
       h("a", { href: `/api/games/${game}/tenhou6`, download: `game-${game}.tenhou6.json`, id: "record-tenhou6" },
         "tenhou.net/6"), " · ",
       h("a", { href: `/api/games/${game}/mjai`, download: `game-${game}.mjai.jsonl`, id: "record-mjai" }, "mjai"));

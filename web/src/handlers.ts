@@ -6,6 +6,7 @@ import type { App } from "./app";
 import type { Msg } from "./connection";
 import { h } from "./dom";
 import { Action, label } from "./offers";
+import * as players from "./player";
 import { ByeCode, ErrorCode, EventType, HandResult, MessageType, ServerMessageType, TableState }
   from "./protocol_names";
 import { resultBody, standingsBody } from "./results";
@@ -121,8 +122,9 @@ function onResult(app: App, m: Msg): void {
   seats.forgetTab();
   if (m.game === app.final.game) return; // sent again to a page that came back for the rematch
   const names: string[] = m.names ?? app.model.view?.names ?? ["seat 0", "seat 1", "seat 2", "seat 3"];
+  const player = app.model.ownPlayer() ?? players.knownPlayer()?.id ?? null; // the final screen links its page
   app.page.dialogs.show("Final standings", h("div", { class: "final-body" },
-    standingsBody(m.final, names, m.uma ?? null), app.final.ended(m.game, !app.model.watching)), true);
+    standingsBody(m.final, names, m.uma ?? null), app.final.ended(m.game, !app.model.watching, player)), true);
   app.page.status("the game is over", "info");
 }
 

@@ -67,6 +67,8 @@ export function key(app: App, event: KeyboardEvent): void {
   const target = event.target as HTMLElement | null;
   if (target && (target.tagName === "INPUT" || target.tagName === "SELECT" || target.tagName === "TEXTAREA")) return;
   if (event.ctrlKey || event.metaKey || event.altKey) return;
+  // a link reached by Tab (a seat's name: its player's page) opens on Enter; a click leaves none focused
+  if (target?.tagName === "A" && event.key === "Enter") return;
   if (app.final.key(event.key)) { // the game's end: its way forward, dialog or not
     event.preventDefault();
     return;

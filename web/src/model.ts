@@ -107,7 +107,14 @@ export class TableModel {
     return { choices: auto ? NO_CHOICES : this.choices, riichiMode: this.riichiMode, selected: this.selected,
       myClock: this.clockText(), turnClock: this.turnClock(view), away, programs, log: this.log,
       showWaits: this.showWaits, decision: this.offer ? this.offer.decision : null,
-      seatToBot: hosting ? [...away].sort() : [] };
+      seatToBot: hosting ? [...away].sort() : [],
+      players: [0, 1, 2, 3].map((i) => playerOf(seatsInfo[i])) };
+  }
+
+  /** Our seat's player id as the table says it (null: watching, or a client that said no key). */
+  ownPlayer(): string | null {
+    const you = this.table?.you;
+    return typeof you === "number" && !this.watching ? playerOf(this.table?.seats?.[you]) : null;
   }
 
   /** Our time left to answer the open offer ("" without a clock). */
@@ -124,4 +131,9 @@ export class TableModel {
     const left = clock.per_decision - Math.max(0, (performance.now() - this.turnStarted) / 1000);
     return left >= 0 ? `${Math.ceil(left)} s` : "on bank";
   }
+}
+
+/** The player id a seat of the `table` message gives (null: a free seat, or a client of no key). */
+function playerOf(seat: Msg | null | undefined): string | null {
+  return typeof seat?.player === "string" ? seat.player : null;
 }

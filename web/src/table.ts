@@ -7,6 +7,7 @@
 import { append, Child, fill, h } from "./dom";
 import { Choices } from "./offers";
 import { redFivesOf, View } from "./seat_state";
+import { seatName } from "./player_links";
 import { backElement, doraKind, kindElement, tileElement, WINDS } from "./tiles";
 import { CallMeld, Phase } from "./protocol_names";
 
@@ -29,6 +30,7 @@ export interface Extras {
   decision: number | null; // the open offer's decision id
   seatToBot: number[]; // the seats of away players we (the host) may hand to a bot
   open?: OpenHands; // a finished game's replay: every seat's concealed tiles, face up
+  players?: Array<string | null>; // each seat's player id (its name links to the player's page)
 }
 
 /** Every seat's concealed tiles (a drawn tile included) and drawn tile: the replay's. */
@@ -164,12 +166,13 @@ export class Board {
     parts.box.classList.toggle("to-play", playing);
     parts.box.dataset.seat = String(seat);
     const wind = seatWind(view, seat);
-    const head = [seat, wind, view.names[seat], view.scores[seat], sp.riichi, x.away.has(seat), x.programs.has(seat),
-      seat === view.dealer, seat === me, playing];
+    const player = x.players?.[seat] ?? null;
+    const head = [seat, wind, view.names[seat], player, view.scores[seat], sp.riichi, x.away.has(seat),
+      x.programs.has(seat), seat === view.dealer, seat === me, playing];
     parts.head.draw(JSON.stringify(head), () => [
       h("span", { class: seat === view.dealer ? "wind dealer" : "wind", title: `${wind}${seat === view.dealer
         ? " (dealer)" : ""}` }, wind.charAt(0)),
-      h("span", { class: seat === me ? "name you" : "name" }, view.names[seat]),
+      seatName(view.names[seat], player, seat === me ? "name you" : "name"),
       x.programs.has(seat) ? h("span", { class: "badge bot", title: "played by a program" }, "bot") : null,
       h("span", { class: "score" }, view.scores[seat]),
       sp.riichi ? h("span", { class: "badge riichi" }, "riichi") : null,

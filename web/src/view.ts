@@ -6,6 +6,7 @@
 import type { LinkState, Msg } from "./connection";
 import { byId, fill, h } from "./dom";
 import { ResultDialogs } from "./results";
+import { seatName } from "./player_links";
 import { link } from "./routes";
 import type { View } from "./seat_state";
 import { Board, Extras } from "./table";
@@ -58,7 +59,7 @@ export class PageView {
     const rows = (t.seats as Array<Msg | null>).map((s, seat) => {
       if (s === null) return h("tr", { class: "free" }, h("td", {}, WINDS[seat]), h("td", { class: "dim" }, "(free)"));
       const kind = s.program ? "program" : s.kind;
-      return h("tr", { class: seat === you ? "you" : "" }, h("td", {}, WINDS[seat]), h("td", { class: "name" }, s.name),
+      return h("tr", { class: seat === you ? "you" : "" }, h("td", {}, WINDS[seat]), h("td", { class: "name" }, seatName(s.name, s.player, "seat-name")),
         h("td", {}, kind), h("td", {}, s.host ? "host" : ""),
         h("td", { class: s.ready ? "ready" : "not-ready" }, s.ready ? "ready" : "not ready"),
         h("td", { class: "away" }, s.connected ? "" : "away"));
