@@ -69,6 +69,8 @@ async def test_bots_join_a_table_with_its_invite_code_and_play_it_to_the_end(ser
             actions = message["actions"]
             action = next((a for a in actions if a["type"] in ("pass", "discard")), actions[0])
             await host.send({"type": "act", "decision": message["decision"], "action": action})
+        elif message["type"] == "event" and message["event"]["type"] == "hand_end":
+            await host.send({"type": "result_closed"})  # read at once, as a client does (no pause between hands)
         elif message["type"] == "result":
             result = message
     await host.close()
