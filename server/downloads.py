@@ -43,12 +43,15 @@ def is_download(path: str) -> bool:
     return path.startswith(PREFIX)
 
 
-def encode(record: GameRecord, fmt: str) -> bytes:
+def encode(record: GameRecord, fmt: str, players: list[str | None] | None = None) -> bytes:
+    """The record in `fmt`; `players` the seats' player ids, which the replay document carries
+    (the page links each name to its player's page)."""
     if fmt == "record":
         return (record.to_json() + "\n").encode()
     if fmt == "replay":
         from server.replay_document import replay_document
-        return (json.dumps(replay_document(record), separators=(",", ":")) + "\n").encode()
+        document = {**replay_document(record), "players": players or [None] * 4}
+        return (json.dumps(document, separators=(",", ":")) + "\n").encode()
     if fmt == "tenhou6":
         from server.game.export_tenhou6 import export_tenhou6
         return (json.dumps(export_tenhou6(record)) + "\n").encode()
@@ -75,7 +78,8 @@ class Downloads:
                 refused = await self.refusal(game_id)
                 if refused is not None:
                     return refused
-                body = encode(await self.store.record(game_id), fmt)
+                players = await self.store.game_players(game_id) if fmt == "replay" else None
+                body = encode(await self.store.record(game_id), fmt, players)
             except Exception:  # noqa: BLE001 - a store that fails one request: the server goes on
                 log.exception("record_download_failed", game=game_id, format=fmt)
                 return plain(HTTPStatus.SERVICE_UNAVAILABLE, f"game {game_id}'s record could not be read now: try"

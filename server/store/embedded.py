@@ -99,6 +99,9 @@ class SqliteStore:
     async def keep_finished(self, finished: GameFinished) -> None:
         self.file.keep_finished(finished)
 
+    async def game_players(self, game_id: int) -> list[str | None]:
+        return self.file.game_players(game_id)
+
     async def player_games(self, player_id: str, limit: int = 100) -> list[PlayerGame]:
         return self.file.player_games(player_id, limit)
 

@@ -438,6 +438,11 @@ class PostgresStore:
             f"SELECT {PLAYER_COLUMNS} FROM players WHERE name=$1 ORDER BY created, id", name))
         return [player_row(tuple(row)) for row in rows]
 
+    async def game_players(self, game_id: int) -> list[str | None]:
+        rows = await self.outage.asked(lambda: self.pool.fetch(
+            "SELECT player_id FROM game_seats WHERE game_id=$1 ORDER BY seat", game_id))
+        return [row[0] for row in rows]
+
     async def player_games(self, player_id: str, limit: int = 100) -> list[PlayerGame]:
         rows = await self.outage.asked(lambda: self.pool.fetch(
             f"SELECT {PLAYER_GAME_COLUMNS} FROM game_seats s JOIN games g ON g.id = s.game_id"

@@ -94,6 +94,11 @@ class Store(Protocol):
         across every node, and given the next `rated_seq`.  Written once: a second time
         changes nothing."""
 
+    async def game_players(self, game_id: int) -> list[str | None]:
+        """A finished game's player ids by seat (None: a seat no known player held; [] before
+        its end, when its `game_seats` are not written yet)."""
+        ...
+
     async def player_games(self, player_id: str, limit: int = 100) -> list[PlayerGame]:
         """A player's finished games (played out or abandoned), the latest first."""
 

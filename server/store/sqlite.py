@@ -266,6 +266,10 @@ class SqliteFile:
         return [player_row(row) for row in self.db.execute(
             f"SELECT {PLAYER_COLUMNS} FROM players WHERE name=? ORDER BY created, id", (name,))]
 
+    def game_players(self, game_id: int) -> list[str | None]:
+        return [row[0] for row in self.db.execute(
+            "SELECT player_id FROM game_seats WHERE game_id=? ORDER BY seat", (game_id,))]
+
     def player_games(self, player_id: str, limit: int = 100) -> list[PlayerGame]:
         """A player's finished games, the latest first."""
         return [player_game(row) for row in self.db.execute(

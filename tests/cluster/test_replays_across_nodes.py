@@ -92,6 +92,7 @@ async def test_a_game_in_play_is_in_no_replay_or_history_and_once_ended_both_nod
         store = await PostgresStore.open(url)
         try:
             player = await store.player_of_key(key_hash(HOST_KEY))
+            friend_id = (await store.player_of_key(key_hash(FRIEND_KEY))).id
         finally:
             await store.aclose()
         assert player is not None
@@ -121,6 +122,9 @@ async def test_a_game_in_play_is_in_no_replay_or_history_and_once_ended_both_nod
     finally:
         await store.aclose()
     assert [status for status, _ in documents] == [200, 200] and documents[0][1] == documents[1][1]
-    assert json.loads(documents[0][1]) == json.loads(json.dumps(replay_document(record)))
+    document = json.loads(documents[0][1])
+    assert sorted(document.pop("players"), key=str) == sorted(
+        [player.id, friend_id, "bot-builtin", "bot-builtin"], key=str)
+    assert document == json.loads(json.dumps(replay_document(record)))
     assert all(status == 200 and b"<script" in page for status, page in viewer)
     assert [g["game_id"] for g in json.loads(api)["games"]] == [game]

@@ -190,6 +190,8 @@ async def test_a_finished_games_seats_are_kept_once_linked_to_their_players(stor
         (first, 0, "ann", 41000, 1, 35.0, 51.0, False, ("arena:daily", "event:3"))]
     assert [(g.game_id, g.place, g.total) for g in await store.player_games("p-cy", limit=1)] == [(second, None, None)]
     assert await store.player_games("p-nobody") == []
+    assert await store.game_players(first) == ["p-ann", None, "p-cy", None]
+    assert await store.game_players(first + 1000) == []
 
 
 async def test_a_finished_games_seat_counts_are_kept_with_its_seats_and_unknown_ones_stay_unknown(store):

@@ -106,6 +106,12 @@ def test_a_finished_games_replay_opens_from_its_final_screen_and_every_step_show
     assert browser.find_element("css selector", "#replay-title").text.startswith(f"Game {game}: alice")
     assert len(browser.find_elements("css selector", "#replay-toc li")) == len(doc["hands"]) >= 4
     assert len(browser.find_elements("css selector", "#replay-standings .standings tbody tr")) == 4
+    names = {a.text: a.get_attribute("href")
+             for a in browser.find_elements("css selector", "#replay-view a.player-link")}
+    assert names["alice"].endswith(f"/players/{doc_players(server, game)[0]}") and len(names) == 4
+    assert all(href.endswith("/players/bot-random") for name, href in names.items() if name != "alice")
+    downloads = [a.get_attribute("href") for a in browser.find_elements("css selector", "#replay-downloads a")]
+    assert [d.split("/api/games/")[1] for d in downloads] == [f"{game}/tenhou6", f"{game}/mjai"]
 
     expected = expected_steps(doc)
     shown = browser.execute_script(EVERY_STEP, SHOWN)
@@ -139,6 +145,15 @@ def test_a_finished_games_replay_opens_from_its_final_screen_and_every_step_show
     wait_for_replay(browser)
     assert read(browser) == expected[[i for i, e in enumerate(expected) if e["hand"] == 1][2]]
     assert page_errors(browser) == []
+
+
+def doc_players(server, game: int) -> list[str | None]:
+    """The game's player ids by seat, as the store keeps them."""
+    store = SqliteFile(server.db)
+    try:
+        return store.game_players(game)
+    finally:
+        store.close()
 
 
 def read(browser) -> dict:

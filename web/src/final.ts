@@ -13,6 +13,14 @@ export interface FinalHooks {
   rematch(): void;
 }
 
+/** A finished game's record to download: tenhou.net/6 JSON and mjai lines (server/downloads.py). */
+export function recordDownloads(game: number | string): Array<HTMLElement | string> {
+  return [
+    h("a", { href: `/api/games/${game}/tenhou6`, download: `game-${game}.tenhou6.json`, id: "record-tenhou6" },
+      "tenhou.net/6"), " · ",
+    h("a", { href: `/api/games/${game}/mjai`, download: `game-${game}.mjai.jsonl`, id: "record-mjai" }, "mjai")];
+}
+
 export class FinalScreen {
   game: number | null = null;
   private offeredBy: string | null = null;
@@ -83,10 +91,7 @@ export class FinalScreen {
     const own = this.player === null ? null
       : h("a", { href: playerPage(this.player), id: "final-own-page", class: "own-page-link" }, "Your page");
     const record = h("span", { class: "record-links" }, replay, ...(own ? [" · ", own] : []),
-      " · the game's record: ",
-      h("a", { href: `/api/games/${game}/tenhou6`, download: `game-${game}.tenhou6.json`, id: "record-tenhou6" },
-        "tenhou.net/6"), " · ",
-      h("a", { href: `/api/games/${game}/mjai`, download: `game-${game}.mjai.jsonl`, id: "record-mjai" }, "mjai"));
+      " · the game's record: ", ...recordDownloads(game));
     this.actions.replaceChildren(...(this.seated ? [rematch] : []), lobby, record);
   }
 

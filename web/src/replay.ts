@@ -35,6 +35,7 @@ export interface ReplayDoc {
   start: Ev;
   hands: ReplayHand[];
   final: Ev | null;
+  players?: Array<string | null>; // each seat's player id (a game of this server's: its names link to their pages)
   source?: string; // a dropped log's kind (mjlog, tenhou6)
   note?: string; // where a dropped log's replay stopped early
 }
@@ -60,9 +61,9 @@ export function resultLine(result: Ev | null, names: string[]): string {
   return `abortive draw (${String(result.reason ?? "").replace(/_/g, " ")})`;
 }
 
-function plainExtras(open: OpenHands, log: Child[][]): Extras {
+function plainExtras(open: OpenHands, log: Child[][], players: Array<string | null> | undefined): Extras {
   return { choices: new Choices(), riichiMode: false, selected: null, myClock: "", turnClock: "", away: new Set(),
-    programs: new Set(), log, showWaits: false, decision: null, seatToBot: [], open };
+    programs: new Set(), log, showWaits: false, decision: null, seatToBot: [], open, players };
 }
 
 export class ReplayViewer {
@@ -136,7 +137,7 @@ export class ReplayViewer {
     const hand = doc.hands[this.hand];
     const step = hand.steps[this.step];
     const { view, log } = this.position();
-    this.board.draw(view, plainExtras(step, log));
+    this.board.draw(view, plainExtras(step, log, doc.players));
     const atEnd = this.step === hand.steps.length - 1;
     Object.assign(this.root.dataset, { hand: String(this.hand), step: String(this.step),
       steps: String(hand.steps.length) });

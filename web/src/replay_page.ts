@@ -5,6 +5,7 @@
 // (server/dropped_log.py: the importers are Python, and this port takes no request body).
 
 import { byId } from "./dom";
+import { recordDownloads } from "./final";
 import { ReplayDoc, ReplayViewer } from "./replay";
 
 const GAME = /^\/games\/(\d{1,18})\/?$/;
@@ -70,6 +71,9 @@ export function startReplay(where: ReplayRoute): void {
     gameDocument(where.game).then((doc) => {
       say("");
       viewer.load(doc, `Game ${where.game}: ${doc.names.join(", ")}`);
+      const downloads = byId("replay-downloads");
+      downloads.replaceChildren("The game's record: ", ...recordDownloads(where.game));
+      downloads.hidden = false;
     }, (error: Error) => say(error.message, true));
     return;
   }
