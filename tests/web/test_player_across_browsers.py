@@ -68,6 +68,8 @@ def play_a_short_game(server, browser, name: str, player_id: str, open_a_name: b
         f"http://127.0.0.1:{server.port}/players/{player_id}", "_blank")
     player.press("#ready")
     player.until(lambda s: s["screen"] == "table")
+    WebDriverWait(browser, 20).until(  # the board drawn from the game's first view (the screen may show first)
+        lambda b: all(n["seat"] is not None for n in b.execute_script(SEAT_NAMES)), "the seats were never drawn")
     names = browser.execute_script(SEAT_NAMES)
     assert names[0] == {"seat": 0, "href": f"/players/{player_id}", "target": "_blank", "rel": "noopener"}, names
     assert [n["href"] for n in names[1:]] == ["/players/bot-random"] * 3, names  # the bots' player: their strategy
