@@ -12,7 +12,7 @@ from client_cli.arena.tally import BotTally, Measure, Tally
 
 def _interval(iv: Interval, digits: int) -> str:
     if iv.n < 2:
-        return f"{iv.mean:.{digits}f} (one set: no interval)"
+        return f"{iv.mean:.{digits}f} (one set, no interval)"
     return f"{iv.mean:.{digits}f} [{iv.low:.{digits}f}, {iv.high:.{digits}f}]"
 
 
@@ -27,7 +27,7 @@ def bot_lines(bot: BotTally) -> list[str]:
     return [
         f"{bot.name}: {bot.games} games",
         f"  average place     {_interval(bot.place(), 3)}  (1 is first; 95% interval, clustered by seed)",
-        f"  average points    {bot.points / bot.games:.0f}; with uma {_interval(bot.result(), 1)} thousand",
+        f"  average points    {bot.points / bot.games:.0f}; result with uma (thousands) {_interval(bot.result(), 1)}",
         f"  places 1-4        {' / '.join(str(n) for n in bot.places)}",
         f"  per hand          win {_pct(bot.rate(bot.wins))}, deal-in {_pct(bot.rate(bot.deal_ins))}, "
         f"riichi {_pct(bot.rate(bot.riichi))}, call {_pct(bot.rate(bot.called))} ({bot.hands} hands)",
@@ -41,9 +41,9 @@ def text_report(tally: Tally, header: str) -> str:
         lines += bot_lines(bot)
     if len(tally.bots) == 2 and tally.sets:
         a, b = tally.bots[0].name, tally.bots[1].name
-        lines.append(f"{a} - {b}: place {_interval(tally.difference(Measure.PLACE), 3)}, "
-                     f"points with uma {_interval(tally.difference(Measure.RESULT), 1)} thousand "
-                     "(paired by set, 95%)")
+        lines.append(f"difference {a} - {b} (paired by set, 95%):")
+        lines.append(f"  place {_interval(tally.difference(Measure.PLACE), 3)}; "
+                     f"result with uma (thousands) {_interval(tally.difference(Measure.RESULT), 1)}")
     return "\n".join(lines)
 
 
