@@ -1,0 +1,98 @@
+"""riichi-arena from the command line: per-bot lines, --json, bad bots, records, an mjai bot."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from client_cli.arena.cli import main
+from server.game.record import GameRecord
+
+EXAMPLE_MJAI = "mjai:{python} -m client_cli.mjai.example_bot"
+
+
+def test_two_bots_print_a_block_each_and_their_difference(capsys):
+    """`riichi-arena builtin random --sets 2 --workers 1` runs and prints per-bot lines."""
+    assert main(["builtin", "random", "--sets", "2", "--workers", "1", "--seed", "cli", "--no-progress"]) == 0
+    out = capsys.readouterr().out
+    assert "builtin: 8 games" in out and "random: 24 games" in out
+    assert out.count("average place") == 2 and "difference builtin - random" in out
+
+
+def test_json_parses_and_holds_every_bot(capsys):
+    assert main(["builtin", "random", "shanten", "builtin:50", "--sets", "1", "--workers", "1", "--json",
+                 "--seed", "json", "--no-progress"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert [b["name"] for b in data["bots"]] == ["builtin", "random", "shanten", "builtin:50"]
+    assert all(b["games"] == 4 for b in data["bots"]) and data["sets"] == 1
+    assert sum(sum(b["places"]) for b in data["bots"]) == 16
+
+
+def test_a_bad_bot_is_a_one_line_error_with_status_2(capsys):
+    with pytest.raises(SystemExit) as exit_:
+        main(["builtin", "nonsense", "--sets", "1"])
+    assert exit_.value.code == 2
+    assert "unknown bot 'nonsense'" in capsys.readouterr().err
+
+
+def test_three_bots_are_refused():
+    with pytest.raises(SystemExit) as exit_:
+        main(["builtin", "random", "random", "--sets", "1"])
+    assert exit_.value.code == 2
+
+
+def test_out_writes_records_that_replay_to_their_results(tmp_path: Path, capsys):
+    """Every game's record under --out replays to the scores and places it was played to."""
+    main(["builtin", "random", "--sets", "1", "--workers", "1", "--out", str(tmp_path), "--seed", "out",
+          "--no-progress"])
+    files = sorted(tmp_path.glob("*.json"))
+    assert [f.name for f in files] == [f"set00000-rot{r}.json" for r in range(4)]
+    for f in files:
+        record = GameRecord.from_json(f.read_text())
+        game = record.replay()
+        assert game.final == record.final and record.final is not None
+        assert game.results == record.results
+
+
+def test_same_seed_same_outcome_with_one_or_two_workers(capsys):
+    main(["builtin", "shanten", "--sets", "2", "--workers", "1", "--json", "--seed", "same", "--no-progress"])
+    one = json.loads(capsys.readouterr().out)
+    main(["builtin", "shanten", "--sets", "2", "--workers", "2", "--json", "--seed", "same", "--no-progress"])
+    two = json.loads(capsys.readouterr().out)
+    assert one["bots"] == two["bots"]
+
+
+def test_an_sdk_bot_plays_in_process(capsys):
+    assert main(["py:examples.simple_bot:SimpleBot", "builtin", "--sets", "1", "--workers", "1", "--json",
+                 "--no-progress"]) == 0
+    bots = json.loads(capsys.readouterr().out)["bots"]
+    assert bots[0]["games"] == 4 and bots[0]["faults"] == {"illegal": 0, "crashed": 0, "late": 0, "dead": 0}
+
+
+def test_the_example_mjai_bot_plays_a_set(capsys):
+    """An mjai bot (the example one) plays a set through the bridge, with no faults."""
+    assert main([EXAMPLE_MJAI, "builtin", "--sets", "1", "--workers", "1", "--json", "--no-progress"]) == 0
+    bots = json.loads(capsys.readouterr().out)["bots"]
+    assert bots[0]["games"] == 4 and sum(bots[0]["faults"].values()) == 0
+    assert bots[0]["hands"] > 0
+
+
+def test_the_console_script_runs(tmp_path: Path):
+    script = Path(sys.executable).with_name("riichi-arena")
+    done = subprocess.run([str(script), "--help"], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0 and "py:module:Class" in done.stdout
+
+
+def test_crashing_and_illegal_bots_are_played_for_and_counted(capsys):
+    """A bot that raises, or answers what was not offered, gets the SDK's default answer
+    and the report counts each such decision for that bot."""
+    assert main(["py:tests.arena.bad_bots:CrashingBot", "py:tests.arena.bad_bots:IllegalBot", "builtin", "random",
+                 "--sets", "1", "--workers", "1", "--json", "--no-progress"]) == 0
+    bots = json.loads(capsys.readouterr().out)["bots"]
+    assert bots[0]["faults"]["crashed"] > 0 and bots[0]["faults"]["illegal"] == 0
+    assert bots[1]["faults"]["illegal"] > 0 and bots[1]["faults"]["crashed"] == 0
+    assert bots[2]["faults"] == {"illegal": 0, "crashed": 0, "late": 0, "dead": 0}
