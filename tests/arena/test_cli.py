@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import signal
 import subprocess
 import sys
 from pathlib import Path
@@ -96,3 +97,21 @@ def test_crashing_and_illegal_bots_are_played_for_and_counted(capsys):
     assert bots[0]["faults"]["crashed"] > 0 and bots[0]["faults"]["illegal"] == 0
     assert bots[1]["faults"]["illegal"] > 0 and bots[1]["faults"]["crashed"] == 0
     assert bots[2]["faults"] == {"illegal": 0, "crashed": 0, "late": 0, "dead": 0}
+
+
+def test_ctrl_c_stops_the_workers_and_prints_what_is_done():
+    """SIGINT (Ctrl+C) after some sets: the sets done are reported, the status is 130."""
+    script = Path(sys.executable).with_name("riichi-arena")
+    proc = subprocess.Popen([str(script), "builtin", "random", "--sets", "20", "--workers", "2", "--seed", "stop"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+    try:
+        assert proc.stderr is not None
+        first = proc.stderr.readline()  # without a terminal: a line every 2 sets
+        assert first.startswith("set 2/20")
+        proc.send_signal(signal.SIGINT)
+        out, _ = proc.communicate(timeout=60)
+    finally:
+        proc.kill()
+    assert proc.returncode == 130
+    assert "interrupted" in out and "builtin:" in out
