@@ -12,6 +12,7 @@ import pytest
 
 from client_cli.arena.cli import main
 from server.game.record import GameRecord
+from tests.client_cli.mjai_support import bad_bot
 
 EXAMPLE_MJAI = "mjai:{python} -m client_cli.mjai.example_bot"
 
@@ -115,3 +116,17 @@ def test_ctrl_c_stops_the_workers_and_prints_what_is_done():
         proc.kill()
     assert proc.returncode == 130
     assert "interrupted" in out and "builtin:" in out
+
+
+@pytest.mark.slow
+def test_an_mjai_bot_that_answers_illegally_or_dies_is_played_for_and_counted(tmp_path: Path, capsys):
+    """The bridge's fallback plays for an mjai bot's illegal answers and for a bot that has
+    exited; the report counts them for that bot only."""
+    illegal = bad_bot(tmp_path, "illegal", batch=False)
+    exits = bad_bot(tmp_path, "exit", batch=False)
+    assert main([f"mjai:{illegal}", f"mjai:{exits}", "builtin", "random", "--sets", "1", "--workers", "1",
+                 "--json", "--no-progress"]) == 0
+    bots = json.loads(capsys.readouterr().out)["bots"]
+    assert bots[0]["faults"]["illegal"] > 0 and bots[0]["faults"]["dead"] == 0
+    assert bots[1]["faults"]["dead"] > 0
+    assert sum(bots[2]["faults"].values()) == sum(bots[3]["faults"].values()) == 0
