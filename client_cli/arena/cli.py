@@ -51,6 +51,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--out", metavar="DIR", help="write each game's record there (riichi-replay reads them)")
     p.add_argument("--timeout", type=float, default=DEFAULT_TIMEOUT,
                    help=f"seconds an mjai bot has for a decision before it is played for (default {DEFAULT_TIMEOUT:g})")
+    p.add_argument("--strict", action="store_true",
+                   help="a bot that crashes, times out or answers illegally pays mjai.app's chombo (its hand void, "
+                        "a mangan-sized penalty, the game goes on from the next hand) instead of being played for")
     p.add_argument("--json", action="store_true", help="print the result as JSON instead of text")
     p.add_argument("--no-progress", action="store_true", help="no progress line on standard error")
     return p
@@ -94,7 +97,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.out:
         Path(args.out).mkdir(parents=True, exist_ok=True)
     seed = args.seed if args.seed is not None else secrets.token_hex(8)
-    config = ArenaConfig(specs, args.rules, seed, args.out, args.timeout)
+    config = ArenaConfig(specs, args.rules, seed, args.out, args.timeout, args.strict)
     tally = Tally([s.text for s in specs])
     progress = Progress(args.sets, sys.stderr, enabled=not args.no_progress)
     started = time.monotonic()
@@ -114,13 +117,13 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def _print(args: argparse.Namespace, tally: Tally, seed: str, seconds: float, interrupted: bool) -> int:
-    run: dict[str, Any] = {"rules": args.rules, "seed": seed, "sets_asked": args.sets, "seconds": round(seconds, 2),
+    run: dict[str, Any] = {"rules": args.rules, "seed": seed, "strict": args.strict, "sets_asked": args.sets, "seconds": round(seconds, 2),
                            "interrupted": interrupted}
     if args.json:
         print(json.dumps(json_report(tally, run), indent=2))
     else:
         stopped = f" (interrupted: {tally.sets} of {args.sets} sets)" if interrupted else ""
-        header = (f"riichi-arena, {args.rules}, seed {seed}: {tally.sets} sets, {4 * tally.sets} games "
+        header = (f"riichi-arena, {args.rules}{', strict' if args.strict else ''}, seed {seed}: {tally.sets} sets, {4 * tally.sets} games "
                   f"in {seconds:.1f} s{stopped}")
         print(text_report(tally, header) if tally.sets else header + "\nno set finished")
     return 130 if interrupted else 0

@@ -30,7 +30,7 @@ from server.game.views import seat_view
 from server.players import PLAYERS
 from server.players.dispatch import InvalidDecision, dispatch
 
-FAULT_KINDS = ("illegal", "crashed", "late", "dead")  # what the report counts per bot
+FAULT_KINDS = ("illegal", "crashed", "late", "dead", "chombo")  # what the report counts per bot (chombo: --strict)
 _DEFAULT_ANSWERS = Bot()  # the SDK's defaults: what its runner plays for a failing bot
 
 
@@ -47,6 +47,10 @@ class Seat:
 
     def close(self) -> None:
         """The game is over: end whatever the bot holds."""
+
+    def fault_count(self) -> int:
+        """Decisions played for the bot so far."""
+        return sum(self.faults.values())
 
 
 class StrategySeat(Seat):
@@ -112,14 +116,17 @@ class MjaiSeat(Seat):
     def decide(self, game: Game, seat: int) -> Action:
         actions = [action_to_data(a) for a in game.legal_actions(seat)]
         answer = self.loop.run_until_complete(self.bridge.answer(actions))
+        self._count()
         return action_from_data(answer)
 
-    def close(self) -> None:
-        self.loop.run_until_complete(self.bridge.close())
+    def _count(self) -> None:
         stats = self.bridge.stats
         counts = {"late": stats.get("late", 0), "illegal": stats.get("illegal", 0),
                   "dead": stats.get("dead", 0) + stats.get("dead_again", 0)}  # decisions played for a gone bot
-        self.faults.update({kind: n for kind, n in counts.items() if n})
+        self.faults = Counter({kind: n for kind, n in counts.items() if n})
+
+    def close(self) -> None:
+        self.loop.run_until_complete(self.bridge.close())
 
 
 def make_seat(spec: BotSpec, seat: int, rng: random.Random, loop: asyncio.AbstractEventLoop,

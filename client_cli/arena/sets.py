@@ -38,6 +38,7 @@ def seating(entries: Sequence[int], rotation: int) -> tuple[int, ...]:
     return tuple(entries[(seat + rotation) % 4] for seat in range(4))
 
 
-def record_name(index: int, rotation: int) -> str:
-    """The file name of a game's record under --out."""
-    return f"set{index:05d}-rot{rotation}.json"
+def record_name(index: int, rotation: int, part: int = 0) -> str:
+    """The file name of a game's record under --out (part > 0: its continuation after a
+    strict chombo, client_cli.arena.chombo)."""
+    return f"set{index:05d}-rot{rotation}" + (f"-part{part + 1}" if part else "") + ".json"

@@ -72,7 +72,7 @@ def test_an_sdk_bot_plays_in_process(capsys):
     assert main(["py:examples.simple_bot:SimpleBot", "builtin", "--sets", "1", "--workers", "1", "--json",
                  "--no-progress"]) == 0
     bots = json.loads(capsys.readouterr().out)["bots"]
-    assert bots[0]["games"] == 4 and bots[0]["faults"] == {"illegal": 0, "crashed": 0, "late": 0, "dead": 0}
+    assert bots[0]["games"] == 4 and bots[0]["faults"] == {"illegal": 0, "crashed": 0, "late": 0, "dead": 0, "chombo": 0}
 
 
 def test_the_example_mjai_bot_plays_a_set(capsys):
@@ -97,7 +97,7 @@ def test_crashing_and_illegal_bots_are_played_for_and_counted(capsys):
     bots = json.loads(capsys.readouterr().out)["bots"]
     assert bots[0]["faults"]["crashed"] > 0 and bots[0]["faults"]["illegal"] == 0
     assert bots[1]["faults"]["illegal"] > 0 and bots[1]["faults"]["crashed"] == 0
-    assert bots[2]["faults"] == {"illegal": 0, "crashed": 0, "late": 0, "dead": 0}
+    assert bots[2]["faults"] == {"illegal": 0, "crashed": 0, "late": 0, "dead": 0, "chombo": 0}
 
 
 def test_ctrl_c_stops_the_workers_and_prints_what_is_done():
@@ -130,3 +130,25 @@ def test_an_mjai_bot_that_answers_illegally_or_dies_is_played_for_and_counted(tm
     assert bots[0]["faults"]["illegal"] > 0 and bots[0]["faults"]["dead"] == 0
     assert bots[1]["faults"]["dead"] > 0
     assert sum(bots[2]["faults"].values()) == sum(bots[3]["faults"].values()) == 0
+
+
+def test_strict_makes_a_failing_bot_pay_chombo_and_the_parts_replay(tmp_path: Path, capsys):
+    """--strict: each failed decision voids the hand and costs the bot a mangan-sized
+    penalty; the game goes on from the next hand as a new record part, each replayable."""
+    assert main(["py:tests.arena.bad_bots:CrashingBot", "builtin", "--sets", "1", "--workers", "1", "--strict",
+                 "--json", "--no-progress", "--out", str(tmp_path), "--seed", "strict"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    crashing, builtin = data["bots"]
+    assert data["strict"] and crashing["faults"]["chombo"] == crashing["faults"]["crashed"] > 0
+    assert builtin["faults"]["chombo"] == 0
+    assert crashing["places"] == [0, 0, 0, 4]  # it pays every hand it plays
+    parts = sorted(tmp_path.glob("set00000-rot0*.json"))
+    assert len(parts) > 1
+    for f in parts:
+        GameRecord.from_json(f.read_text()).replay()
+
+
+def test_a_chombo_pays_as_a_mangan_by_tsumo():
+    from client_cli.arena.chombo import penalised
+    assert penalised([25000] * 4, dealer=0, offender=2) == [29000, 27000, 17000, 27000]
+    assert penalised([25000] * 4, dealer=1, offender=1) == [29000, 13000, 29000, 29000]
