@@ -152,3 +152,17 @@ def test_a_chombo_pays_as_a_mangan_by_tsumo():
     from client_cli.arena.chombo import penalised
     assert penalised([25000] * 4, dealer=0, offender=2) == [29000, 27000, 17000, 27000]
     assert penalised([25000] * 4, dealer=1, offender=1) == [29000, 13000, 29000, 29000]
+
+
+def test_a_record_exported_as_tenhou6_opens_in_the_replay_page_to_its_result(tmp_path: Path, capsys):
+    """The replay page (/replay) reads Tenhou logs: an arena record under tenhou rules,
+    exported as tenhou.net/6 (riichi-replay --export tenhou6), reads back to the same end."""
+    from server.dropped_log import document_of_log
+    from server.game.export_tenhou6 import export_tenhou6
+
+    main(["builtin", "random", "--rules", "tenhou", "--sets", "1", "--workers", "1", "--out", str(tmp_path),
+          "--seed", "viewer", "--no-progress"])
+    record = GameRecord.from_json((tmp_path / "set00000-rot2.json").read_text())
+    document = document_of_log(json.dumps(export_tenhou6(record)).encode())
+    assert document["final"]["scores"] == record.final["scores"]
+    assert len(document["hands"]) == len(record.results)
