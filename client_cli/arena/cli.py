@@ -45,7 +45,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("bots", nargs="+", metavar="BOT", help="two or four bots (forms below)")
     p.add_argument("--sets", type=int, default=10, help="duplicate sets to play, four games each (default 10)")
     p.add_argument("--rules", default="ema2016", choices=sorted(PRESETS), help="the rules preset (default ema2016)")
-    p.add_argument("--seed", help="the run's seed text: the same seed deals the same walls (default: a fresh one, printed)")
+    p.add_argument("--seed", help="the run's seed text: the same seed deals the same walls "
+                                  "(default: a fresh one, printed)")
     p.add_argument("--workers", type=int, default=os.cpu_count() or 1,
                    help="processes playing sets (default: every core)")
     p.add_argument("--out", metavar="DIR", help="write each game's record there (riichi-replay reads them)")
@@ -117,13 +118,14 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def _print(args: argparse.Namespace, tally: Tally, seed: str, seconds: float, interrupted: bool) -> int:
-    run: dict[str, Any] = {"rules": args.rules, "seed": seed, "strict": args.strict, "sets_asked": args.sets, "seconds": round(seconds, 2),
-                           "interrupted": interrupted}
+    run: dict[str, Any] = {"rules": args.rules, "seed": seed, "strict": args.strict, "sets_asked": args.sets,
+                           "seconds": round(seconds, 2), "interrupted": interrupted}
     if args.json:
         print(json.dumps(json_report(tally, run), indent=2))
     else:
         stopped = f" (interrupted: {tally.sets} of {args.sets} sets)" if interrupted else ""
-        header = (f"riichi-arena, {args.rules}{', strict' if args.strict else ''}, seed {seed}: {tally.sets} sets, {4 * tally.sets} games "
+        strict = ", strict" if args.strict else ""
+        header = (f"riichi-arena, {args.rules}{strict}, seed {seed}: {tally.sets} sets, {4 * tally.sets} games "
                   f"in {seconds:.1f} s{stopped}")
         print(text_report(tally, header) if tally.sets else header + "\nno set finished")
     return 130 if interrupted else 0

@@ -72,7 +72,7 @@ def test_an_sdk_bot_plays_in_process(capsys):
     assert main(["py:examples.simple_bot:SimpleBot", "builtin", "--sets", "1", "--workers", "1", "--json",
                  "--no-progress"]) == 0
     bots = json.loads(capsys.readouterr().out)["bots"]
-    assert bots[0]["games"] == 4 and bots[0]["faults"] == {"illegal": 0, "crashed": 0, "late": 0, "dead": 0, "chombo": 0}
+    assert bots[0]["games"] == 4 and sum(bots[0]["faults"].values()) == 0
 
 
 def test_the_example_mjai_bot_plays_a_set(capsys):
@@ -97,7 +97,7 @@ def test_crashing_and_illegal_bots_are_played_for_and_counted(capsys):
     bots = json.loads(capsys.readouterr().out)["bots"]
     assert bots[0]["faults"]["crashed"] > 0 and bots[0]["faults"]["illegal"] == 0
     assert bots[1]["faults"]["illegal"] > 0 and bots[1]["faults"]["crashed"] == 0
-    assert bots[2]["faults"] == {"illegal": 0, "crashed": 0, "late": 0, "dead": 0, "chombo": 0}
+    assert sum(bots[2]["faults"].values()) == 0
 
 
 def test_ctrl_c_stops_the_workers_and_prints_what_is_done():
