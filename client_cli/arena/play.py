@@ -70,7 +70,7 @@ def play_part(game: Game, seats: list[Seat], tally: StatsTally, strict: bool = F
     while True:
         tally.add(events)
         for player in seats:
-            player.observe(events)
+            player.observe(game, events)
         if strict and any(e.type == EventType.HAND_START for e in events):
             at_start = chombo.HandAtStart.of(game, hands_before)
         if game.over:

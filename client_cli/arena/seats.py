@@ -5,7 +5,8 @@ events of the game go to `observe`, `close` ends what the bot holds (a process).
   path (`server.players`: they read the game as their seat may);
 - `SdkSeat`: an SDK bot (`client_cli.bot.sdk.Bot`), given the seat's view and the offer as
   the SDK's runner gives them; an answer that is not offered, or an exception, is counted
-  and the SDK's default answer is played, as the runner does;
+  and the SDK's default answer is played, as the runner does (and for an answer later
+  than the timeout: in-process, it is timed, not cut short);
 - `MjaiSeat`: an mjai bot as a process through the bridge (`client_cli.mjai.bridge`): its
   late, illegal and dead answers are the bridge's, played for with the bridge's fallback.
 
@@ -18,11 +19,12 @@ import asyncio
 import logging
 import random
 import subprocess
+import time
 from collections import Counter
 from collections.abc import Callable, Sequence
 from client_cli.arena.specs import BotKind, BotSpec, load_class
 from client_cli.bot.sdk import Bot
-from client_cli.mjai.bridge import MjaiBridge
+from client_cli.mjai.bridge import FIRST_TIMEOUT, MjaiBridge
 from server.game.actions import Action, action_from_data, action_to_data
 from server.game.engine import Game
 from server.game.events import Event
@@ -39,8 +41,8 @@ class Seat:
 
     faults: Counter
 
-    def observe(self, events: Sequence[Event]) -> None:
-        """The events the last decision caused (and the game's first ones)."""
+    def observe(self, game: Game, events: Sequence[Event]) -> None:
+        """The events the last decision caused (and the game's first ones); `game` after them."""
 
     def decide(self, game: Game, seat: int) -> Action:
         raise NotImplementedError
@@ -70,28 +72,42 @@ class StrategySeat(Seat):
 
 class SdkSeat(Seat):
     """An SDK bot.  Its `decide` coroutine runs on `loop` when the bot overrides it; else
-    the per-decision methods are asked directly (`dispatch`, as `Bot.decide` would)."""
+    the per-decision methods are asked directly (`dispatch`, as `Bot.decide` would).  An
+    answer later than `timeout` seconds (`first_timeout` for the first, as the bridge's) is
+    counted late and played for, as the bridge plays for an mjai bot."""
 
-    def __init__(self, bot: Bot, loop: asyncio.AbstractEventLoop, seat: int):
+    def __init__(self, bot: Bot, loop: asyncio.AbstractEventLoop, seat: int, timeout: float,
+                 first_timeout: float = FIRST_TIMEOUT):
         self.bot, self.loop, self.seat = bot, loop, seat
+        self.timeout, self.first_timeout = timeout, max(timeout, first_timeout)
+        self.decisions = 0
         self.own_decide = type(bot).decide is not Bot.decide
         self.observes = type(bot).on_event is not Bot.on_event
         self.faults = Counter()
 
-    def observe(self, events: Sequence[Event]) -> None:
+    def observe(self, game: Game, events: Sequence[Event]) -> None:
+        """Each event as the seat sees it, with the seat's view after the last of them."""
         if self.observes:
+            view = seat_view(game, self.seat)
+            view.pop("actions")
             for event in events:
-                self.bot.on_event(event.for_seat(self.seat), None)
+                self.bot.on_event(event.for_seat(self.seat), view)
 
     def decide(self, game: Game, seat: int) -> Action:
         view = seat_view(game, seat)
         actions = view.pop("actions")
         self.bot.offer = {"actions": actions}
+        limit = self.first_timeout if self.decisions == 0 else self.timeout
+        self.decisions += 1
+        started = time.monotonic()
         try:
             answer = (self.loop.run_until_complete(self.bot.decide(view, actions)) if self.own_decide
                       else dispatch(self.bot, view, actions))
             if answer not in actions:
                 raise InvalidDecision(f"decide() answered {answer!r}, which is not offered")
+            if time.monotonic() - started > limit:
+                self.faults["late"] += 1
+                answer = dispatch(_DEFAULT_ANSWERS, view, actions)
         except InvalidDecision:
             self.faults["illegal"] += 1
             answer = dispatch(_DEFAULT_ANSWERS, view, actions)
@@ -109,7 +125,7 @@ class MjaiSeat(Seat):
         self.bridge = MjaiBridge(command, timeout=timeout, stderr=subprocess.DEVNULL, close_grace=1.0)
         self.faults = Counter()
 
-    def observe(self, events: Sequence[Event]) -> None:
+    def observe(self, game: Game, events: Sequence[Event]) -> None:
         for event in events:
             self.bridge.feed(event.for_seat(self.seat), self.seat)
 
@@ -135,7 +151,7 @@ def make_seat(spec: BotSpec, seat: int, rng: random.Random, loop: asyncio.Abstra
     if spec.kind in (BotKind.BUILTIN, BotKind.RANDOM, BotKind.SHANTEN):
         return StrategySeat(spec.kind.value, rng, spec.strength)
     if spec.kind is BotKind.PY:
-        return SdkSeat(load_class(spec)(), loop, seat)
+        return SdkSeat(load_class(spec)(), loop, seat, timeout)
     return MjaiSeat(spec.command, loop, seat, timeout)
 
 

@@ -166,3 +166,34 @@ def test_a_record_exported_as_tenhou6_opens_in_the_replay_page_to_its_result(tmp
     document = document_of_log(json.dumps(export_tenhou6(record)).encode())
     assert document["final"]["scores"] == record.final["scores"]
     assert len(document["hands"]) == len(record.results)
+
+
+def test_a_slow_sdk_bot_is_counted_late_and_played_for():
+    """An in-process answer later than the timeout is timed (not cut short), counted late
+    and replaced by the SDK's default answer (the drawn tile's face), as the bridge does for an
+    mjai bot."""
+    import asyncio
+
+    from client_cli.arena.seats import SdkSeat
+    from server.game.actions import Discard
+    from server.game.engine import Game
+    from tests.arena.bad_bots import SlowBot
+
+    game = Game(seed=b"slow")
+    loop = asyncio.new_event_loop()
+    try:
+        seat = SdkSeat(SlowBot(), loop, 0, timeout=0.01, first_timeout=0.0)
+        action = seat.decide(game, 0)
+    finally:
+        loop.close()
+    assert seat.faults["late"] == 1
+    assert isinstance(action, Discard) and action.tile // 4 == game.private[0].drawn // 4  # an id of its face
+
+
+def test_an_sdk_bot_sees_every_event_with_its_view():
+    from client_cli.arena.play import ArenaConfig, play_set
+    from client_cli.arena.specs import parse_spec
+    from tests.arena.bad_bots import WatchingBot
+
+    play_set(ArenaConfig((parse_spec("py:tests.arena.bad_bots:WatchingBot"), parse_spec("random")), seed="w"), 0)
+    assert WatchingBot.seen > 100
