@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import resource
 import sys
 import time
 from pathlib import Path
@@ -28,13 +29,20 @@ from client_cli.arena.specs import parse_spec  # noqa: E402
 from server.rules.config import PRESETS  # noqa: E402
 
 
-def sets_per_second(config: ArenaConfig, sets: int, workers: int) -> tuple[float, int]:
-    """(sets a second, hands played) over `sets` sets on `workers` processes."""
-    started = time.perf_counter()
+def _cpu() -> float:
+    """CPU seconds of this process and its finished children (the pool's workers)."""
+    own, children = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
+    return own.ru_utime + own.ru_stime + children.ru_utime + children.ru_stime
+
+
+def sets_per_second(config: ArenaConfig, sets: int, workers: int) -> tuple[float, float, int]:
+    """(sets a second, CPU seconds a set, hands played) over `sets` sets on `workers`
+    processes.  The CPU time shows what a core gives when the machine is shared."""
+    started, cpu = time.perf_counter(), _cpu()
     hands = 0
     for outcome in run_sets(config, range(sets), workers):
         hands += sum(game[0].stats.hands for game in outcome.games)
-    return sets / (time.perf_counter() - started), hands
+    return sets / (time.perf_counter() - started), (_cpu() - cpu) / sets, hands
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -50,8 +58,8 @@ def main(argv: list[str] | None = None) -> int:
     counts = [args.workers] if args.workers else sorted({1, cores})
     print(f"arena_bench: builtin vs builtin, {args.rules}, {args.sets} sets (4 games each), {cores} cores")
     for workers in counts:
-        rate, hands = sets_per_second(config, args.sets, workers)
-        print(f"  {workers} worker(s): {rate:.2f} sets/s, {4 * rate:.1f} games/s "
+        rate, cpu, hands = sets_per_second(config, args.sets, workers)
+        print(f"  {workers} worker(s): {rate:.2f} sets/s, {4 * rate:.1f} games/s, {cpu:.2f} CPU s a set "
               f"({hands / (4 * args.sets):.1f} hands a game)")
     return 0
 
