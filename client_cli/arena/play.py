@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from client_cli.arena import chombo
-from client_cli.arena.seats import Seat, make_seat
+from client_cli.arena.seats import Fault, Seat, make_seat
 from client_cli.arena.sets import ROTATIONS, lineup, record_name, seating, set_seed
 from client_cli.arena.specs import BotSpec
 from protocol.events import EventType
@@ -52,7 +52,7 @@ class SeatOutcome:
     score: int  # final points
     result: float  # final result in thousands, uma and oka included
     stats: SeatStats
-    faults: tuple[tuple[str, int], ...]  # kind -> times, "chombo" among them under strict
+    faults: tuple[tuple[Fault, int], ...]  # kind -> times
 
 
 @dataclass(frozen=True, slots=True)
@@ -105,7 +105,7 @@ def play_game(config: ArenaConfig, seed: bytes, bots: tuple[int, ...], new_seats
             final = game.final
             break
         offender, at_start = failed
-        faults[offender]["chombo"] += 1
+        faults[offender][Fault.CHOMBO] += 1
         p, deal = chombo.after_chombo(at_start, offender, rules)
         if deal.finished:
             final = chombo.final_after(p, rules, seed)

@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from client_cli.arena.interval import Interval
-from client_cli.arena.seats import FAULT_KINDS
+from client_cli.arena.seats import Fault
 from client_cli.arena.tally import BotTally, Measure, Tally
 
 
@@ -23,7 +23,7 @@ def _pct(x: float) -> str:
 def bot_lines(bot: BotTally) -> list[str]:
     if not bot.games:
         return [f"{bot.name}: no games"]
-    faults = ", ".join(f"{kind} {bot.faults[kind]}" for kind in FAULT_KINDS if bot.faults[kind]) or "none"
+    faults = ", ".join(f"{kind.value} {bot.faults[kind]}" for kind in Fault if bot.faults[kind]) or "none"
     return [
         f"{bot.name}: {bot.games} games",
         f"  average place     {_interval(bot.place(), 3)}  (1 is first; 95% interval, clustered by seed)",
@@ -49,7 +49,7 @@ def text_report(tally: Tally, header: str) -> str:
 
 def bot_data(bot: BotTally) -> dict[str, Any]:
     data: dict[str, Any] = {"name": bot.name, "games": bot.games, "places": list(bot.places),
-                            "hands": bot.hands, "faults": {k: bot.faults[k] for k in FAULT_KINDS}}
+                            "hands": bot.hands, "faults": {k.value: bot.faults[k] for k in Fault}}
     if bot.games:
         data.update({
             "average_place": bot.place().to_data(),

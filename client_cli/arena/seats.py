@@ -16,12 +16,14 @@ Each seat counts what went wrong in `faults` (a kind to how many times).
 from __future__ import annotations
 
 import asyncio
+import enum
 import logging
 import random
 import subprocess
 import time
 from collections import Counter
 from collections.abc import Callable, Sequence
+
 from client_cli.arena.specs import BotKind, BotSpec, load_class
 from client_cli.bot.sdk import Bot
 from client_cli.mjai.bridge import FIRST_TIMEOUT, MjaiBridge
@@ -32,7 +34,18 @@ from server.game.views import seat_view
 from server.players import PLAYERS
 from server.players.dispatch import InvalidDecision, dispatch
 
-FAULT_KINDS = ("illegal", "crashed", "late", "dead", "chombo")  # what the report counts per bot (chombo: --strict)
+
+
+class Fault(enum.StrEnum):
+    """What went wrong with a bot's decision, as the report counts it per bot."""
+
+    ILLEGAL = "illegal"  # an answer that was not offered
+    CRASHED = "crashed"  # an exception in an in-process bot
+    LATE = "late"  # an answer after the timeout
+    DEAD = "dead"  # a decision played for an mjai process that has gone
+    CHOMBO = "chombo"  # --strict: a hand voided and a penalty paid for one of the above
+
+
 _DEFAULT_ANSWERS = Bot()  # the SDK's defaults: what its runner plays for a failing bot
 
 
@@ -106,13 +119,13 @@ class SdkSeat(Seat):
             if answer not in actions:
                 raise InvalidDecision(f"decide() answered {answer!r}, which is not offered")
             if time.monotonic() - started > limit:
-                self.faults["late"] += 1
+                self.faults[Fault.LATE] += 1
                 answer = dispatch(_DEFAULT_ANSWERS, view, actions)
         except InvalidDecision:
-            self.faults["illegal"] += 1
+            self.faults[Fault.ILLEGAL] += 1
             answer = dispatch(_DEFAULT_ANSWERS, view, actions)
         except Exception:  # the bot's own bug: the game goes on, as under riichi-bot
-            self.faults["crashed"] += 1
+            self.faults[Fault.CRASHED] += 1
             answer = dispatch(_DEFAULT_ANSWERS, view, actions)
         return action_from_data(answer)
 
@@ -137,8 +150,8 @@ class MjaiSeat(Seat):
 
     def _count(self) -> None:
         stats = self.bridge.stats
-        counts = {"late": stats.get("late", 0), "illegal": stats.get("illegal", 0),
-                  "dead": stats.get("dead", 0) + stats.get("dead_again", 0)}  # decisions played for a gone bot
+        counts = {Fault.LATE: stats.get("late", 0), Fault.ILLEGAL: stats.get("illegal", 0),
+                  Fault.DEAD: stats.get("dead", 0) + stats.get("dead_again", 0)}  # decisions played for a gone bot
         self.faults = Counter({kind: n for kind, n in counts.items() if n})
 
     def close(self) -> None:
