@@ -74,14 +74,17 @@ def named_specs(texts: Sequence[str]) -> tuple[BotSpec, ...]:
 
 
 def _summary(tally: Tally) -> str:
-    if len(tally.bots) == 2 and tally.sets > 1:
-        d = tally.difference(Measure.PLACE)
-        return f"place {tally.bots[0].name} - {tally.bots[1].name} {d.mean:+.3f} ± {d.half_width:.3f}"
-    first = tally.bots[0]
-    if tally.sets > 1:
-        iv = first.place()
-        return f"{first.name} place {iv.mean:.3f} ± {iv.half_width:.3f}"
-    return "..."
+    """The progress line's figures: for two bots their difference, else the first bot's."""
+    if tally.sets < 2:
+        return "the intervals start at two sets"
+    if len(tally.bots) == 2:
+        place, result = tally.difference(Measure.PLACE), tally.difference(Measure.RESULT)
+        label = f"{tally.bots[0].name} - {tally.bots[1].name}"
+    else:
+        place, result = tally.bots[0].place(), tally.bots[0].result()
+        label = tally.bots[0].name
+    return (f"{label}: place {place.mean:+.3f} ± {place.half_width:.3f}, "
+            f"result {result.mean:+.1f} ± {result.half_width:.1f}")
 
 
 def main(argv: list[str] | None = None) -> int:
