@@ -33,7 +33,7 @@ from typing import Any
 
 import msgpack
 from websockets.asyncio.client import ClientConnection, connect
-from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidURI
+from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidMessage, InvalidURI
 from websockets.uri import parse_uri
 
 from protocol import client_messages
@@ -47,6 +47,9 @@ HEARTBEAT = 2.0  # seconds with nothing from the server before the client asks (
 SILENT_AFTER = 4.0  # ... and with nothing at all before the connection counts as dropped
 HEARTBEAT_ID = "heartbeat"  # the heartbeat's ping id: its pong is not passed on
 OPEN_TIMEOUT = 10.0  # seconds to connect and be answered the hello (Client.connect's default)
+# Before the first connection is tried again, when the one before was dropped midway (a node
+# behind a balancer that died as we connected: the next try reaches another).
+FIRST_RETRIES = (0.2, 0.5, 1.0)
 
 
 def new_client_id() -> str:
@@ -125,11 +128,14 @@ class ConnectError(Exception):
 
 
 class Unreachable(ConnectError):
-    """No websocket server answered at the address; `reason` says why without the address."""
+    """No websocket server answered at the address; `reason` says why without the address.
+    `dropped`: a connection was accepted and then dropped before the handshake's answer (a
+    server that died as we came, or a balancer's backend): worth trying again at once, where
+    a refused connection, a timeout or a wrong address is said to the user."""
 
-    def __init__(self, url: str, reason: str):
+    def __init__(self, url: str, reason: str, dropped: bool = False):
         super().__init__(f"cannot reach the server at {url}: {reason}")
-        self.url, self.reason = url, reason
+        self.url, self.reason, self.dropped = url, reason, dropped
 
 
 class Refused(ConnectError):
@@ -182,6 +188,11 @@ def address_problem(url: str) -> str | None:
         said = (str(problem).splitlines() or ["a bad port"])[0]
         return f"{said[:1].lower()}{said[1:]} (use ws://HOST:PORT)"
     return None
+
+
+def dropped_midway(problem: BaseException) -> bool:
+    """Whether a failed opening handshake was a connection dropped before its answer."""
+    return isinstance(problem, (InvalidMessage, ConnectionResetError, BrokenPipeError, EOFError))
 
 
 def unreachable_reason(problem: BaseException) -> str:
@@ -251,7 +262,16 @@ class ResumingClient:
         self._lost_at: float | None = None
 
     async def connect(self) -> dict[str, Any]:
-        """The first connection; returns the welcome.  Raises ConnectError."""
+        """The first connection; returns the welcome.  Raises ConnectError: at once for a
+        refused connection or a wrong address, after FIRST_RETRIES for one dropped midway."""
+        for pause in FIRST_RETRIES:
+            try:
+                self.connection = await self._hello(OPEN_TIMEOUT)
+                return self.welcome or {}
+            except Unreachable as problem:
+                if not problem.dropped:
+                    raise
+            await asyncio.sleep(pause)
         self.connection = await self._hello(OPEN_TIMEOUT)
         return self.welcome or {}
 
@@ -377,9 +397,9 @@ class ResumingClient:
                                           client_id=self.client_id, takeover=self.takeover,
                                           open_timeout=open_timeout, player_key=self.player_key)
         except (OSError, InvalidHandshake, InvalidURI, TimeoutError, asyncio.TimeoutError) as failure:
-            raise Unreachable(self.url, unreachable_reason(failure)) from None
+            raise Unreachable(self.url, unreachable_reason(failure), dropped_midway(failure)) from None
         except ConnectionClosed:
-            raise Unreachable(self.url, "it closed the connection at once") from None
+            raise Unreachable(self.url, "it closed the connection at once", dropped=True) from None
         welcome = client.welcome or {}
         if welcome.get("type") != MessageType.WELCOME:
             await client.close()

@@ -15,7 +15,6 @@ import asyncio
 import gc
 import json
 import logging
-import os
 import signal
 import socket
 import sqlite3
@@ -54,6 +53,7 @@ from server.rules.decompose import prefill as prefill_readings
 from server.rules.shanten import prefill as prefill_shanten
 from server.standings import Standings, is_standings_path
 from server.session import Session
+from server.stopping import awaited_by
 from server.store import token_hash
 from server.addresses import ClientAddresses
 from server.forwarded import TrustedProxies, network
@@ -856,16 +856,6 @@ async def running(args: argparse.Namespace) -> AsyncIterator[App]:
 
 
 STOP_HANDLERS_WAIT = 10.0  # seconds a stopping server waits for its connections' handlers to end
-
-
-def awaited_by(task: asyncio.Task) -> list[str]:
-    """Where a suspended task waits, outermost first: each coroutine of its await chain."""
-    where, coro = [], task.get_coro()
-    while coro is not None and getattr(coro, "cr_frame", None) is not None:
-        frame = coro.cr_frame
-        where.append(f"{frame.f_code.co_name} ({os.path.basename(frame.f_code.co_filename)}:{frame.f_lineno})")
-        coro = getattr(coro, "cr_await", None)
-    return where
 
 
 def parser() -> argparse.ArgumentParser:

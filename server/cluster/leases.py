@@ -27,6 +27,8 @@ from typing import Any
 
 import structlog
 
+from server.stopping import stop_tasks
+
 log = structlog.get_logger("riichi.leases")
 
 _CLAIM = """
@@ -139,11 +141,7 @@ class LeaseKeeper:
 
     async def stop(self) -> None:
         if self._task is not None:
-            self._task.cancel()
-            try:
-                await self._task
-            except asyncio.CancelledError:
-                pass
+            await stop_tasks([self._task], log)
 
     async def run(self) -> None:
         every = self.leases.ttl / 3

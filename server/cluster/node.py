@@ -41,6 +41,7 @@ from server.cluster.wire import (
 )
 from server.finished import GameFinished
 from server.session import Session
+from server.stopping import stop_tasks
 from server.store.pg_away import database_away
 from server.store.postgres import is_postgres_url
 from server.table.io import (
@@ -259,15 +260,11 @@ class Cluster:
             pass
         await self.keeper.stop()
         await self.watch.stop()
-        for task in self._tasks:
-            task.cancel()
-        await asyncio.gather(*self._tasks, return_exceptions=True)
+        await stop_tasks(self._tasks, self.log)
 
     async def close(self) -> None:
         """The Redis connections closed (after `stop`, or a start that failed)."""
-        for task in self._tasks:
-            task.cancel()
-        await asyncio.gather(*self._tasks, return_exceptions=True)
+        await stop_tasks(self._tasks, self.log)
         await self.watch.stop()
         for client in {id(self.redis): self.redis, id(self.relay): self.relay}.values():
             try:

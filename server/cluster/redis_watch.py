@@ -20,6 +20,7 @@ from typing import Any, TypeVar
 import structlog
 
 from server.away import Away
+from server.stopping import stop_tasks
 
 log = structlog.get_logger("riichi.cluster")
 
@@ -67,8 +68,7 @@ class RedisWatch:
 
     async def stop(self) -> None:
         if self._task is not None:
-            self._task.cancel()
-            await asyncio.gather(self._task, return_exceptions=True)
+            await stop_tasks([self._task], log)
 
     async def run(self) -> None:
         while True:

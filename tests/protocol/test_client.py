@@ -179,3 +179,42 @@ async def test_a_resume_answered_unavailable_is_tried_again_and_counted_as_no_fa
         retried = [n for n in notices if n.kind is NoticeKind.RETRY_FAILED]
         assert len(retried) == 5 and "try again in a few seconds" in retried[0].text, [n.text for n in notices]
         await client.close()
+
+
+@pytest.mark.asyncio
+async def test_a_first_connection_dropped_midway_is_tried_again_and_a_refused_one_is_said_at_once(
+        in_process_server):
+    """A node behind a balancer that dies as a client connects drops the connection before the
+    handshake's answer; the balancer's next connection reaches a live node.  A front that takes
+    the first two connections and closes them at once, then relays: the first connection is
+    made all the same.  A port where nothing listens is refused at once, with no retry."""
+    dropped = []
+
+    async def front(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        if len(dropped) < 2:
+            dropped.append(1)
+            writer.close()
+            return
+        host, port = in_process_server.url.removeprefix("ws://").rstrip("/").split(":")
+        up_reader, up_writer = await asyncio.open_connection(host, int(port))
+
+        async def pipe(src: asyncio.StreamReader, dst: asyncio.StreamWriter) -> None:
+            while data := await src.read(65536):
+                dst.write(data)
+                await dst.drain()
+            dst.close()
+
+        await asyncio.gather(pipe(reader, up_writer), pipe(up_reader, writer), return_exceptions=True)
+
+    server = await asyncio.start_server(front, "127.0.0.1", 0)
+    try:
+        client = ResumingClient(f"ws://127.0.0.1:{server.sockets[0].getsockname()[1]}", "alice")
+        welcome = await asyncio.wait_for(client.connect(), 10)
+        assert welcome["type"] == "welcome" and len(dropped) == 2
+        await client.close()
+    finally:
+        server.close()
+    started = time.monotonic()
+    with pytest.raises(Unreachable, match="connection refused") as refused:
+        await ResumingClient("ws://127.0.0.1:1", "alice").connect()
+    assert not refused.value.dropped and time.monotonic() - started < 1

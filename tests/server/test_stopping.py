@@ -1,52 +1,59 @@
-"""A server told to stop (SIGTERM) stops: it takes no new connection from the moment it
-begins, and a connection whose handler is stuck does not keep the process alive (a node of
-several that hung so kept its tables from moving: tests/cluster/test_nodes.py's slow test)."""
+"""server/stopping.py: a stopping server ends even when a library swallows a task's cancel (a
+SIGTERM'd node of the 50-table test never exited: its main loop ticked on, a background loop
+still running after its cancel)."""
 
 from __future__ import annotations
 
 import asyncio
 
-import msgpack
 import pytest
-import websockets
 
-from server import app as server_app
-from tests.harness import InProcessServer
-
-pytestmark = pytest.mark.asyncio
+from server.stopping import stop_tasks
 
 
-async def test_a_stopping_server_ends_though_a_connections_handler_never_returns(tmp_path, monkeypatch):
-    monkeypatch.setattr(server_app, "STOP_HANDLERS_WAIT", 0.5)
-    entered = asyncio.Event()
+class Said:
+    def __init__(self) -> None:
+        self.warnings: list[tuple[str, dict]] = []
 
-    async def never_returns(self, message):
-        entered.set()
-        await asyncio.Event().wait()
-
-    monkeypatch.setattr(server_app.Connection, "handle", never_returns)
-    server = await InProcessServer(tmp_path / "riichi.sqlite3").start_async()
-    async with websockets.connect(server.url) as client:
-        await client.send(msgpack.packb({"type": "ping"}))
-        await asyncio.wait_for(entered.wait(), 5)
-        await asyncio.wait_for(server.stop_async(), 10)
-    [said] = [e for e in server.entries if e["event"] == "connections_not_closed"]
-    assert said["count"] == 1 and any(where.startswith("never_returns") for where in said["awaiting"]), said
+    def warning(self, event: str, **fields) -> None:
+        self.warnings.append((event, fields))
 
 
-async def test_a_stopping_server_takes_no_new_connection(tmp_path, monkeypatch):
-    server = await InProcessServer(tmp_path / "riichi.sqlite3").start_async()
-    held = asyncio.Event()
-    tables_stop = server.app.lobby.stop
+async def swallowing(times: int, ticks: list[int], done: asyncio.Event | None = None) -> None:
+    """A loop whose first `times` cancels are swallowed, as a retrying library's would be (it
+    ends, if ever, once `done` is set)."""
+    swallowed = 0
+    while done is None or not done.is_set():
+        try:
+            await asyncio.sleep(0.01)
+            ticks.append(1)
+        except asyncio.CancelledError:
+            swallowed += 1
+            if swallowed > times:
+                raise
 
-    async def slow_stop(*args, **kwargs):  # the tables take their time to stop, as many do
-        held.set()
-        await asyncio.sleep(1.0)
-        await tables_stop(*args, **kwargs)
 
-    monkeypatch.setattr(server.app.lobby, "stop", slow_stop)
-    stopping = asyncio.create_task(server.stop_async())
-    await asyncio.wait_for(held.wait(), 5)
-    with pytest.raises(OSError):  # refused: a load balancer, or the kernel, tries another node
-        await websockets.connect(server.url, open_timeout=2)
-    await stopping
+@pytest.mark.asyncio
+async def test_a_task_that_swallows_a_cancel_is_cancelled_again_until_it_ends():
+    ticks: list[int] = []
+    task = asyncio.create_task(swallowing(2, ticks), name="reporter")
+    plain = asyncio.create_task(asyncio.sleep(60), name="plain")
+    await asyncio.sleep(0.05)
+    said = Said()
+    await asyncio.wait_for(stop_tasks([task, plain], said), 2)
+    assert task.cancelled() and plain.cancelled()
+    assert said.warnings == [("cancelled_again", {"tasks": ["reporter"]})]
+
+
+@pytest.mark.asyncio
+async def test_a_task_that_never_ends_is_left_after_the_patience_and_said_with_where_it_waits():
+    ticks: list[int] = []
+    done = asyncio.Event()
+    task = asyncio.create_task(swallowing(10**9, ticks, done), name="stubborn")
+    said = Said()
+    await asyncio.wait_for(stop_tasks([task], said, patience=0.5), 2)
+    assert not task.done()
+    [(event, fields)] = said.warnings
+    assert event == "tasks_not_stopped" and fields["tasks"] == ["stubborn"] and "swallowing" in fields["awaiting"][0]
+    done.set()
+    await task
