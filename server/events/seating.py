@@ -1,0 +1,137 @@
+"""Each round's tables: who sits together (`Seating`: by standing, shuffled for the fewest
+repeat opponents, or given).  Which wind each takes at the table is winds.py's.  Pure: the
+same inputs (and seed) give the same tables.
+
+A player is any hashable id (the service's player ids, and its bots' fillers).  A round is a
+list of tables, each a tuple of four players; `history` the rounds already played.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections import Counter
+from collections.abc import Hashable, Sequence
+from itertools import combinations
+from typing import TypeVar
+
+from server.events.spec import EventError
+
+P = TypeVar("P", bound=Hashable)
+Round = list[tuple[P, ...]]
+
+
+def meetings(rounds: Sequence[Sequence[Sequence[P]]]) -> Counter[frozenset[P]]:
+    """How often each pair of players has sat at one table."""
+    met: Counter[frozenset[P]] = Counter()
+    for tables in rounds:
+        for table in tables:
+            met.update(frozenset(pair) for pair in combinations(table, 2))
+    return met
+
+
+def repeats(rounds: Sequence[Sequence[Sequence[P]]]) -> int:
+    """The repeat meetings of a schedule: each pair that met m times counts m*(m-1)/2 (once for
+    a pair met twice, three times for a pair met three times: a third meeting is worse)."""
+    return sum(m * (m - 1) // 2 for m in meetings(rounds).values())
+
+
+def _tables_of(players: Sequence[P]) -> Round[P]:
+    if len(players) % 4:
+        raise EventError(f"{len(players)} players do not make tables of four: add players or bots")
+    if len(set(players)) != len(players):
+        raise EventError("a player is seated twice in one round")
+    return [tuple(players[i:i + 4]) for i in range(0, len(players), 4)]
+
+
+def swiss(ranked: Sequence[P]) -> Round[P]:
+    """Tables by standing: `ranked` the players best first; the first four at table 1, the next
+    four at table 2, and so on (Swiss: players meet those with the results closest to theirs)."""
+    return _tables_of(ranked)
+
+
+def given(tables: Sequence[Sequence[P]], players: Sequence[P]) -> Round[P]:
+    """The organiser's tables, checked: every player once, four a table."""
+    seated = [p for table in tables for p in table]
+    if any(len(table) != 4 for table in tables):
+        raise EventError("each given table has four players")
+    if sorted(map(str, seated)) != sorted(map(str, players)):
+        raise EventError("the given tables seat every player of the event once, and no one else")
+    return [tuple(table) for table in tables]
+
+
+def shuffled(players: Sequence[P], history: Sequence[Sequence[Sequence[P]]], rounds: int, seed: int,
+             effort: int = 20000) -> list[Round[P]]:
+    """`rounds` more rounds for `players` after `history`, with the fewest repeat meetings
+    (`repeats`) over the whole schedule, found by a search with restarts (simulated annealing
+    over swaps of two players at different tables of one round).  The same seed gives the same
+    schedule.  The service plays the first of them and plans again after it, so that a player
+    added or dropped between rounds changes only what is still to come."""
+    _tables_of(players)  # (checks the count)
+    rng = random.Random(seed)
+    best: list[Round[P]] | None = None
+    best_cost = math.inf
+    for _restart in range(4):
+        plan = [_tables_of(rng.sample(list(players), len(players))) for _ in range(rounds)]
+        plan, cost = _anneal(plan, list(history), rng, effort)
+        if cost < best_cost:
+            best, best_cost = plan, cost
+        if cost == 0:
+            break
+    assert best is not None
+    return best
+
+
+def _anneal(plan: list[Round[P]], history: list, rng: random.Random, effort: int) -> tuple[list[Round[P]], float]:
+    met = meetings(history)
+    tables = [[list(t) for t in r] for r in plan]
+    for r in tables:
+        for t in r:
+            met.update(frozenset(pair) for pair in combinations(t, 2))
+    cost = sum(m * (m - 1) // 2 for m in met.values())
+    best, best_cost = [[tuple(t) for t in r] for r in tables], cost
+    if len(tables) == 0 or len(tables[0]) < 2:
+        return best, best_cost
+    temperature = 2.0
+    for step in range(effort):
+        if cost == 0:
+            break
+        r = rng.randrange(len(tables))
+        a, b = rng.sample(range(len(tables[r])), 2)
+        i, j = rng.randrange(4), rng.randrange(4)
+        x, y = tables[r][a][i], tables[r][b][j]
+        delta = _swap_delta(met, tables[r][a], tables[r][b], i, j)
+        if delta <= 0 or rng.random() < math.exp(-delta / temperature):
+            _move(met, tables[r][a], x, y, -1)
+            _move(met, tables[r][b], y, x, -1)
+            tables[r][a][i], tables[r][b][j] = y, x
+            _move(met, tables[r][a], y, x, +1)
+            _move(met, tables[r][b], x, y, +1)
+            cost += delta
+            if cost < best_cost:
+                best, best_cost = [[tuple(t) for t in rr] for rr in tables], cost
+        temperature = max(0.05, 2.0 * (1 - step / effort))
+    return best, best_cost
+
+
+def _move(met: Counter, table: list, player: Hashable, other: Hashable, sign: int) -> None:
+    """Add (sign +1) or take away (-1) `player`'s meetings with `table`'s others (not `other`)."""
+    for q in table:
+        if q != player and q != other:
+            met[frozenset((player, q))] += sign
+
+
+def _swap_delta(met: Counter, one: list, two: list, i: int, j: int) -> int:
+    """What swapping one[i] and two[j] changes in `repeats` (a pair's count m costs m(m-1)/2, so
+    one more meeting adds m and one fewer takes m-1)."""
+    x, y = one[i], two[j]
+    delta = 0
+    for q in one:
+        if q != x:
+            delta -= met[frozenset((x, q))] - 1
+            delta += met[frozenset((y, q))]
+    for q in two:
+        if q != y:
+            delta -= met[frozenset((y, q))] - 1
+            delta += met[frozenset((x, q))]
+    return delta
