@@ -31,9 +31,14 @@ def meetings(rounds: Sequence[Sequence[Sequence[P]]]) -> Counter[frozenset[P]]:
 
 
 def repeats(rounds: Sequence[Sequence[Sequence[P]]]) -> int:
-    """The repeat meetings of a schedule: each pair that met m times counts m*(m-1)/2 (once for
-    a pair met twice, three times for a pair met three times: a third meeting is worse)."""
-    return sum(m * (m - 1) // 2 for m in meetings(rounds).values())
+    """The repeat meetings of a schedule: a pair that met m times counts (m-1)**2 (1 for a pair
+    met twice, 4 for a pair met three times: two pairs meeting again are better than one pair
+    meeting a third time)."""
+    return sum(_weight(m) for m in meetings(rounds).values())
+
+
+def _weight(m: int) -> int:
+    return (m - 1) ** 2 if m else 0
 
 
 def _tables_of(players: Sequence[P]) -> Round[P]:
@@ -61,17 +66,18 @@ def given(tables: Sequence[Sequence[P]], players: Sequence[P]) -> Round[P]:
 
 
 def shuffled(players: Sequence[P], history: Sequence[Sequence[Sequence[P]]], rounds: int, seed: int,
-             effort: int = 20000) -> list[Round[P]]:
+             effort: int | None = None) -> list[Round[P]]:
     """`rounds` more rounds for `players` after `history`, with the fewest repeat meetings
     (`repeats`) over the whole schedule, found by a search with restarts (simulated annealing
     over swaps of two players at different tables of one round).  The same seed gives the same
     schedule.  The service plays the first of them and plans again after it, so that a player
     added or dropped between rounds changes only what is still to come."""
     _tables_of(players)  # (checks the count)
+    effort = effort or 300 * len(players)  # steps a restart (12 players: 3,600, a fraction of a second)
     rng = random.Random(seed)
     best: list[Round[P]] | None = None
     best_cost = math.inf
-    for _restart in range(4):
+    for _restart in range(6):
         plan = [_tables_of(rng.sample(list(players), len(players))) for _ in range(rounds)]
         plan, cost = _anneal(plan, list(history), rng, effort)
         if cost < best_cost:
@@ -88,7 +94,7 @@ def _anneal(plan: list[Round[P]], history: list, rng: random.Random, effort: int
     for r in tables:
         for t in r:
             met.update(frozenset(pair) for pair in combinations(t, 2))
-    cost = sum(m * (m - 1) // 2 for m in met.values())
+    cost = sum(_weight(m) for m in met.values())
     best, best_cost = [[tuple(t) for t in r] for r in tables], cost
     if len(tables) == 0 or len(tables[0]) < 2:
         return best, best_cost
@@ -122,16 +128,13 @@ def _move(met: Counter, table: list, player: Hashable, other: Hashable, sign: in
 
 
 def _swap_delta(met: Counter, one: list, two: list, i: int, j: int) -> int:
-    """What swapping one[i] and two[j] changes in `repeats` (a pair's count m costs m(m-1)/2, so
-    one more meeting adds m and one fewer takes m-1)."""
+    """What swapping one[i] and two[j] changes in `repeats`: x leaves one's others and meets
+    two's, y the other way round (each pair's count one less or one more)."""
     x, y = one[i], two[j]
     delta = 0
-    for q in one:
-        if q != x:
-            delta -= met[frozenset((x, q))] - 1
-            delta += met[frozenset((y, q))]
-    for q in two:
-        if q != y:
-            delta -= met[frozenset((y, q))] - 1
-            delta += met[frozenset((x, q))]
+    for leaving, joining, table in ((x, y, one), (y, x, two)):
+        for q in table:
+            if q != leaving:
+                m, n = met[frozenset((leaving, q))], met[frozenset((joining, q))]
+                delta += _weight(m - 1) - _weight(m) + _weight(n + 1) - _weight(n)
     return delta

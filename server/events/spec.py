@@ -10,7 +10,7 @@ from enum import StrEnum
 from typing import Any
 
 from server.players import PLAYERS
-from server.rules.config import rules_from_data
+from server.rules.config import Rules, rules_from_data
 
 
 class EventError(ValueError):
@@ -70,11 +70,15 @@ class EventSpec:
         if self.session_minutes is not None and not 1 <= self.session_minutes <= 24 * 60:
             raise EventError(f"session minutes: {self.session_minutes} is not 1 to 1440 (none: untimed)")
         try:
-            rules_from_data({"preset": self.rules, "overrides": {}})
+            self.game_rules()
         except (ValueError, TypeError, KeyError) as problem:
             raise EventError(f"rules: {str(problem).splitlines()[0][:160]}") from None
         if self.bot not in PLAYERS:
             raise EventError(f"unknown bot '{self.bot}': use {' or '.join(PLAYERS)}")
+
+    def game_rules(self) -> Rules:
+        """The rules every table of the event plays."""
+        return rules_from_data({"preset": self.rules, "overrides": {}})
 
     def to_data(self) -> dict[str, Any]:
         return {"name": self.name, "rules": self.rules, "rounds": self.rounds, "scoring": self.scoring.value,

@@ -1,0 +1,78 @@
+"""A running server's part in events: it opens the tables that `event start-round` wrote
+pending (polling the store: the organiser's command needs no way into the server, and of several
+nodes the one that claims a table opens it), each with its seats reserved for its players (bots
+seated at once) and labelled with the event and round; and it marks each event table's end as
+its game is announced (server/finishes.py).
+
+Polling, not a request to the server: the command writes the database the server reads, as
+`players add` does, so no organiser's secret has to reach the server's port.  A round starts
+within `every` seconds.
+"""
+
+from __future__ import annotations
+
+import asyncio
+
+import structlog
+
+from server.events.service import event_label, round_label
+from server.events.spec import EventSpec
+from server.finished import GameFinished
+from server.lobby import Lobby, LobbyError
+from server.store.event_rows import BOT_PREFIX, EventTableRow
+from server.table.spec import SeatSpec, TableSpec
+
+log = structlog.get_logger("riichi.events")
+
+POLL_EVERY = 2.0  # seconds between looks for pending event tables
+
+
+class EventTables:
+    def __init__(self, lobby: Lobby, every: float = POLL_EVERY):
+        self.lobby, self.every = lobby, every
+        self.unsubscribe = lobby.finishes.subscribe(self.ended, relayed=False)  # the node that ran it writes
+
+    async def run(self) -> None:
+        """Open pending event tables every `every` seconds, until cancelled."""
+        while True:
+            try:
+                await self.open_pending()
+            except Exception:  # noqa: BLE001 - a bad row or a store away must not end the loop
+                log.exception("event_tables_failed")
+            await asyncio.sleep(self.every)
+
+    async def open_pending(self) -> int:
+        """Open the tables pending now; how many this server opened."""
+        opened = 0
+        specs: dict[str, EventSpec] = {}
+        for row in await self.lobby.store.pending_event_tables():
+            if self.lobby.closing or not await self.lobby.store.claim_event_table(row.event_id, row.round, row.table):
+                continue
+            if row.event_id not in specs:
+                event = await self.lobby.store.event(row.event_id)
+                assert event is not None
+                specs[row.event_id] = EventSpec.from_data(event.spec)
+            try:
+                table = self.lobby.open_table(table_spec(row, specs[row.event_id]))
+            except LobbyError as problem:  # (the server stops): the row stays 'opening' (docs/events.md)
+                log.warning("event_table_not_opened", event=row.event_id, round=row.round, table=row.table,
+                            why=str(problem))
+                continue
+            await self.lobby.store.event_table_opened(row.event_id, row.round, row.table, table.id)
+            log.info("event_table_opened", event=row.event_id, round=row.round, table=row.table, id=table.id)
+            opened += 1
+        return opened
+
+    async def ended(self, finished: GameFinished) -> None:
+        if any(label.startswith("event:") for label in finished.labels):
+            await self.lobby.store.event_table_ended(finished.table_id, finished.game_id, finished.abandoned is not None)
+
+    def close(self) -> None:
+        self.unsubscribe()
+
+
+def table_spec(row: EventTableRow, spec: EventSpec) -> TableSpec:
+    """An event table's spec: its seats reserved for its players in wind order, a bot in each filler's."""
+    seats = tuple(SeatSpec.bot(spec.bot) if seat.startswith(BOT_PREFIX) else SeatSpec.reserved(seat)
+                  for seat in row.seats)
+    return TableSpec(spec.rules, seats=seats, labels=(event_label(row.event_id), round_label(row.event_id, row.round)))  # type: ignore[arg-type]

@@ -1,0 +1,127 @@
+"""Events kept by both stores (issue 27, schema step 14): an event, its players, each round's
+tables from pending to ended, penalties, and the standings read back from the games' seats."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+import pytest
+
+from server.events import service
+from server.events.seating import meetings
+from server.events.spec import EventError, EventSpec, Scoring, Seating
+from server.events.standings import Penalty, SeatResult, TableResult, standings
+from server.finished import FinishedSeat, GameFinished, PlayerKind
+from server.game.flow import final_results
+from server.game.record import GameRecord
+from server.identity import new_player
+from server.rules.config import preset
+from server.store.event_rows import EventTableState, PenaltyRow
+
+pytestmark = pytest.mark.asyncio
+RULES = preset("ema2016")
+
+
+async def _event(store, players: int = 12, **fields) -> tuple[str, list[str]]:
+    event, token = await service.create_event(store, EventSpec("spring cup", rounds=3, **fields))
+    ids = []
+    for i in range(players):
+        player = await store.add_player(new_player(f"player{i:02}", PlayerKind.HUMAN, issued=True), f"hash{i}")
+        assert await service.add_player(store, event.id, player.id)
+        ids.append(player.id)
+    return event.id, ids
+
+
+async def _play_round(store, event_id: str, round_: int, scores_of) -> list[TableResult]:
+    """Open and end every pending table of the round as a server would: a game kept with its seats."""
+    results = []
+    for row in [t for t in await store.pending_event_tables() if t.event_id == event_id]:
+        assert await store.claim_event_table(event_id, row.round, row.table)
+        assert not await store.claim_event_table(event_id, row.round, row.table)  # one server opens it
+        table_id = f"t{round_}-{row.table}"
+        await store.event_table_opened(event_id, row.round, row.table, table_id)
+        game_id = await store.start_game(table_id, GameRecord(RULES, b"x" * 32, None, list(row.seats)))
+        scores = scores_of(row)
+        totals = final_results(scores, RULES)
+        seats = tuple(FinishedSeat(s, p, p, PlayerKind.HUMAN, scores[s], 1, 0.0, totals[s])
+                      for s, p in enumerate(row.seats))
+        await store.keep_finished(GameFinished(game_id, table_id, "ema2016", (f"event:{event_id}",), seats))
+        assert await store.event_table_ended(table_id, game_id, abandoned=False)
+        results.append(TableResult(round_, row.table, game_id, tuple(
+            SeatResult(p, scores[s], totals[s]) for s, p in enumerate(row.seats))))  # type: ignore[arg-type]
+    return results
+
+
+async def test_an_event_and_its_players_come_back_in_the_order_they_came(store):
+    event_id, ids = await _event(store, players=5)
+    event = await store.event(event_id)
+    assert event.name == "spring cup" and EventSpec.from_data(event.spec).rounds == 3
+    assert await store.event_players(event_id) == ids
+    assert not await store.add_event_player(event_id, ids[0])  # in once
+    assert [e.id for e in await store.events()] == [event_id]
+
+
+async def test_a_registration_token_adds_its_player_to_its_event_only(store):
+    event, token = await service.create_event(store, EventSpec("open day"))
+    player = await store.add_player(new_player("walk-in", PlayerKind.HUMAN), "walk-in-hash")
+    found, added = await service.register(store, token, player.id)
+    assert (found.id, added) == (event.id, True) and await store.event_players(event.id) == [player.id]
+    with pytest.raises(EventError, match="no event's"):
+        await service.register(store, "not-a-token", player.id)
+
+
+async def test_three_shuffled_rounds_are_written_played_and_added_up_as_by_hand(store):
+    """Each round's tables are written pending with its players in wind order, claimed by one
+    server, ended by their games; the standings read back equal those computed from the same
+    results by hand (server/events/standings.py)."""
+    event_id, ids = await _event(store)
+    everything: list[TableResult] = []
+    for round_ in (1, 2, 3):
+        rows = await service.start_round(store, event_id)
+        assert [r.state for r in rows] == [EventTableState.PENDING] * 3 and {p for r in rows for p in r.seats} == set(ids)
+        with pytest.raises(EventError, match=f"round {round_} is still in play" if round_ < 3 else "every round"):
+            await service.start_round(store, event_id)
+        everything += await _play_round(store, event_id, round_, lambda row: [40000, 31000, 28000, 21000])
+    with pytest.raises(EventError, match="every round of the event"):
+        await service.start_round(store, event_id)
+    tables = await store.event_tables(event_id)
+    assert max(meetings([[t.seats for t in tables if t.round == r] for r in (1, 2, 3)]).values()) == 2
+    assert all(t.state is EventTableState.DONE and t.game_id for t in tables)
+    kept = await service.event_standings(store, event_id)
+    assert kept == standings(everything, [], ids, Scoring.EMA_POINTS)
+    assert sum(line.total for line in kept) == 0
+
+
+async def test_swiss_seats_round_two_by_the_standings_after_round_one(store):
+    """Swiss: after round 1 the four best sit at table 1, the next four at table 2."""
+    event_id, ids = await _event(store, players=8, seating=Seating.SWISS, scoring=Scoring.TABLE_POINTS)
+    await service.start_round(store, event_id)
+    await _play_round(store, event_id, 1, lambda row: [40000 - 1000 * ids.index(p) for p in row.seats])
+    ranked = [line.player for line in await service.event_standings(store, event_id)]
+    second = await service.start_round(store, event_id)
+    assert [set(t.seats) for t in second] == [set(ranked[:4]), set(ranked[4:])]
+
+
+async def test_bots_fill_the_seats_left_over_and_stay_out_of_the_standings(store):
+    event_id, ids = await _event(store, players=6)
+    rows = await service.start_round(store, event_id)
+    assert sorted(s for r in rows for s in r.seats if s.startswith("bot:")) == ["bot:1", "bot:2"]
+    await _play_round(store, event_id, 1, lambda row: [35000, 30000, 30000, 25000])
+    assert {line.player for line in await service.event_standings(store, event_id)} == set(ids)
+
+
+async def test_a_penalty_is_kept_and_added_to_its_players_total(store):
+    event_id, ids = await _event(store, players=4, scoring=Scoring.TABLE_POINTS)
+    await service.add_penalty(store, event_id, PenaltyRow(ids[0], Fraction(-3, 2), "chombo", 1))
+    assert [(p.player_id, p.points, p.reason) for p in await store.event_penalties(event_id)] \
+        == [(ids[0], Fraction(-3, 2), "chombo")]
+    assert (await service.event_standings(store, event_id))[-1].total == Fraction(-3, 2)
+    with pytest.raises(EventError, match="not in the event"):
+        await service.add_penalty(store, event_id, PenaltyRow("stranger", Fraction(-1), "late"))
+    assert Penalty  # (the pure module's own type; the store keeps PenaltyRow)
+
+
+async def test_a_round_is_written_once(store):
+    event_id, _ = await _event(store, players=4)
+    rows = await service.start_round(store, event_id)
+    assert not await store.add_event_round(rows)
