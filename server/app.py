@@ -40,6 +40,7 @@ from protocol.server_messages import bye, error, pong, welcome
 from server.cli import games as admin
 from server.cli import players as players_cli
 from server.cli import ratings as ratings_cli
+from server.cli import events as events_cli
 from server.cli.local_games import SERVER_DEFAULT
 from server.downloads import Downloads, is_download
 from server.dropped_log import PATH as DROPPED_LOG_PATH, receive_dropped_log
@@ -53,6 +54,7 @@ from server.pace import AddressShare
 from server.rules.decompose import prefill as prefill_readings
 from server.rules.shanten import prefill as prefill_shanten
 from server.standings import Standings, is_standings_path
+from server.events.runner import POLL_EVERY, EventTables
 from server.session import Session
 from server.store import token_hash
 from server.addresses import ClientAddresses
@@ -821,6 +823,8 @@ async def running(args: argparse.Namespace) -> AsyncIterator[App]:
                      web=page_url(args.host, port) if web.built else "not built (run scripts/setup.sh)")
             janitor = asyncio.create_task(lobby.janitor(every=min(10.0, max(0.2, (args.abandon or 40) / 4))))
             sweeper = asyncio.create_task(app.sweeper())
+            event_tables = EventTables(lobby, every=args.event_poll)  # rounds `event start-round` wrote
+            opener = asyncio.create_task(event_tables.run())
             try:
                 yield app
             finally:
@@ -830,6 +834,7 @@ async def running(args: argparse.Namespace) -> AsyncIterator[App]:
                     app.handoffs.close()  # nor handed ones: other nodes relay to this one until it has gone
                 janitor.cancel()
                 sweeper.cancel()
+                opener.cancel()
                 if cluster is not None:
                     cluster.leaving = True  # its tables move to the other nodes, with their clients
                 await lobby.stop(ended=args.ephemeral)
@@ -933,9 +938,13 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--require-player-key", action="store_true",
                    help="admit only the players this server issued a key to (riichi-server players add NAME): a"
                         " hello with any other key, or none, is refused with unknown_player")
+    p.add_argument("--event-poll", type=float, default=POLL_EVERY, metavar="S",
+                   help=f"seconds between looks for the event tables `riichi-server event start-round` wrote,"
+                        f" which this server then opens (default {POLL_EVERY:g}; docs/events.md)")
     commands = admin.add_commands(p)
     players_cli.add_commands(commands)
     ratings_cli.add_commands(commands)
+    events_cli.add_commands(commands)
     return p
 
 
@@ -950,6 +959,8 @@ def main(argv: list[str] | None = None) -> int:
         return players_cli.run(args)
     if args.command == "ratings":
         return ratings_cli.run(args)
+    if args.command == "event":
+        return events_cli.run(args)
     if args.command is not None:
         return admin.run(args)
     args.db = args.db or SERVER_DEFAULT
