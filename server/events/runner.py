@@ -55,11 +55,11 @@ class EventTables:
             try:
                 table = self.lobby.open_table(table_spec(row, specs[row.event_id]))
             except LobbyError as problem:  # (the server stops): the row stays 'opening' (docs/events.md)
-                log.warning("event_table_not_opened", event=row.event_id, round=row.round, table=row.table,
+                log.warning("event_table_not_opened", event_id=row.event_id, round=row.round, table=row.table,
                             why=str(problem))
                 continue
             await self.lobby.store.event_table_opened(row.event_id, row.round, row.table, table.id)
-            log.info("event_table_opened", event=row.event_id, round=row.round, table=row.table, id=table.id)
+            log.info("event_table_opened", event_id=row.event_id, round=row.round, table=row.table, id=table.id)
             opened += 1
         return opened
 

@@ -71,15 +71,20 @@ def shuffled(players: Sequence[P], history: Sequence[Sequence[Sequence[P]]], rou
     (`repeats`) over the whole schedule, found by a search with restarts (simulated annealing
     over swaps of two players at different tables of one round).  The same seed gives the same
     schedule.  The service plays the first of them and plans again after it, so that a player
-    added or dropped between rounds changes only what is still to come."""
+    added or dropped between rounds changes only what is still to come.
+
+    `history` is seated (seat 0 East, winds.py); for the first of the new rounds the search also
+    prefers, after the fewest repeats, tables each with a player who has sat East least (so that
+    winds.py can give East to someone who has not had it)."""
     _tables_of(players)  # (checks the count)
     effort = effort or 300 * len(players)  # steps a restart (12 players: 3,600, a fraction of a second)
     rng = random.Random(seed)
+    east = Counter(table[0] for tables in history for table in tables)
     best: list[Round[P]] | None = None
     best_cost = math.inf
     for _restart in range(6):
         plan = [_tables_of(rng.sample(list(players), len(players))) for _ in range(rounds)]
-        plan, cost = _anneal(plan, list(history), rng, effort)
+        plan, cost = _anneal(plan, list(history), rng, effort, east)
         if cost < best_cost:
             best, best_cost = plan, cost
         if cost == 0:
@@ -88,13 +93,20 @@ def shuffled(players: Sequence[P], history: Sequence[Sequence[Sequence[P]]], rou
     return best
 
 
-def _anneal(plan: list[Round[P]], history: list, rng: random.Random, effort: int) -> tuple[list[Round[P]], float]:
+EAST_WEIGHT = 0.25  # a table of the next round whose players have all sat East once: a quarter of a repeat
+
+
+def _anneal(plan: list[Round[P]], history: list, rng: random.Random, effort: int,
+            east: Counter) -> tuple[list[Round[P]], float]:
     met = meetings(history)
     tables = [[list(t) for t in r] for r in plan]
     for r in tables:
         for t in r:
             met.update(frozenset(pair) for pair in combinations(t, 2))
-    cost = sum(_weight(m) for m in met.values())
+
+    def east_cost(table: list) -> float:
+        return EAST_WEIGHT * min(east[p] for p in table)
+    cost = sum(_weight(m) for m in met.values()) + sum(east_cost(t) for t in tables[0]) if tables else 0
     best, best_cost = [[tuple(t) for t in r] for r in tables], cost
     if len(tables) == 0 or len(tables[0]) < 2:
         return best, best_cost
@@ -106,7 +118,12 @@ def _anneal(plan: list[Round[P]], history: list, rng: random.Random, effort: int
         a, b = rng.sample(range(len(tables[r])), 2)
         i, j = rng.randrange(4), rng.randrange(4)
         x, y = tables[r][a][i], tables[r][b][j]
-        delta = _swap_delta(met, tables[r][a], tables[r][b], i, j)
+        delta: float = _swap_delta(met, tables[r][a], tables[r][b], i, j)
+        if r == 0:
+            before = east_cost(tables[0][a]) + east_cost(tables[0][b])
+            tables[0][a][i], tables[0][b][j] = y, x
+            delta += east_cost(tables[0][a]) + east_cost(tables[0][b]) - before
+            tables[0][a][i], tables[0][b][j] = x, y
         if delta <= 0 or rng.random() < math.exp(-delta / temperature):
             _move(met, tables[r][a], x, y, -1)
             _move(met, tables[r][b], y, x, -1)

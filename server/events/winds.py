@@ -26,12 +26,13 @@ def winds_sat(rounds: Sequence[Sequence[Sequence[P]]]) -> dict[P, Counter[int]]:
 
 
 def seat_table(table: Sequence[P], sat: dict[P, Counter[int]]) -> tuple[P, ...]:
-    """`table`'s four players in seat order: the order whose players have sat their seats the
-    fewest times (the most often any of them repeats a wind first, then the sum), the first such
-    order of the table as given breaking ties."""
-    def cost(order: tuple[P, ...]) -> tuple[int, int]:
+    """`table`'s four players in seat order: East to the player who has sat East least (the
+    first dealer's seat is the one that matters most), then the order whose players have sat
+    their seats the fewest times (the most often any of them repeats a wind, then the sum), the
+    first such order of the table as given breaking ties."""
+    def cost(order: tuple[P, ...]) -> tuple[int, int, int]:
         counts = [sat.get(p, Counter())[seat] for seat, p in enumerate(order)]
-        return max(counts), sum(counts)
+        return counts[0], max(counts), sum(counts)
     return min(permutations(table), key=cost)
 
 
