@@ -55,6 +55,7 @@ from server.rules.decompose import prefill as prefill_readings
 from server.rules.shanten import prefill as prefill_shanten
 from server.standings import Standings, is_standings_path
 from server.events.runner import POLL_EVERY, EventTables
+from server.event_page import EventPages, is_event_path
 from server.session import Session
 from server.store import token_hash
 from server.addresses import ClientAddresses
@@ -193,6 +194,12 @@ class App:
         self.player_api = PlayerApi(lobby.store)  # GET /api/players/ID (server/player_api.py)
         self.player_pages = PlayerPages(lobby.store)  # GET /players/NAME (server/player_page.py)
         self.standings = Standings(lobby.store, lobby.finishes)  # GET /standings(.csv) (server/standings.py)
+        self.event_pages = EventPages(lobby.store, self._codes)  # GET /events/ID(/standings.csv)
+
+    def _codes(self, table_id: str) -> tuple[str, str] | None:
+        """A table's invite and watch codes, if this node runs it (the event pages' links)."""
+        table = self.lobby.tables.get(table_id)
+        return None if table is None else (table.invite, table.watch)
 
     def connection_class(self) -> type[ServerConnection]:
         """websockets' connection, counted per client address from accept to close.  Its
@@ -266,6 +273,8 @@ class App:
             return await self.player_pages.respond(path)
         if is_standings_path(path) and not is_websocket(request):
             return await self.standings.respond(path, urlsplit(request.path).query)
+        if is_event_path(path) and not is_websocket(request):
+            return await self.event_pages.respond(path)
         return web_request(self.web, request, path)
 
     async def problem(self) -> str | None:
