@@ -118,8 +118,8 @@ async def list_events(store: Store, args: argparse.Namespace) -> int:
     if not events:
         print("no events")
         return 0
-    rows = [(e.id, e.name, str(e.spec.get("rounds")), str(e.spec.get("scoring")), str(len(await store.event_players(e.id))))
-            for e in events]
+    rows = [(e.id, e.name, str(e.spec.get("rounds")), str(e.spec.get("scoring")),
+             str(len(await store.event_players(e.id)))) for e in events]
     print("\n".join(aligned([("ID", "NAME", "ROUNDS", "SCORING", "PLAYERS"), *rows])))
     return 0
 

@@ -65,7 +65,8 @@ class EventTables:
 
     async def ended(self, finished: GameFinished) -> None:
         if any(label.startswith("event:") for label in finished.labels):
-            await self.lobby.store.event_table_ended(finished.table_id, finished.game_id, finished.abandoned is not None)
+            abandoned = finished.abandoned is not None
+            await self.lobby.store.event_table_ended(finished.table_id, finished.game_id, abandoned)
 
     def close(self) -> None:
         self.unsubscribe()
@@ -75,4 +76,5 @@ def table_spec(row: EventTableRow, spec: EventSpec) -> TableSpec:
     """An event table's spec: its seats reserved for its players in wind order, a bot in each filler's."""
     seats = tuple(SeatSpec.bot(spec.bot) if seat.startswith(BOT_PREFIX) else SeatSpec.reserved(seat)
                   for seat in row.seats)
-    return TableSpec(spec.rules, seats=seats, labels=(event_label(row.event_id), round_label(row.event_id, row.round)))  # type: ignore[arg-type]
+    labels = (event_label(row.event_id), round_label(row.event_id, row.round))
+    return TableSpec(spec.rules, seats=seats, labels=labels)  # type: ignore[arg-type]

@@ -22,7 +22,8 @@ def game(round_: int, table: int, *seats: tuple[str, int, float], substitute: st
 # places equally", RULINGS.md).
 RESULTS = [
     game(1, 1, ("ann", 45000, 30.0), ("bob", 32000, 7.0), ("cid", 25000, -10.0), ("dee", 18000, -27.0)),
-    game(1, 2, ("eve", 40000, 20.0), ("fay", 40000, 20.0), ("gus", 22000, -13.0), ("hal", 18000, -27.0)),
+    game(1, 2, ("eve", 40000, 20.0), ("fay", 40000, 20.0), ("gus", 22000, -13.0),
+         ("hal", 18000, -27.0)),
     game(2, 1, ("ann", 20000, -25.0), ("eve", 38000, 23.0), ("gus", 31000, 1.0), ("hal", 31000, 1.0)),
     game(2, 2, ("bob", 30000, 5.0), ("fay", 36000, 21.0), ("cid", 28000, -7.0), ("dee", 26000, -19.0)),
 ]
@@ -41,8 +42,8 @@ def test_table_points_standings_and_the_regular_points_tie_break() -> None:
     """"the player scoring the highest total number of table points after a pre-determined number of
     games is the winner. In case of a tie in table points, the total number of "regular" points
     accumulated during all the games is the tie-breaker" (the site rules).  Here ann and bob have
-    4 table points each (ann 4+0, bob 2+2); ann +15,000-10,000 = +5,000, bob +2,000+0 = +2,000; eve and fay have 7 each (3+4),
-    eve +18,000 and fay +16,000."""
+    4 table points each (ann 4+0, bob 2+2): ann +15,000-10,000 = +5,000, bob +2,000+0 = +2,000;
+    eve and fay 7 each (3+4): eve +18,000, fay +16,000."""
     lines = {line.player: line for line in standings(RESULTS, [], PLAYERS, Scoring.TABLE_POINTS)}
     assert lines["eve"].total == 3 + 4 and lines["fay"].total == 3 + 4
     assert (lines["ann"].total, lines["bob"].total) == (4, 4)

@@ -78,7 +78,8 @@ async def test_three_shuffled_rounds_are_written_played_and_added_up_as_by_hand(
     everything: list[TableResult] = []
     for round_ in (1, 2, 3):
         rows = await service.start_round(store, event_id)
-        assert [r.state for r in rows] == [EventTableState.PENDING] * 3 and {p for r in rows for p in r.seats} == set(ids)
+        assert [r.state for r in rows] == [EventTableState.PENDING] * 3
+        assert {p for r in rows for p in r.seats} == set(ids)
         with pytest.raises(EventError, match=f"round {round_} is still in play" if round_ < 3 else "every round"):
             await service.start_round(store, event_id)
         everything += await _play_round(store, event_id, round_, lambda row: [40000, 31000, 28000, 21000])
