@@ -4,6 +4,10 @@ organiser appear in the standings"; "Standings ... on a page and as CSV")."""
 
 from __future__ import annotations
 
+import time
+
+import pytest
+
 from server.app import main
 
 
@@ -40,3 +44,21 @@ def test_a_bad_event_says_what_to_change_in_one_line(tmp_path, capsys):
         == "riichi-server: rounds: 0 is not 1 to 64"
     assert _run(capsys, "standings", "nope", *db)[2].strip() \
         == "riichi-server: no event nope: `riichi-server event list` shows the events"
+
+
+@pytest.mark.server("--event-poll", "0.2", checked=True)
+def test_a_round_started_from_the_command_is_opened_by_the_running_server(server, capsys):
+    """"a round's tables must be opened by the running server (it owns the lobby)": the command
+    writes them to the server's SQLite file, the server process polls for them and opens each
+    (docs/events.md); `event tables` then shows them open."""
+    db = ("--db", str(server.db))
+    event = _run(capsys, "create", "--name", "Live cup", "--rounds", "1", *db)[1].strip()
+    _run(capsys, "add", event, *(f"live{i}" for i in range(8)), *db)
+    assert _run(capsys, "start-round", event, *db)[0] == 0
+    deadline = time.monotonic() + 20
+    while time.monotonic() < deadline:
+        out = _run(capsys, "tables", event, *db)[1]
+        if out.count(" open ") == 2:
+            break
+        time.sleep(0.2)
+    assert out.count(" open ") == 2 and "pending" not in out, out

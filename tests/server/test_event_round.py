@@ -21,8 +21,10 @@ from server.events.winds import winds_sat
 from server.identity import key_hash, new_key, new_player
 from server.store.event_rows import EventTableState
 from server.store.rows import PlayerKind
+from tests.harness import InProcessServer
+from tests.services import new_database
 
-pytestmark = [pytest.mark.asyncio, pytest.mark.server("--event-poll", "0.1")]
+pytestmark = pytest.mark.asyncio
 
 
 async def _until(check, seconds: float = 60) -> None:
@@ -31,6 +33,7 @@ async def _until(check, seconds: float = 60) -> None:
             await asyncio.sleep(0.1)
 
 
+@pytest.mark.server("--event-poll", "0.1")
 async def test_twelve_bots_play_three_rounds_at_the_tables_the_server_opened_and_the_standings_are_the_records(
         in_process_server):
     """Every table opens with its seats reserved for its players ("Starts a round: every table opens
@@ -86,3 +89,37 @@ async def test_twelve_bots_play_three_rounds_at_the_tables_the_server_opened_and
     assert {line.player: line.total for line in lines} == by_hand
     assert [line.total for line in lines] == sorted(by_hand.values(), reverse=True)
     assert all(len(line.games) == 3 for line in lines)
+
+
+async def test_a_round_on_postgresql_is_opened_once_and_ended_by_its_games(postgres):
+    """The same on PostgreSQL: the claim of each pending table is one conditional UPDATE there too,
+    and each table ends done with its game."""
+    server = await InProcessServer(await new_database(postgres), "--event-poll", "0.1").start_async()
+    try:
+        lobby = server.app.lobby
+        store = lobby.store
+        event, _ = await service.create_event(store, EventSpec("pg cup", rounds=1))
+        keys = {}
+        for i in range(8):
+            key = new_key()
+            player = await store.add_player(new_player(f"pg{i}", PlayerKind.BOT, issued=True), key_hash(key))
+            await service.add_player(store, event.id, player.id)
+            keys[player.id] = key
+        await service.start_round(store, event.id)
+
+        async def opened() -> bool:
+            return all(t.state is EventTableState.OPEN for t in await store.event_tables(event.id))
+        await _until(opened)
+        tables = await store.event_tables(event.id)
+        await asyncio.gather(*(play(make_bot("builtin", f"pg-{p[:6]}", seed=1), server.url,
+                                    code=lobby.tables[t.table_id].invite, player_key=keys[p], timeout=120)
+                               for t in tables for p in t.seats))
+
+        async def done() -> bool:
+            return all(t.state is EventTableState.DONE and t.game_id for t in await store.event_tables(event.id))
+        await _until(done, 10)
+        lines = await service.event_standings(store, event.id)
+        assert len(lines) == 8 and all(len(line.games) == 1 for line in lines) and sum(line.total for line in lines) == 0
+    finally:
+        await server.stop_async()
+    assert not server.errors(), server.errors()[:5]
