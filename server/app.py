@@ -192,7 +192,7 @@ class App:
         self.metrics = Figures(read=self.figures)  # GET /metrics (its tables count into it: Table.figures)
         self.downloads = Downloads(lobby.store)  # GET /api/games/ID/tenhou6 and .../mjai (server/downloads.py)
         self.player_api = PlayerApi(lobby.store)  # GET /api/players/ID (server/player_api.py)
-        self.player_pages = PlayerPages(lobby.store)  # GET /players/NAME (server/player_page.py)
+        self.player_pages = PlayerPages(lobby.store, self._codes)  # GET /players/NAME (server/player_page.py)
         self.standings = Standings(lobby.store, lobby.finishes)  # GET /standings(.csv) (server/standings.py)
         self.event_pages = EventPages(lobby.store, self._codes)  # GET /events/ID(/standings.csv)
 

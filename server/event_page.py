@@ -23,6 +23,7 @@ from server.events.spec import EventError, EventSpec, Scoring
 from server.events.standings import Standing, shown, standings_csv
 from server.html_pages import csv_response, html_response, link, not_found, page, player_href, table, text, unavailable
 from server.store.event_rows import BOT_PREFIX, EventRow, EventTableRow, EventTableState, PenaltyRow
+from server.events.winds import WINDS
 from server.store.protocol import Store
 
 log = structlog.get_logger("riichi.pages")
@@ -85,6 +86,21 @@ def event_page(event: EventRow, spec: EventSpec, tables: list[EventTableRow], li
     if not tables:
         body += "<p class=\"none\">No round has started.</p>"
     return page(event.name, body)
+
+
+async def player_tables(store: Store, player_id: str, codes: Codes) -> str:
+    """A player's page's part (server/player_page.py): the event tables waiting for the player, each
+    with its event, round, wind and the link that takes the seat."""
+    rows = [row for row in await store.player_event_tables(player_id) if player_id in row.seats]
+    if not rows:
+        return ""
+    cells = []
+    for row in rows:
+        event = await store.event(row.event_id)
+        name = event.name if event is not None else row.event_id
+        cells.append((link(f"/events/{row.event_id}", name), str(row.round), str(row.table),
+                      WINDS[row.seats.index(player_id)], _game(row, codes)))
+    return "<h2>Your event tables</h2>" + table(("Event", "Round", "Table", "Seat", "Play"), cells, name_column=0)
 
 
 def _standings(event: EventRow, spec: EventSpec, lines: list[Standing], names: dict[str, str]) -> str:

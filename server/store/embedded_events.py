@@ -39,6 +39,9 @@ class EmbeddedEvents:
     async def pending_event_tables(self) -> list[EventTableRow]:
         return self.file.pending_event_tables()
 
+    async def player_event_tables(self, player_id: str) -> list[EventTableRow]:
+        return self.file.player_event_tables(player_id)
+
     async def claim_event_table(self, event_id: str, round_: int, table: int) -> bool:
         return self.file.claim_event_table(event_id, round_, table)
 

@@ -24,6 +24,9 @@ CLAIM_TABLE = ("UPDATE event_tables SET state = 'opening' WHERE event_id = ? AND
 TABLE_OPENED = ("UPDATE event_tables SET state = 'open', table_id = ? WHERE event_id = ? AND round = ?"
                 " AND table_no = ?")
 TABLE_ENDED = "UPDATE event_tables SET state = ?, game_id = ? WHERE table_id = ? AND state = 'open'"
+# a player's tables not yet ended (the seats' JSON holds each id in quotes: '%"ID"%')
+PLAYER_TABLES = (f"SELECT {EVENT_TABLE_COLUMNS} FROM event_tables WHERE state IN ('pending', 'opening', 'open')"
+                 " AND seats LIKE ? ORDER BY event_id, round, table_no")
 ADD_PENALTY = f"INSERT INTO event_penalties (event_id, {PENALTY_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?)"
 PENALTIES = f"SELECT {PENALTY_COLUMNS} FROM event_penalties WHERE event_id = ? ORDER BY id"
 RESULTS = (f"SELECT {EVENT_SEAT_COLUMNS} FROM event_tables t JOIN game_seats s ON s.game_id = t.game_id"

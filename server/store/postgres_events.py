@@ -73,6 +73,9 @@ class PostgresEvents:
     async def pending_event_tables(self) -> list[EventTableRow]:
         return [event_table_row(row) for row in await self._event_rows(q.PENDING_TABLES)]
 
+    async def player_event_tables(self, player_id: str) -> list[EventTableRow]:
+        return [event_table_row(row) for row in await self._event_rows(q.PLAYER_TABLES, f'%"{player_id}"%')]
+
     async def claim_event_table(self, event_id: str, round_: int, table: int) -> bool:
         return _changed(await self._event_write(q.CLAIM_TABLE, event_id, round_, table)) == 1
 

@@ -170,6 +170,9 @@ class Store(Protocol):
     async def pending_event_tables(self) -> list[EventTableRow]:
         """Every event's tables that no server has opened yet."""
 
+    async def player_event_tables(self, player_id: str) -> list[EventTableRow]:
+        """The event tables not yet ended that seat this player."""
+
     async def claim_event_table(self, event_id: str, round_: int, table: int) -> bool:
         """Pending to opening: True for the one server (of several) that claims it."""
 

@@ -62,6 +62,9 @@ class SqliteEvents:
     def pending_event_tables(self) -> list[EventTableRow]:
         return [event_table_row(row) for row in self.db.execute(q.PENDING_TABLES)]
 
+    def player_event_tables(self, player_id: str) -> list[EventTableRow]:
+        return [event_table_row(row) for row in self.db.execute(q.PLAYER_TABLES, (f'%"{player_id}"%',))]
+
     def claim_event_table(self, event_id: str, round_: int, table: int) -> bool:
         """Pending -> opening, for one server only: True for the one that claimed it."""
         return self.db.execute(q.CLAIM_TABLE, (event_id, round_, table)).rowcount == 1

@@ -62,6 +62,9 @@ async def test_the_event_page_links_a_table_in_play_to_join_and_an_ended_one_to_
     table = lobby.tables[row.table_id]
     _, markup = await get(in_process_server, f"/events/{event.id}")
     assert f'href="/join/{table.invite}"' in markup and f'href="/watch/{table.watch}"' in markup
+    east = row.seats[0]  # "each player's page shows their table and a link"
+    _, markup = await get(in_process_server, f"/players/{east}")
+    assert "Your event tables" in markup and f'href="/join/{table.invite}"' in markup and "<td>East</td>" in markup
 
     await asyncio.gather(*(play(make_bot("builtin", f"b{i}", seed=i), in_process_server.url, code=table.invite,
                                 player_key=keys[p], timeout=120) for i, p in enumerate(row.seats)))
@@ -72,6 +75,7 @@ async def test_the_event_page_links_a_table_in_play_to_join_and_an_ended_one_to_
     game = (await store.event_tables(event.id))[0].game_id
     _, markup = await get(in_process_server, f"/events/{event.id}")
     assert f'href="/games/{game}"' in markup and "<h2>Round 1</h2>" in markup
+    assert "Your event tables" not in (await get(in_process_server, f"/players/{east}"))[1]  # (ended)
     status, text = await get(in_process_server, f"/events/{event.id}/standings.csv")
     rows = list(csv.reader(io.StringIO(text)))
     assert status == 200 and rows[0] == ["rank", "player", "round 1", "round 2", "penalties", "total",

@@ -122,6 +122,15 @@ async def test_a_penalty_is_kept_and_added_to_its_players_total(store):
     assert Penalty  # (the pure module's own type; the store keeps PenaltyRow)
 
 
+async def test_a_players_tables_not_yet_ended_are_found_by_its_id(store):
+    event_id, ids = await _event(store, players=8)
+    rows = await service.start_round(store, event_id)
+    mine = await store.player_event_tables(ids[3])
+    assert [(t.round, t.table) for t in mine] == [(r.round, r.table) for r in rows if ids[3] in r.seats]
+    await _play_round(store, event_id, 1, lambda row: [35000, 30000, 30000, 25000])
+    assert await store.player_event_tables(ids[3]) == []
+
+
 async def test_a_round_is_written_once(store):
     event_id, _ = await _event(store, players=4)
     rows = await service.start_round(store, event_id)
