@@ -54,9 +54,10 @@ class EventTables:
                 specs[row.event_id] = EventSpec.from_data(event.spec)
             try:
                 table = self.lobby.open_table(table_spec(row, specs[row.event_id]))
-            except LobbyError as problem:  # (the server stops): the row stays 'opening' (docs/events.md)
+            except LobbyError as problem:  # (the server stops): another server, or this one's next start, opens it
                 log.warning("event_table_not_opened", event_id=row.event_id, round=row.round, table=row.table,
                             why=str(problem))
+                await self.lobby.store.release_event_table(row.event_id, row.round, row.table)
                 continue
             await self.lobby.store.event_table_opened(row.event_id, row.round, row.table, table.id)
             log.info("event_table_opened", event_id=row.event_id, round=row.round, table=row.table, id=table.id)

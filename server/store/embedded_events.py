@@ -45,6 +45,9 @@ class EmbeddedEvents:
     async def claim_event_table(self, event_id: str, round_: int, table: int) -> bool:
         return self.file.claim_event_table(event_id, round_, table)
 
+    async def release_event_table(self, event_id: str, round_: int, table: int) -> None:
+        self.file.release_event_table(event_id, round_, table)
+
     async def event_table_opened(self, event_id: str, round_: int, table: int, table_id: str) -> None:
         self.file.event_table_opened(event_id, round_, table, table_id)
 

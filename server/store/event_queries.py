@@ -21,6 +21,8 @@ PENDING_TABLES = (f"SELECT {EVENT_TABLE_COLUMNS} FROM event_tables WHERE state =
                   " ORDER BY event_id, round, table_no")
 CLAIM_TABLE = ("UPDATE event_tables SET state = 'opening' WHERE event_id = ? AND round = ? AND table_no = ?"
                " AND state = 'pending'")
+RELEASE_TABLE = ("UPDATE event_tables SET state = 'pending' WHERE event_id = ? AND round = ? AND table_no = ?"
+                 " AND state = 'opening'")
 TABLE_OPENED = ("UPDATE event_tables SET state = 'open', table_id = ? WHERE event_id = ? AND round = ?"
                 " AND table_no = ?")
 TABLE_ENDED = "UPDATE event_tables SET state = ?, game_id = ? WHERE table_id = ? AND state = 'open'"

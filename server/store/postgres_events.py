@@ -79,6 +79,9 @@ class PostgresEvents:
     async def claim_event_table(self, event_id: str, round_: int, table: int) -> bool:
         return _changed(await self._event_write(q.CLAIM_TABLE, event_id, round_, table)) == 1
 
+    async def release_event_table(self, event_id: str, round_: int, table: int) -> None:
+        await self._event_write(q.RELEASE_TABLE, event_id, round_, table)
+
     async def event_table_opened(self, event_id: str, round_: int, table: int, table_id: str) -> None:
         await self._event_write(q.TABLE_OPENED, table_id, event_id, round_, table)
 

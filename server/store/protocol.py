@@ -176,6 +176,9 @@ class Store(Protocol):
     async def claim_event_table(self, event_id: str, round_: int, table: int) -> bool:
         """Pending to opening: True for the one server (of several) that claims it."""
 
+    async def release_event_table(self, event_id: str, round_: int, table: int) -> None:
+        """Opening to pending again: the server that claimed it could not open it (it stops)."""
+
     async def event_table_opened(self, event_id: str, round_: int, table: int, table_id: str) -> None:
         """The table a server opened for it."""
 

@@ -69,6 +69,10 @@ class SqliteEvents:
         """Pending -> opening, for one server only: True for the one that claimed it."""
         return self.db.execute(q.CLAIM_TABLE, (event_id, round_, table)).rowcount == 1
 
+    def release_event_table(self, event_id: str, round_: int, table: int) -> None:
+        """Opening -> pending again: the server that claimed it could not open it."""
+        self.db.execute(q.RELEASE_TABLE, (event_id, round_, table))
+
     def event_table_opened(self, event_id: str, round_: int, table: int, table_id: str) -> None:
         self.db.execute(q.TABLE_OPENED, (table_id, event_id, round_, table))
 

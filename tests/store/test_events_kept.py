@@ -131,6 +131,15 @@ async def test_a_players_tables_not_yet_ended_are_found_by_its_id(store):
     assert await store.player_event_tables(ids[3]) == []
 
 
+async def test_a_table_a_server_could_not_open_goes_back_to_pending(store):
+    event_id, _ = await _event(store, players=4)
+    await service.start_round(store, event_id)
+    assert await store.claim_event_table(event_id, 1, 1)
+    await store.release_event_table(event_id, 1, 1)
+    assert [t.state for t in await store.pending_event_tables()] == [EventTableState.PENDING]
+    assert await store.claim_event_table(event_id, 1, 1)
+
+
 async def test_a_round_is_written_once(store):
     event_id, _ = await _event(store, players=4)
     rows = await service.start_round(store, event_id)
