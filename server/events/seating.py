@@ -59,9 +59,11 @@ def given(tables: Sequence[Sequence[P]], players: Sequence[P]) -> Round[P]:
     """The organiser's tables, checked: every player once, four a table."""
     seated = [p for table in tables for p in table]
     if any(len(table) != 4 for table in tables):
-        raise EventError("each given table has four players")
+        raise EventError("each given table has four players (bot:1, bot:2 ... for the seats left over)")
     if sorted(map(str, seated)) != sorted(map(str, players)):
-        raise EventError("the given tables seat every player of the event once, and no one else")
+        fillers = [p for p in players if str(p).startswith("bot:")]
+        also = f" (and the bots {', '.join(map(str, fillers))} in the seats left over)" if fillers else ""
+        raise EventError(f"the given tables seat every player of the event once{also}, and no one else")
     return [tuple(table) for table in tables]
 
 

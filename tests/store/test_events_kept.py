@@ -140,6 +140,17 @@ async def test_a_table_a_server_could_not_open_goes_back_to_pending(store):
     assert await store.claim_event_table(event_id, 1, 1)
 
 
+async def test_given_tables_are_seated_as_the_organiser_names_them_with_the_winds_made_fair(store):
+    """Seating given: the organiser names each table's four; bots fill the seats left over by name."""
+    event_id, ids = await _event(store, players=7, seating=Seating.GIVEN)
+    with pytest.raises(EventError, match="name each table's four"):
+        await service.start_round(store, event_id)
+    with pytest.raises(EventError, match=r"and the bots bot:1 in the seats left over"):
+        await service.start_round(store, event_id, [ids[:4], [*ids[4:], ids[0]]])
+    rows = await service.start_round(store, event_id, [ids[:4], [*ids[4:], "bot:1"]])
+    assert [set(r.seats) for r in rows] == [set(ids[:4]), {*ids[4:], "bot:1"}]
+
+
 async def test_a_round_is_written_once(store):
     event_id, _ = await _event(store, players=4)
     rows = await service.start_round(store, event_id)
