@@ -1,6 +1,6 @@
 """`GET /events/ID` and `GET /events/ID/standings.csv`: an event's page (issue 27), server-rendered
 as the standings are (server/html_pages.py): what the event is, each round's tables with their
-players in wind order, a table in play linked to join (its seats are reserved: only its players
+players in wind order, a table open linked to join (its seats are reserved: only its players
 can take them) and to watch, a table ended linked to its game's replay; the standings after the
 games played out so far, with the penalties; and the standings as CSV.
 
@@ -114,7 +114,7 @@ def _standings(event: EventRow, spec: EventSpec, lines: list[Standing], names: d
         cells.append((str(line.rank), _player(line.player, names),
                       *(shown(by_round[r]) if r in by_round else "" for r in rounds),
                       shown(line.penalties) if line.penalties else "", f"<strong>{shown(line.total)}</strong>",
-                      f"{line.regular:+d}"))
+                      f"{line.regular:+,d}"))
     return table(("#", "Player", *(f"R{r}" for r in rounds), "Penalties", "Total", "Regular points"), cells,
                  name_column=1) + f"<p>{csv_link}.</p>"
 
@@ -132,5 +132,5 @@ def _game(row: EventTableRow, codes: Codes) -> str:
         return "abandoned" + (f" ({link(f'/games/{row.game_id}', f'game {row.game_id}')})" if row.game_id else "")
     found = codes(row.table_id) if row.table_id else None
     if found is not None:
-        return f"in play: {link(f'/join/{found[0]}', 'join')} · {link(f'/watch/{found[1]}', 'watch')}"
-    return text({"pending": "opening soon", "opening": "opening", "open": "in play"}.get(row.state.value, ""))
+        return f"open: {link(f'/join/{found[0]}', 'join')} · {link(f'/watch/{found[1]}', 'watch')}"
+    return text({"pending": "opening soon", "opening": "opening", "open": "open"}.get(row.state.value, ""))
