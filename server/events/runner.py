@@ -15,6 +15,7 @@ import asyncio
 
 import structlog
 
+from server.away import Away
 from server.events.service import event_label, round_label
 from server.events.spec import EventSpec
 from server.finished import GameFinished
@@ -37,7 +38,9 @@ class EventTables:
         while True:
             try:
                 await self.open_pending()
-            except Exception:  # noqa: BLE001 - a bad row or a store away must not end the loop
+            except Away:  # the database does not answer now (the store says so itself): the next look
+                pass
+            except Exception:  # noqa: BLE001 - a bad row must not end the loop
                 log.exception("event_tables_failed")
             await asyncio.sleep(self.every)
 
