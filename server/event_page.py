@@ -60,7 +60,7 @@ class EventPages:
 
     async def _names(self, lines: list[Standing], tables: list[EventTableRow]) -> dict[str, str]:
         names: dict[str, str] = {}
-        for player in {line.player for line in lines} | {p for t in tables for p in t.seats}:
+        for player in {line.player for line in lines} | {p for t in tables for p in (*t.seats, *t.sitting)}:
             row = None if player.startswith(BOT_PREFIX) else await self.store.player(player)
             names[player] = row.name if row is not None else player
         return names
@@ -81,7 +81,7 @@ def event_page(event: EventRow, spec: EventSpec, tables: list[EventTableRow], li
             name_column=3)
     for round_ in sorted({t.round for t in tables}, reverse=True):
         body += f"<h2>Round {round_}</h2>" + table(("Table", "East", "South", "West", "North", "Game"), [
-            (str(t.table), *(_player(p, names) for p in t.seats), _game(t, codes))
+            (str(t.table), *(_seat(p, s, names) for p, s in zip(t.seats, t.sitting, strict=True)), _game(t, codes))
             for t in tables if t.round == round_])
     if not tables:
         body += "<p class=\"none\">No round has started.</p>"
@@ -91,7 +91,7 @@ def event_page(event: EventRow, spec: EventSpec, tables: list[EventTableRow], li
 async def player_tables(store: Store, player_id: str, codes: Codes) -> str:
     """A player's page's part (server/player_page.py): the event tables waiting for the player, each
     with its event, round, wind and the link that takes the seat."""
-    rows = [row for row in await store.player_event_tables(player_id) if player_id in row.seats]
+    rows = [row for row in await store.player_event_tables(player_id) if player_id in row.sitting]
     if not rows:
         return ""
     cells = []
@@ -99,7 +99,7 @@ async def player_tables(store: Store, player_id: str, codes: Codes) -> str:
         event = await store.event(row.event_id)
         name = event.name if event is not None else row.event_id
         cells.append((link(f"/events/{row.event_id}", name), str(row.round), str(row.table),
-                      WINDS[row.seats.index(player_id)], _game(row, codes)))
+                      WINDS[row.sitting.index(player_id)], _game(row, codes)))
     return "<h2>Your event tables</h2>" + table(("Event", "Round", "Table", "Seat", "Play"), cells, name_column=0)
 
 
@@ -119,6 +119,13 @@ def _standings(event: EventRow, spec: EventSpec, lines: list[Standing], names: d
                  name_column=1) + f"<p>{csv_link}.</p>"
 
 
+def _seat(player: str, sitter: str, names: dict[str, str]) -> str:
+    """A seat's player, and who sits in for them if anyone does."""
+    if sitter == player:
+        return _player(player, names)
+    return f"{_player(player, names)} (in for them: {_player(sitter, names)})"
+
+
 def _player(player: str, names: dict[str, str]) -> str:
     if player.startswith(BOT_PREFIX):
         return "bot"
@@ -133,4 +140,5 @@ def _game(row: EventTableRow, codes: Codes) -> str:
     found = codes(row.table_id) if row.table_id else None
     if found is not None:
         return f"open: {link(f'/join/{found[0]}', 'join')} · {link(f'/watch/{found[1]}', 'watch')}"
-    return text({"pending": "opening soon", "opening": "opening", "open": "open"}.get(row.state.value, ""))
+    return text({"pending": "opening soon", "opening": "opening", "open": "open",
+                 "reseat": "opening again"}.get(row.state.value, ""))

@@ -4,7 +4,8 @@
 yet makes one, with a key and its link, as `players add` does) or by id; `start-round` seats
 the next round and writes its tables, which the running server opens within a few seconds (it
 polls the database: server/events/runner.py); `tables` shows each round's tables;
-`standings` the standings, or `--csv`; `penalty` a penalty or chombo for a player.  The commands
+`standings` the standings, or `--csv`; `penalty` a penalty or chombo for a player; `substitute`
+someone (or a bot) to sit in for a missing player.  The commands
 write the server's database (--db), as `players add` does: whoever may write it organises.
 """
 
@@ -31,7 +32,7 @@ from server.store.rows import PlayerKind
 
 
 def add_commands(commands: Any) -> None:
-    """`event create|list|add|start-round|tables|standings|penalty`, on riichi-server's subcommands."""
+    """`event create|list|add|start-round|tables|standings|penalty|substitute`, on riichi-server's subcommands."""
     event = commands.add_parser("event", help="tournaments: create an event, add players, start rounds, standings",
                                 description="An organiser's commands for an event (docs/events.md).")
     db = argparse.ArgumentParser(add_help=False)
@@ -73,6 +74,13 @@ def add_commands(commands: Any) -> None:
     standings = what.add_parser("standings", parents=[db], help="the standings now")
     standings.add_argument("event", help="the event's id")
     standings.add_argument("--csv", action="store_true", help="as CSV: a column a round")
+    substitute = what.add_parser("substitute", parents=[db],
+                                 help="someone sits in for a missing player at their table not yet ended")
+    substitute.add_argument("event", help="the event's id")
+    substitute.add_argument("player", help="the missing player's name or id")
+    substitute.add_argument("--by", required=True,
+                            help="who sits in: a player's name or id, or 'bot' for a server bot (the game counts for"
+                                 " the missing player as the event's --substitute rule says)")
     penalty = what.add_parser("penalty", parents=[db], help="a penalty or chombo in the scoring's unit")
     penalty.add_argument("event", help="the event's id")
     penalty.add_argument("player", help="the player's name or id")
@@ -187,6 +195,16 @@ async def standings(store: Store, args: argparse.Namespace) -> int:
     return 0
 
 
+async def substitute(store: Store, args: argparse.Namespace) -> int:
+    _, spec = await service.event_of(store, args.event)
+    missing = await player_id(store, args.player)
+    by = service.SUBSTITUTE_BOT if args.by == service.SUBSTITUTE_BOT else await player_id(store, args.by)
+    row = await service.substitute(store, args.event, missing, by)
+    print(f"{args.by} sits in for {args.player} at table {row.table} of round {row.round} (their game:"
+          f" {spec.substitute.value}); an open table is opened again within seconds")
+    return 0
+
+
 async def penalty(store: Store, args: argparse.Namespace) -> int:
     try:
         points = Fraction(args.points)
@@ -207,4 +225,4 @@ async def _names(store: Store, ids: list[str]) -> dict[str, str]:
 
 
 COMMANDS = {"create": create, "list": list_events, "add": add, "start-round": start_round, "tables": tables,
-            "standings": standings, "penalty": penalty}
+            "standings": standings, "penalty": penalty, "substitute": substitute}

@@ -20,7 +20,9 @@ from server.events.service import event_label, round_label
 from server.events.spec import EventSpec
 from server.finished import GameFinished
 from server.lobby import Lobby, LobbyError
-from server.store.event_rows import BOT_PREFIX, EventTableRow
+from server.store.event_rows import BOT_PREFIX, EventTableRow, EventTableState
+from server.table.io import Stop
+from server.table.seats import TableState
 from server.table.spec import SeatSpec, TableSpec
 
 log = structlog.get_logger("riichi.events")
@@ -45,10 +47,14 @@ class EventTables:
             await asyncio.sleep(self.every)
 
     async def open_pending(self) -> int:
-        """Open the tables pending now; how many this server opened."""
+        """Open the tables pending now, and reseat those a substitute was named for; how many
+        this server opened."""
         opened = 0
         specs: dict[str, EventSpec] = {}
         for row in await self.lobby.store.pending_event_tables():
+            if row.state is EventTableState.RESEAT:
+                await self.reseat(row)
+                continue
             if self.lobby.closing or not await self.lobby.store.claim_event_table(row.event_id, row.round, row.table):
                 continue
             if row.event_id not in specs:
@@ -67,6 +73,22 @@ class EventTables:
             opened += 1
         return opened
 
+    async def reseat(self, row: EventTableRow) -> None:
+        """A substitute was named for an open table: if this node runs it and its game has not
+        begun, close it (its row goes back to pending, and the next look opens it with the new
+        seat); if its game has begun, it is too late: the row is open again as it was."""
+        table = self.lobby.tables.get(row.table_id) if row.table_id else None
+        if table is None:  # another node's table: that node reseats it
+            return
+        if table.state is TableState.WAITING:
+            table.put(Stop("a substitute sits in at this table: it opens again (the event's page links it)",
+                           keep=False))
+            await self.lobby.store.reopen_event_table(row.event_id, row.round, row.table, reopen=True)
+            log.info("event_table_reseated", event_id=row.event_id, round=row.round, table=row.table)
+        else:
+            await self.lobby.store.reopen_event_table(row.event_id, row.round, row.table, reopen=False)
+            log.warning("event_substitute_too_late", event_id=row.event_id, round=row.round, table=row.table)
+
     async def ended(self, finished: GameFinished) -> None:
         if any(label.startswith("event:") for label in finished.labels):
             abandoned = finished.abandoned is not None
@@ -77,8 +99,9 @@ class EventTables:
 
 
 def table_spec(row: EventTableRow, spec: EventSpec) -> TableSpec:
-    """An event table's spec: its seats reserved for its players in wind order, a bot in each filler's."""
+    """An event table's spec: its seats reserved for its players (or their substitutes) in wind
+    order, a bot in each filler's."""
     seats = tuple(SeatSpec.bot(spec.bot) if seat.startswith(BOT_PREFIX) else SeatSpec.reserved(seat)
-                  for seat in row.seats)
+                  for seat in row.sitting)
     labels = (event_label(row.event_id), round_label(row.event_id, row.round))
     return TableSpec(spec.rules, seats=seats, labels=labels)  # type: ignore[arg-type]

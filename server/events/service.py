@@ -99,6 +99,32 @@ async def start_round(store: Store, event_id: str, given: Sequence[Sequence[str]
     return rows
 
 
+SUBSTITUTE_BOT = "bot"  # `substitute`'s `by` for a server bot
+
+
+async def substitute(store: Store, event_id: str, player_id: str, by: str) -> EventTableRow:
+    """`by` (a player's id, or SUBSTITUTE_BOT) sits in for `player_id` at its table not yet ended;
+    the game counts for the missing player as the event's substitute rule says.  A table already
+    open is closed and opened again by the server with the new seat (if its game has not begun)."""
+    await event_of(store, event_id)
+    tables = await store.event_tables(event_id)
+    waiting = [t for t in tables if player_id in t.seats and t.state not in ENDED]
+    if not waiting:
+        raise EventError(f"player {player_id} has no table of the event waiting: nothing to sit in for")
+    row = waiting[-1]
+    if by != SUBSTITUTE_BOT:
+        if await store.player(by) is None:
+            raise EventError(f"no player {by}: add one with `riichi-server players add NAME`")
+        if any(by in t.sitting for t in tables if t.round == row.round and t.state not in ENDED):
+            raise EventError(f"player {by} sits at a table of round {row.round} already")
+    sitters = list(row.sitting)
+    sitters[row.seats.index(player_id)] = by if by != SUBSTITUTE_BOT else f"{BOT_PREFIX}substitute"
+    if not await store.substitute_event_table(event_id, row.round, row.table, sitters):
+        raise EventError(f"table {row.table} of round {row.round} is being opened or closed: try again in a few"
+                         f" seconds")
+    return row
+
+
 async def add_penalty(store: Store, event_id: str, penalty: PenaltyRow) -> None:
     await event_of(store, event_id)
     if penalty.player_id not in await store.event_players(event_id):

@@ -45,6 +45,12 @@ class EmbeddedEvents:
     async def claim_event_table(self, event_id: str, round_: int, table: int) -> bool:
         return self.file.claim_event_table(event_id, round_, table)
 
+    async def substitute_event_table(self, event_id: str, round_: int, table: int, sitters: Sequence[str]) -> bool:
+        return self.file.substitute_event_table(event_id, round_, table, sitters)
+
+    async def reopen_event_table(self, event_id: str, round_: int, table: int, reopen: bool) -> None:
+        self.file.reopen_event_table(event_id, round_, table, reopen)
+
     async def release_event_table(self, event_id: str, round_: int, table: int) -> None:
         self.file.release_event_table(event_id, round_, table)
 

@@ -17,6 +17,7 @@ class EventTableState(StrEnum):
     PENDING = "pending"
     OPENING = "opening"
     OPEN = "open"
+    RESEAT = "reseat"  # a substitute named while it waited: the server closes it and opens it again
     DONE = "done"
     ABANDONED = "abandoned"
 
@@ -36,7 +37,9 @@ class EventRow:
 @dataclass(frozen=True, slots=True)
 class EventTableRow:
     """A round's table: `seats` the four in wind order (seat 0 East), each a player id or a
-    "bot:N" filler; `table_id` the server's table once opened; `game_id` its game once ended."""
+    "bot:N" filler, whose results they are; `table_id` the server's table once opened; `game_id`
+    its game once ended; `sitters` who sits where a substitute stands in for a missing player
+    (None: the seats' own players)."""
 
     event_id: str
     round: int
@@ -45,6 +48,12 @@ class EventTableRow:
     state: EventTableState = EventTableState.PENDING
     table_id: str | None = None
     game_id: int | None = None
+    sitters: tuple[str, str, str, str] | None = None
+
+    @property
+    def sitting(self) -> tuple[str, str, str, str]:
+        """Who sits in each seat: the seats' players, or their substitutes."""
+        return self.sitters or self.seats
 
 
 @dataclass(frozen=True, slots=True)
@@ -70,7 +79,7 @@ class EventSeatRow:
 
 
 EVENT_COLUMNS = "id, name, spec, registration_hash, created"
-EVENT_TABLE_COLUMNS = "event_id, round, table_no, seats, state, table_id, game_id"
+EVENT_TABLE_COLUMNS = "event_id, round, table_no, seats, state, table_id, game_id, sitters"
 PENALTY_COLUMNS = "player_id, points, reason, round, created"
 EVENT_SEAT_COLUMNS = "t.round, t.table_no, t.game_id, s.seat, s.player_id, s.score, s.total"
 
@@ -81,7 +90,8 @@ def event_row(row: Any) -> EventRow:
 
 def event_table_row(row: Any) -> EventTableRow:
     return EventTableRow(row[0], int(row[1]), int(row[2]), tuple(json.loads(row[3])),  # type: ignore[arg-type]
-                         EventTableState(row[4]), row[5], None if row[6] is None else int(row[6]))
+                         EventTableState(row[4]), row[5], None if row[6] is None else int(row[6]),
+                         None if row[7] is None else tuple(json.loads(row[7])))  # type: ignore[arg-type]
 
 
 def penalty_row(row: Any) -> PenaltyRow:

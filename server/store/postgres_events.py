@@ -61,7 +61,7 @@ class PostgresEvents:
                 async with self.pool.acquire() as connection, connection.transaction():
                     await connection.executemany(numbered(q.ADD_TABLE), [
                         (t.event_id, t.round, t.table, json.dumps(list(t.seats)), t.state.value, t.table_id,
-                         t.game_id) for t in tables])
+                         t.game_id, None if t.sitters is None else json.dumps(list(t.sitters))) for t in tables])
             except asyncpg.UniqueViolationError:
                 return False
             return True
@@ -78,6 +78,12 @@ class PostgresEvents:
 
     async def claim_event_table(self, event_id: str, round_: int, table: int) -> bool:
         return _changed(await self._event_write(q.CLAIM_TABLE, event_id, round_, table)) == 1
+
+    async def substitute_event_table(self, event_id: str, round_: int, table: int, sitters: Sequence[str]) -> bool:
+        return _changed(await self._event_write(q.SUBSTITUTE, json.dumps(list(sitters)), event_id, round_, table)) == 1
+
+    async def reopen_event_table(self, event_id: str, round_: int, table: int, reopen: bool) -> None:
+        await self._event_write(q.REOPEN_TABLE if reopen else q.KEEP_TABLE, event_id, round_, table)
 
     async def release_event_table(self, event_id: str, round_: int, table: int) -> None:
         await self._event_write(q.RELEASE_TABLE, event_id, round_, table)

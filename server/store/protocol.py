@@ -171,10 +171,18 @@ class Store(Protocol):
         """Every event's tables that no server has opened yet."""
 
     async def player_event_tables(self, player_id: str) -> list[EventTableRow]:
-        """The event tables not yet ended that seat this player."""
+        """The event tables not yet ended that this player sits at (its own, or as a substitute)."""
 
     async def claim_event_table(self, event_id: str, round_: int, table: int) -> bool:
         """Pending to opening: True for the one server (of several) that claims it."""
+
+    async def substitute_event_table(self, event_id: str, round_: int, table: int, sitters: Sequence[str]) -> bool:
+        """Who sits in each seat now (a substitute for a missing player); an open table becomes
+        `reseat`.  False: the table is neither pending nor open."""
+
+    async def reopen_event_table(self, event_id: str, round_: int, table: int, reopen: bool) -> None:
+        """A `reseat` table: pending again with no table (`reopen`: the server closed its table
+        before its game began), or open again (its game had begun: too late to substitute)."""
 
     async def release_event_table(self, event_id: str, round_: int, table: int) -> None:
         """Opening to pending again: the server that claimed it could not open it (it stops)."""

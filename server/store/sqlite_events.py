@@ -46,7 +46,7 @@ class SqliteEvents:
         try:
             for t in tables:
                 self.db.execute(q.ADD_TABLE, (t.event_id, t.round, t.table, json.dumps(list(t.seats)), t.state.value,
-                                              t.table_id, t.game_id))
+                                              t.table_id, t.game_id, _sitters(t)))
         except sqlite3.IntegrityError:
             self.db.execute("ROLLBACK")
             return False
@@ -69,6 +69,14 @@ class SqliteEvents:
         """Pending -> opening, for one server only: True for the one that claimed it."""
         return self.db.execute(q.CLAIM_TABLE, (event_id, round_, table)).rowcount == 1
 
+    def substitute_event_table(self, event_id: str, round_: int, table: int, sitters: Sequence[str]) -> bool:
+        """Who sits in each seat now; False: the table is neither pending nor open (try again, or too late)."""
+        return self.db.execute(q.SUBSTITUTE, (json.dumps(list(sitters)), event_id, round_, table)).rowcount == 1
+
+    def reopen_event_table(self, event_id: str, round_: int, table: int, reopen: bool) -> None:
+        """A table to reseat: pending again (`reopen`: its table closed before its game began) or open."""
+        self.db.execute(q.REOPEN_TABLE if reopen else q.KEEP_TABLE, (event_id, round_, table))
+
     def release_event_table(self, event_id: str, round_: int, table: int) -> None:
         """Opening -> pending again: the server that claimed it could not open it."""
         self.db.execute(q.RELEASE_TABLE, (event_id, round_, table))
@@ -90,3 +98,7 @@ class SqliteEvents:
 
     def event_results(self, event_id: str) -> list[EventSeatRow]:
         return [event_seat_row(row) for row in self.db.execute(q.RESULTS, (event_id,))]
+
+
+def _sitters(table: EventTableRow) -> str | None:
+    return None if table.sitters is None else json.dumps(list(table.sitters))

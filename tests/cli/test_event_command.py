@@ -33,6 +33,9 @@ def test_an_event_is_created_players_added_by_name_a_round_seated_and_a_penalty_
         == "riichi-server: round 1 is still in play: start the next once its tables have ended"
     status, out, _ = _run(capsys, "penalty", event, "bob", "-1.5", "--reason", "chombo", "--round", "1", *db)
     assert status == 0 and out.strip() == "bob: -1.5 (chombo)"
+    status, out, _ = _run(capsys, "substitute", event, "cid", "--by", "bot", *db)
+    assert status == 0 and out.startswith("bot sits in for cid at table ") and "credit-player" in out
+    assert "no player is named zed" in _run(capsys, "substitute", event, "dee", "--by", "zed", *db)[2]
     status, out, _ = _run(capsys, "standings", event, "--csv", *db)
     assert out.splitlines()[0] == "rank,player,round 1,round 2,penalties,total,regular points"
     assert out.splitlines()[-1] == "8,bob,,,-1.5,-1.5,0"

@@ -119,7 +119,51 @@ async def test_a_round_on_postgresql_is_opened_once_and_ended_by_its_games(postg
             return all(t.state is EventTableState.DONE and t.game_id for t in await store.event_tables(event.id))
         await _until(done, 10)
         lines = await service.event_standings(store, event.id)
-        assert len(lines) == 8 and all(len(line.games) == 1 for line in lines) and sum(line.total for line in lines) == 0
+        assert len(lines) == 8 and all(len(line.games) == 1 for line in lines)
+        assert sum(line.total for line in lines) == 0
     finally:
         await server.stop_async()
     assert not server.errors(), server.errors()[:5]
+
+
+@pytest.mark.server("--event-poll", "0.1")
+async def test_a_bot_sits_in_for_a_missing_player_and_the_game_counts_for_them(in_process_server):
+    """"a substitute for a missing player (its score rule stated in the event)": the organiser names
+    a bot for a player who has not come; the server closes the waiting table and opens it again with
+    the bot in that seat; the game counts for the missing player (credit-player), as replayed."""
+    lobby = in_process_server.app.lobby
+    store = lobby.store
+    event, _ = await service.create_event(store, EventSpec("sub cup", rounds=1))
+    keys = {}
+    for i in range(4):
+        key = new_key()
+        player = await store.add_player(new_player(f"s{i}", PlayerKind.BOT, issued=True), key_hash(key))
+        await service.add_player(store, event.id, player.id)
+        keys[player.id] = key
+    [row] = await service.start_round(store, event.id)
+
+    async def opened() -> bool:
+        return (await store.event_tables(event.id))[0].state is EventTableState.OPEN
+    await _until(opened)
+    first_table = (await store.event_tables(event.id))[0].table_id
+    missing = row.seats[2]
+    await service.substitute(store, event.id, missing, service.SUBSTITUTE_BOT)
+
+    async def reopened() -> bool:
+        now = (await store.event_tables(event.id))[0]
+        return now.state is EventTableState.OPEN and now.table_id != first_table
+    await _until(reopened)
+    now = (await store.event_tables(event.id))[0]
+    assert lobby.tables[now.table_id].spec.bots() == {2: "builtin"} and first_table not in lobby.tables
+    await asyncio.gather(*(play(make_bot("builtin", f"s-{p[:6]}", seed=1), in_process_server.url,
+                                code=lobby.tables[now.table_id].invite, player_key=keys[p], timeout=120)
+                           for p in row.seats if p != missing))
+
+    async def done() -> bool:
+        return (await store.event_tables(event.id))[0].state is EventTableState.DONE
+    await _until(done, 10)
+    final = (await store.record((await store.event_tables(event.id))[0].game_id)).replay().final
+    lines = {line.player: line.total for line in await service.event_standings(store, event.id)}
+    assert lines == {p: Fraction(str(final["results"][seat])) for seat, p in enumerate(row.seats)}
+    [result] = await service.table_results(store, event.id)
+    assert [seat.substitute for seat in result.seats] == [False, False, True, False]

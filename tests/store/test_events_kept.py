@@ -151,6 +151,50 @@ async def test_given_tables_are_seated_as_the_organiser_names_them_with_the_wind
     assert [set(r.seats) for r in rows] == [set(ids[:4]), {*ids[4:], "bot:1"}]
 
 
+async def test_a_substitute_sits_in_at_a_pending_table_and_an_open_one_is_to_be_reseated(store):
+    """"a substitute for a missing player": named for a table not yet opened, it is opened with the
+    substitute; named for an open one, the server is to close it and open it again (`reseat`)."""
+    event_id, ids = await _event(store, players=8)
+    reserve = await store.add_player(new_player("reserve", PlayerKind.HUMAN), "reserve-hash")
+    rows = await service.start_round(store, event_id)
+    first = next(r for r in rows if ids[0] in r.seats)
+    await service.substitute(store, event_id, ids[0], reserve.id)
+    row = next(t for t in await store.event_tables(event_id) if t.table == first.table)
+    assert row.seats == first.seats and row.sitting[first.seats.index(ids[0])] == reserve.id
+    assert row.state is EventTableState.PENDING and [t.table for t in await store.player_event_tables(reserve.id)] \
+        == [first.table]
+    with pytest.raises(EventError, match="sits at a table of round 1 already"):
+        await service.substitute(store, event_id, ids[1] if ids[1] not in first.seats else ids[2], reserve.id)
+    assert await store.claim_event_table(event_id, 1, first.table)
+    await store.event_table_opened(event_id, 1, first.table, "t-open")
+    other = next(p for p in first.seats if p != ids[0])
+    await service.substitute(store, event_id, other, service.SUBSTITUTE_BOT)
+    assert [t.state for t in await store.pending_event_tables() if t.table == first.table] == [EventTableState.RESEAT]
+    await store.reopen_event_table(event_id, 1, first.table, reopen=True)
+    row = next(t for t in await store.event_tables(event_id) if t.table == first.table)
+    assert (row.state, row.table_id, row.sitting[first.seats.index(other)]) \
+        == (EventTableState.PENDING, None, "bot:substitute")
+
+
+async def test_a_substitute_comes_too_late_once_the_game_has_begun(store):
+    event_id, ids = await _event(store, players=4)
+    await service.start_round(store, event_id)
+    assert await store.claim_event_table(event_id, 1, 1)
+    await store.event_table_opened(event_id, 1, 1, "t-open")
+    await service.substitute(store, event_id, ids[0], service.SUBSTITUTE_BOT)
+    await store.reopen_event_table(event_id, 1, 1, reopen=False)  # (the server found its game begun)
+    assert (await store.event_tables(event_id))[0].state is EventTableState.OPEN
+    await _finish_open(store, event_id)
+    with pytest.raises(EventError, match="no table of the event waiting"):
+        await service.substitute(store, event_id, ids[0], service.SUBSTITUTE_BOT)
+
+
+async def _finish_open(store, event_id: str) -> None:
+    for row in await store.event_tables(event_id):
+        game_id = await store.start_game(row.table_id, GameRecord(RULES, b"x" * 32, None, list(row.seats)))
+        assert await store.event_table_ended(row.table_id, game_id, abandoned=False)
+
+
 async def test_a_round_is_written_once(store):
     event_id, _ = await _event(store, players=4)
     rows = await service.start_round(store, event_id)
