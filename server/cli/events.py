@@ -175,9 +175,12 @@ async def tables(store: Store, args: argparse.Namespace) -> int:
     if not rows:
         print("no round has started")
         return 0
-    names = await _names(store, [p for r in rows for p in r.seats])
+    names = await _names(store, [p for r in rows for p in (*r.seats, *r.sitting)])
+
+    def seat(player: str, sitter: str) -> str:
+        return names[player] if sitter == player else f"{names[player]} (sub: {names[sitter]})"
     print("\n".join(aligned([("ROUND", "TABLE", "EAST", "SOUTH", "WEST", "NORTH", "STATE", "GAME"),
-                             *((str(r.round), str(r.table), *(names[p] for p in r.seats), r.state.value,
+                             *((str(r.round), str(r.table), *map(seat, r.seats, r.sitting), r.state.value,
                                 str(r.game_id or "-")) for r in rows)])))
     return 0
 

@@ -36,6 +36,7 @@ def test_an_event_is_created_players_added_by_name_a_round_seated_and_a_penalty_
     status, out, _ = _run(capsys, "substitute", event, "cid", "--by", "bot", *db)
     assert status == 0 and out.startswith("bot sits in for cid at table ") and "credit-player" in out
     assert "no player is named zed" in _run(capsys, "substitute", event, "dee", "--by", "zed", *db)[2]
+    assert "cid (sub: bot:substitute)" in _run(capsys, "tables", event, *db)[1]
     status, out, _ = _run(capsys, "standings", event, "--csv", *db)
     assert out.splitlines()[0] == "rank,player,round 1,round 2,penalties,total,regular points"
     assert out.splitlines()[-1] == "8,bob,,,-1.5,-1.5,0"
