@@ -973,6 +973,8 @@ def main(argv: list[str] | None = None) -> int:
     if args.command is not None:
         return admin.run(args)
     args.db = args.db or SERVER_DEFAULT
+    if not args.event_poll > 0:
+        return fail(f"--event-poll {args.event_poll:g} is not a time: give the seconds between looks, such as 2")
     if not 0 <= args.address_share <= 1:
         return fail(f"--address-share {args.address_share:g} is not a share: give 0 (no limit) to 1")
     for proxy in args.trusted_proxy or ():
