@@ -39,6 +39,7 @@ from protocol.server_messages import bye, error, pong, welcome
 from server.cli import games as admin
 from server.cli import players as players_cli
 from server.cli import ratings as ratings_cli
+from server.cli import events as events_cli
 from server.cli.local_games import SERVER_DEFAULT
 from server.downloads import Downloads, is_download
 from server.dropped_log import PATH as DROPPED_LOG_PATH, receive_dropped_log
@@ -52,6 +53,8 @@ from server.pace import AddressShare
 from server.rules.decompose import prefill as prefill_readings
 from server.rules.shanten import prefill as prefill_shanten
 from server.standings import Standings, is_standings_path
+from server.events.runner import POLL_EVERY, EventTables
+from server.event_page import EventPages, is_event_path
 from server.session import Session
 from server.stopping import awaited_by
 from server.store import token_hash
@@ -189,8 +192,14 @@ class App:
         self.metrics = Figures(read=self.figures)  # GET /metrics (its tables count into it: Table.figures)
         self.downloads = Downloads(lobby.store)  # GET /api/games/ID/tenhou6 and .../mjai (server/downloads.py)
         self.player_api = PlayerApi(lobby.store)  # GET /api/players/ID (server/player_api.py)
-        self.player_pages = PlayerPages(lobby.store)  # GET /players/NAME (server/player_page.py)
+        self.player_pages = PlayerPages(lobby.store, self._codes)  # GET /players/NAME (server/player_page.py)
         self.standings = Standings(lobby.store, lobby.finishes)  # GET /standings(.csv) (server/standings.py)
+        self.event_pages = EventPages(lobby.store, self._codes)  # GET /events/ID(/standings.csv)
+
+    def _codes(self, table_id: str) -> tuple[str, str] | None:
+        """A table's invite and watch codes, if this node runs it (the event pages' links)."""
+        table = self.lobby.tables.get(table_id)
+        return None if table is None else (table.invite, table.watch)
 
     def connection_class(self) -> type[ServerConnection]:
         """websockets' connection, counted per client address from accept to close.  Its
@@ -264,6 +273,8 @@ class App:
             return await self.player_pages.respond(path)
         if is_standings_path(path) and not is_websocket(request):
             return await self.standings.respond(path, urlsplit(request.path).query)
+        if is_event_path(path) and not is_websocket(request):
+            return await self.event_pages.respond(path)
         return web_request(self.web, request, path)
 
     async def problem(self) -> str | None:
@@ -821,6 +832,8 @@ async def running(args: argparse.Namespace) -> AsyncIterator[App]:
                      web=page_url(args.host, port) if web.built else "not built (run scripts/setup.sh)")
             janitor = asyncio.create_task(lobby.janitor(every=min(10.0, max(0.2, (args.abandon or 40) / 4))))
             sweeper = asyncio.create_task(app.sweeper())
+            event_tables = EventTables(lobby, every=args.event_poll)  # rounds `event start-round` wrote
+            opener = asyncio.create_task(event_tables.run())
             try:
                 yield app
             finally:
@@ -830,6 +843,7 @@ async def running(args: argparse.Namespace) -> AsyncIterator[App]:
                     app.handoffs.close()  # nor handed ones: other nodes relay to this one until it has gone
                 janitor.cancel()
                 sweeper.cancel()
+                opener.cancel()
                 if cluster is not None:
                     cluster.leaving = True  # its tables move to the other nodes, with their clients
                 await lobby.stop(ended=args.ephemeral)
@@ -923,9 +937,13 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--require-player-key", action="store_true",
                    help="admit only the players this server issued a key to (riichi-server players add NAME): a"
                         " hello with any other key, or none, is refused with unknown_player")
+    p.add_argument("--event-poll", type=float, default=POLL_EVERY, metavar="S",
+                   help=f"seconds between looks for the event tables `riichi-server event start-round` wrote,"
+                        f" which this server then opens (default {POLL_EVERY:g}; docs/events.md)")
     commands = admin.add_commands(p)
     players_cli.add_commands(commands)
     ratings_cli.add_commands(commands)
+    events_cli.add_commands(commands)
     return p
 
 
@@ -940,9 +958,13 @@ def main(argv: list[str] | None = None) -> int:
         return players_cli.run(args)
     if args.command == "ratings":
         return ratings_cli.run(args)
+    if args.command == "event":
+        return events_cli.run(args)
     if args.command is not None:
         return admin.run(args)
     args.db = args.db or SERVER_DEFAULT
+    if not args.event_poll > 0:
+        return fail(f"--event-poll {args.event_poll:g} is not a time: give the seconds between looks, such as 2")
     if not 0 <= args.address_share <= 1:
         return fail(f"--address-share {args.address_share:g} is not a share: give 0 (no limit) to 1")
     for proxy in args.trusted_proxy or ():

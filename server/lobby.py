@@ -307,8 +307,9 @@ class Lobby:
         return None
 
     def expire_idle(self) -> list[str]:
-        """Close tables that have not started and saw no input for idle_seconds, end games in
-        play with no player connected for abandon_seconds; drop closed ones."""
+        """Close tables that have not started and saw no input for idle_seconds (not an event's:
+        its seats wait for their players, and a round ends only when its tables have), end games
+        in play with no player connected for abandon_seconds; drop closed ones."""
         now, expired = time.monotonic(), []
         self.rematches.expire(now)
         for table in list(self.tables.values()):
@@ -325,7 +326,7 @@ class Lobby:
                     self.unattended[table.id] = now  # asked once per period
                     expired.append(table.id)
             quiet = max(table.last_activity, self.idle_asked.get(table.id, table.last_activity))
-            if table.state is TableState.WAITING and now - quiet > self.idle_seconds:
+            if table.state is TableState.WAITING and now - quiet > self.idle_seconds and not _an_events(table):
                 table.put(Stop("the table was idle too long", keep=False))
                 self.idle_asked[table.id] = now  # asked once per idle period
                 expired.append(table.id)
@@ -356,3 +357,8 @@ class Lobby:
                 tasks.append(table.task)
         if tasks:
             await asyncio.wait(tasks, timeout=timeout)
+
+
+def _an_events(table: Table) -> bool:
+    """A table an event opened for a round (server/events/runner.py): labelled "event:ID"."""
+    return any(label.startswith("event:") for label in table.spec.labels)

@@ -4,7 +4,8 @@ NAME is a player's id or its display name.  An id is one player; a name may be s
 (names are not unique): then the page lists them, each linked by its id.  The page shows the
 games played out (placements 1st-4th, average place, average and total points), the win,
 deal-in, riichi and call rates per hand, the rating with its uncertainty, and the last games,
-each linked to its replay at /games/ID.  Only finished games are kept for a player (a game's
+each linked to its replay at /games/ID; above them, the event tables waiting for the player,
+each with the link that takes its seat (issue 27).  Only finished games are kept for a player (a game's
 `game_seats` are written when it ends), so nothing of a game in play is on the page.
 """
 
@@ -17,6 +18,7 @@ from urllib.parse import unquote
 import structlog
 from websockets.http11 import Response
 
+from server.event_page import Codes, player_tables
 from server.html_pages import (
     html_response, link, not_found, page, player_href, table, text, unavailable,
 )
@@ -45,8 +47,9 @@ def when(seconds: float) -> str:
 
 
 class PlayerPages:
-    def __init__(self, store: Store):
+    def __init__(self, store: Store, codes: Codes | None = None):
         self.store = store
+        self.codes: Codes = codes or (lambda _: None)  # a table's invite and watch codes (the event tables' links)
 
     async def respond(self, path: str) -> Response:
         wanted = unquote(path[len(PREFIX):]).rstrip("/")
@@ -59,10 +62,11 @@ class PlayerPages:
                 return self._none_or_several(wanted, named)
             totals = await self.store.player_totals(player.id)
             games = await self.store.player_games(player.id, limit=LAST_GAMES)
+            events = await player_tables(self.store, player.id, self.codes)
         except Exception:  # noqa: BLE001 - a store that fails one request: the server goes on
             log.exception("player_page_failed", player=wanted[:80])
             return unavailable()
-        return html_response(HTTPStatus.OK, player_page(player, totals, games))
+        return html_response(HTTPStatus.OK, player_page(player, totals, games, events))
 
     @staticmethod
     def _none_or_several(wanted: str, named: list[PlayerRow]) -> Response:
@@ -76,11 +80,12 @@ class PlayerPages:
             f" page, by its id.</p>" + table(("Player", "Kind", "Since"), rows, name_column=0))))
 
 
-def player_page(player: PlayerRow, totals: PlayerTotals | None, games: list[PlayerGame]) -> str:
-    """The page of one player (`totals` None: no game played out yet)."""
+def player_page(player: PlayerRow, totals: PlayerTotals | None, games: list[PlayerGame], events: str = "") -> str:
+    """The page of one player (`totals` None: no game played out yet); `events` the markup of
+    the event tables waiting for the player (server/event_page.py), first."""
     head = (f"<h1>{text(player.name)}</h1><p class=\"lead\">{text(player.kind.value)} · player"
             f" {text(player.id)}</p>")
-    return page(player.name, head + _figures(totals) + _last_games(games))
+    return page(player.name, head + events + _figures(totals) + _last_games(games))
 
 
 def _figures(totals: PlayerTotals | None) -> str:

@@ -22,10 +22,11 @@ from server.game.record import GameRecord
 from server.rules.config import Rules
 from server.ratings import Progress, Rating, Rebuilt
 from server.store.rows import GameRow, PastSeat, PlayerGame, PlayerRow, PlayerTotals, SeatRow, TableRow
+from server.store.embedded_events import EmbeddedEvents
 from server.store.sqlite import SqliteFile
 
 
-class SqliteStore:
+class SqliteStore(EmbeddedEvents):
     def __init__(self, file: SqliteFile):
         self.file = file
         self._gathered: list[tuple[int, int, Sequence[tuple[int, Action]]]] = []

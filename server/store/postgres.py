@@ -40,6 +40,7 @@ from server.ratings import (
 from server.store.rows import GameRow, PastSeat, PlayerGame, PlayerRow, PlayerTotals, SeatRow, TableRow
 from server.store.totals import Dialect, in_standing_order, totals, totals_arguments, totals_query
 from server.store.schema import migrate_postgres
+from server.store.postgres_events import PostgresEvents
 
 URL_SCHEMES = ("postgresql://", "postgres://")
 GIVEN_UP = -1  # the epoch kept for a table whose lease this node lost (no stored epoch is below 1)
@@ -62,7 +63,7 @@ def shown(url: str) -> str:
     return f"{scheme}://{user}{':***' if ':' in credentials else ''}@{host}"
 
 
-class PostgresStore:
+class PostgresStore(PostgresEvents):
     def __init__(self, pool: Any, url: str):
         self.pool, self.url = pool, url
         self.outage = Outage()

@@ -21,6 +21,7 @@ from server.game.actions import Action
 from server.game.record import GameRecord
 from server.rules.config import Rules
 from server.ratings import Progress, Rating, Rebuilt
+from server.store.event_rows import EventRow, EventSeatRow, EventTableRow, PenaltyRow
 from server.store.rows import GameRow, PastSeat, PlayerGame, PlayerRow, PlayerTotals, SeatRow, TableRow
 
 
@@ -141,6 +142,63 @@ class Store(Protocol):
 
     async def players(self) -> list[PlayerRow]:
         """Every player, the oldest first."""
+
+    # ---- events (issue 27; server/events/, schema step 14) ------------------------------------
+
+    async def add_event(self, event: EventRow) -> None: ...
+
+    async def event(self, event_id: str) -> EventRow | None: ...
+
+    async def events(self) -> list[EventRow]:
+        """Every event, the oldest first."""
+
+    async def event_of_registration(self, registration_hash: str) -> EventRow | None:
+        """The event whose self-registration token has this hash."""
+
+    async def add_event_player(self, event_id: str, player_id: str) -> bool:
+        """A player added to an event, after those before; False: it was in already."""
+
+    async def event_players(self, event_id: str) -> list[str]:
+        """An event's player ids in the order they were added."""
+
+    async def add_event_round(self, tables: Sequence[EventTableRow]) -> bool:
+        """A round's tables, pending, all or none; False: that round has tables already."""
+
+    async def event_tables(self, event_id: str) -> list[EventTableRow]:
+        """An event's tables by round and table."""
+
+    async def pending_event_tables(self) -> list[EventTableRow]:
+        """Every event's tables that no server has opened yet."""
+
+    async def player_event_tables(self, player_id: str) -> list[EventTableRow]:
+        """The event tables not yet ended that this player sits at (its own, or as a substitute)."""
+
+    async def claim_event_table(self, event_id: str, round_: int, table: int) -> bool:
+        """Pending to opening: True for the one server (of several) that claims it."""
+
+    async def substitute_event_table(self, event_id: str, round_: int, table: int, sitters: Sequence[str]) -> bool:
+        """Who sits in each seat now (a substitute for a missing player); an open table becomes
+        `reseat`.  False: the table is neither pending nor open."""
+
+    async def reopen_event_table(self, event_id: str, round_: int, table: int, reopen: bool) -> None:
+        """A `reseat` table: pending again with no table (`reopen`: the server closed its table
+        before its game began), or open again (its game had begun: too late to substitute)."""
+
+    async def release_event_table(self, event_id: str, round_: int, table: int) -> None:
+        """Opening to pending again: the server that claimed it could not open it (it stops)."""
+
+    async def event_table_opened(self, event_id: str, round_: int, table: int, table_id: str) -> None:
+        """The table a server opened for it."""
+
+    async def event_table_ended(self, table_id: str, game_id: int, abandoned: bool) -> bool:
+        """The open event table that is `table_id` ended with `game_id` (False: no such table)."""
+
+    async def add_event_penalty(self, event_id: str, penalty: PenaltyRow) -> None: ...
+
+    async def event_penalties(self, event_id: str) -> list[PenaltyRow]: ...
+
+    async def event_results(self, event_id: str) -> list[EventSeatRow]:
+        """The seats of an event's games played out (`game_seats` of its done tables)."""
 
     # ---- the store itself ----------------------------------------------------------------
 

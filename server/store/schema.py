@@ -101,6 +101,24 @@ STEPS: Sequence[Step] = (
     (AddColumn("games", "walls", "TEXT"),
      "UPDATE games SET seed = '', walls = (SELECT {walls_of_spec} FROM tables WHERE tables.id = games.table_id)"
      " WHERE walls IS NULL AND table_id IN (SELECT id FROM tables WHERE {spec_has_walls})"),
+    # 14: events (issue 27; server/events/): each event's spec, its players in the order they came, each
+    # round's tables (the seats in wind order as JSON, the table opened for it and its game, who sits
+    # in for a missing player) and penalties
+    ("""CREATE TABLE IF NOT EXISTS events (
+        id TEXT PRIMARY KEY, name TEXT NOT NULL, spec TEXT NOT NULL, registration_hash TEXT,
+        created {real} NOT NULL)""",
+     """CREATE TABLE IF NOT EXISTS event_players (
+        event_id TEXT NOT NULL, player_id TEXT NOT NULL, seq INTEGER NOT NULL, added {real} NOT NULL,
+        PRIMARY KEY (event_id, player_id))""",
+     """CREATE TABLE IF NOT EXISTS event_tables (
+        event_id TEXT NOT NULL, round INTEGER NOT NULL, table_no INTEGER NOT NULL, seats TEXT NOT NULL,
+        state TEXT NOT NULL, table_id TEXT, game_id {big}, sitters TEXT,
+        PRIMARY KEY (event_id, round, table_no))""",
+     "CREATE INDEX IF NOT EXISTS event_tables_table ON event_tables (table_id)",
+     "CREATE INDEX IF NOT EXISTS event_tables_state ON event_tables (state)",
+     """CREATE TABLE IF NOT EXISTS event_penalties (
+        id {id}, event_id TEXT NOT NULL, player_id TEXT NOT NULL, points TEXT NOT NULL, reason TEXT NOT NULL,
+        round INTEGER, created {real} NOT NULL)"""),
 )
 
 

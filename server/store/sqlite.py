@@ -29,9 +29,10 @@ from server.ratings import (
 from server.store.rows import GameRow, PastSeat, PlayerGame, PlayerRow, PlayerTotals, TableRow
 from server.store.totals import Dialect, in_standing_order, totals, totals_arguments, totals_query
 from server.store.schema import migrate_sqlite
+from server.store.sqlite_events import SqliteEvents
 
 
-class SqliteFile:
+class SqliteFile(SqliteEvents):
     """The file's tables, seats, watchers, games and decisions; every call commits at once
     except `add_decisions_batch`'s, which commits its rows together."""
 

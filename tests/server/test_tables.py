@@ -9,6 +9,7 @@ from server.game.analysis import is_red_id
 from server.lobby import Lobby, LobbyError
 from server.store import SqliteStore
 from server.table.io import Act, AddBot, Disconnect, Ready, ResultClosed, Stop
+from server.table.spec import SeatSpec, TableSpec
 from tests.server.sessions import connected, next_message, play_host, seated_table
 
 
@@ -183,6 +184,20 @@ async def test_an_idle_table_expires(store):
     assert (await next_message(host, "bye"))["reason"].startswith("the table was idle")
     await table.task
     assert table.state == "closed"
+
+
+@pytest.mark.asyncio
+async def test_an_events_table_waits_for_its_players_however_long(store):
+    """An event's table (issue 27) is not closed as idle: its seats are reserved for its players,
+    and its round ends only when it has (docs/events.md)."""
+    lobby = Lobby(SqliteStore(store), idle_seconds=0.0)
+    seats = (SeatSpec.reserved("p1"), SeatSpec.reserved("p2"), SeatSpec.bot(), SeatSpec.bot())
+    event_table = lobby.open_table(TableSpec(seats=seats, labels=("event:ab12", "event:ab12:round:1")))
+    other = lobby.open_table(TableSpec(seats=seats, labels=("arena:daily",)))
+    await asyncio.sleep(0.01)
+    assert lobby.expire_idle() == [other.id]
+    assert event_table.state == "waiting"
+    await lobby.stop()
 
 
 @pytest.mark.asyncio

@@ -1,0 +1,144 @@
+"""`GET /events/ID` and `GET /events/ID/standings.csv`: an event's page (issue 27), server-rendered
+as the standings are (server/html_pages.py): what the event is, each round's tables with their
+players in wind order, a table open linked to join (its seats are reserved: only its players
+can take them) and to watch, a table ended linked to its game's replay; the standings after the
+games played out so far, with the penalties; and the standings as CSV.
+
+Read-only: the organiser acts with `riichi-server event ...` (server/cli/events.py).  A table's
+join and watch links show for the tables this node runs (the codes of another node's are not
+kept here).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from http import HTTPStatus
+
+import structlog
+from websockets.http11 import Response
+
+from server.events import service
+from server.events.spec import EventError, EventSpec, Scoring
+from server.events.standings import Standing, shown, standings_csv
+from server.html_pages import csv_response, html_response, link, not_found, page, player_href, table, text, unavailable
+from server.store.event_rows import BOT_PREFIX, EventRow, EventTableRow, EventTableState, PenaltyRow
+from server.events.winds import WINDS
+from server.store.protocol import Store
+
+log = structlog.get_logger("riichi.pages")
+
+PATH = re.compile(r"^/events/([0-9a-f]{1,32})(/standings\.csv)?$")
+Codes = Callable[[str], "tuple[str, str] | None"]  # a table id -> its (invite, watch) codes, if this node runs it
+
+
+def is_event_path(path: str) -> bool:
+    return PATH.match(path) is not None
+
+
+class EventPages:
+    def __init__(self, store: Store, codes: Codes):
+        self.store, self.codes = store, codes
+
+    async def respond(self, path: str) -> Response:
+        match = PATH.match(path)
+        assert match is not None
+        event_id, as_csv = match.group(1), match.group(2) is not None
+        try:
+            event, spec = await service.event_of(self.store, event_id)
+            lines = await service.event_standings(self.store, event_id)
+            names = await self._names(lines, tables := await self.store.event_tables(event_id))
+            penalties = await self.store.event_penalties(event_id)
+        except EventError:
+            return not_found("No such event", f"There is no event {text(event_id)} on this server.")
+        except Exception:  # noqa: BLE001 - a store that fails one request: the server goes on
+            log.exception("event_page_failed", event_id=event_id)
+            return unavailable()
+        if as_csv:
+            return csv_response(standings_csv(lines, spec.rounds, names), f"event-{event_id}-standings.csv")
+        return html_response(HTTPStatus.OK, event_page(event, spec, tables, lines, penalties, names, self.codes))
+
+    async def _names(self, lines: list[Standing], tables: list[EventTableRow]) -> dict[str, str]:
+        names: dict[str, str] = {}
+        for player in {line.player for line in lines} | {p for t in tables for p in (*t.seats, *t.sitting)}:
+            row = None if player.startswith(BOT_PREFIX) else await self.store.player(player)
+            names[player] = row.name if row is not None else player
+        return names
+
+
+def event_page(event: EventRow, spec: EventSpec, tables: list[EventTableRow], lines: list[Standing],
+               penalties: list[PenaltyRow], names: dict[str, str], codes: Codes) -> str:
+    scoring = ("EMA: each game's points with uma, summed" if spec.scoring is Scoring.EMA_POINTS
+               else "table points 4/2/1/0 a game, ties split; regular points break ties")
+    timing = f"{spec.session_minutes} minutes a session ({spec.ending.value})" if spec.session_minutes else "untimed"
+    lead = (f"{spec.rounds} rounds of {text(spec.rules)}; {text(scoring)}; {text(spec.seating.value)} seating;"
+            f" {text(timing)}; a substitute's game: {text(spec.substitute.value)}.")
+    body = f"<h1>{text(event.name)}</h1><p class=\"lead\">{lead}</p>"
+    body += "<h2>Standings</h2>" + _standings(event, spec, lines, names)
+    if penalties:
+        body += "<h2>Penalties</h2>" + table(("Player", "Points", "Round", "Reason"), [
+            (_player(p.player_id, names), shown(p.points), str(p.round or ""), text(p.reason)) for p in penalties],
+            name_column=3)
+    for round_ in sorted({t.round for t in tables}, reverse=True):
+        body += f"<h2>Round {round_}</h2>" + table(("Table", "East", "South", "West", "North", "Game"), [
+            (str(t.table), *(_seat(p, s, names) for p, s in zip(t.seats, t.sitting, strict=True)), _game(t, codes))
+            for t in tables if t.round == round_])
+    if not tables:
+        body += "<p class=\"none\">No round has started.</p>"
+    return page(event.name, body)
+
+
+async def player_tables(store: Store, player_id: str, codes: Codes) -> str:
+    """A player's page's part (server/player_page.py): the event tables waiting for the player, each
+    with its event, round, wind and the link that takes the seat."""
+    rows = [row for row in await store.player_event_tables(player_id) if player_id in row.sitting]
+    if not rows:
+        return ""
+    cells = []
+    for row in rows:
+        event = await store.event(row.event_id)
+        name = event.name if event is not None else row.event_id
+        cells.append((link(f"/events/{row.event_id}", name), str(row.round), str(row.table),
+                      WINDS[row.sitting.index(player_id)], _game(row, codes)))
+    return "<h2>Your event tables</h2>" + table(("Event", "Round", "Table", "Seat", "Play"), cells, name_column=0)
+
+
+def _standings(event: EventRow, spec: EventSpec, lines: list[Standing], names: dict[str, str]) -> str:
+    csv_link = link(f"/events/{event.id}/standings.csv", "Download as CSV")
+    if not lines:
+        return f"<p class=\"none\">No players yet. {csv_link}.</p>"
+    rounds = range(1, spec.rounds + 1)
+    cells = []
+    for line in lines:
+        by_round = dict(line.games)
+        cells.append((str(line.rank), _player(line.player, names),
+                      *(shown(by_round[r]) if r in by_round else "" for r in rounds),
+                      shown(line.penalties) if line.penalties else "", f"<strong>{shown(line.total)}</strong>",
+                      f"{line.regular:+,d}"))
+    return table(("#", "Player", *(f"R{r}" for r in rounds), "Penalties", "Total", "Regular points"), cells,
+                 name_column=1) + f"<p>{csv_link}.</p>"
+
+
+def _seat(player: str, sitter: str, names: dict[str, str]) -> str:
+    """A seat's player, and who sits in for them if anyone does."""
+    if sitter == player:
+        return _player(player, names)
+    return f"{_player(player, names)} (in for them: {_player(sitter, names)})"
+
+
+def _player(player: str, names: dict[str, str]) -> str:
+    if player.startswith(BOT_PREFIX):
+        return "bot"
+    return link(player_href(player), names.get(player, player))
+
+
+def _game(row: EventTableRow, codes: Codes) -> str:
+    if row.state is EventTableState.DONE and row.game_id is not None:
+        return link(f"/games/{row.game_id}", f"replay of game {row.game_id}")
+    if row.state is EventTableState.ABANDONED:
+        return "abandoned" + (f" ({link(f'/games/{row.game_id}', f'game {row.game_id}')})" if row.game_id else "")
+    found = codes(row.table_id) if row.table_id else None
+    if found is not None:
+        return f"open: {link(f'/join/{found[0]}', 'join')} · {link(f'/watch/{found[1]}', 'watch')}"
+    return text({"pending": "opening soon", "opening": "opening", "open": "open",
+                 "reseat": "opening again"}.get(row.state.value, ""))

@@ -1,0 +1,50 @@
+"""The events' SQL (schema step 14), written once with `?` for each argument; `numbered` gives
+PostgreSQL's $1, $2, ... form.  Both stores run these and nothing else for events."""
+
+from __future__ import annotations
+
+import re
+
+from server.store.event_rows import EVENT_COLUMNS, EVENT_SEAT_COLUMNS, EVENT_TABLE_COLUMNS, PENALTY_COLUMNS
+
+ADD_EVENT = f"INSERT INTO events ({EVENT_COLUMNS}) VALUES (?, ?, ?, ?, ?)"
+EVENT = f"SELECT {EVENT_COLUMNS} FROM events WHERE id = ?"
+EVENTS = f"SELECT {EVENT_COLUMNS} FROM events ORDER BY created, id"
+EVENT_OF_REGISTRATION = f"SELECT {EVENT_COLUMNS} FROM events WHERE registration_hash = ?"
+# the next seq is counted in the insert itself: a player added twice is added once
+ADD_PLAYER = ("INSERT INTO event_players (event_id, player_id, seq, added)"
+              " SELECT ?, ?, COUNT(*), ? FROM event_players WHERE event_id = ? ON CONFLICT DO NOTHING")
+PLAYERS = "SELECT player_id FROM event_players WHERE event_id = ? ORDER BY seq, player_id"
+ADD_TABLE = f"INSERT INTO event_tables ({EVENT_TABLE_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?)"
+TABLES = f"SELECT {EVENT_TABLE_COLUMNS} FROM event_tables WHERE event_id = ? ORDER BY round, table_no"
+# the tables a server has work with: to open, or (reseat) to close and open again
+PENDING_TABLES = (f"SELECT {EVENT_TABLE_COLUMNS} FROM event_tables WHERE state IN ('pending', 'reseat')"
+                  " ORDER BY event_id, round, table_no")
+CLAIM_TABLE = ("UPDATE event_tables SET state = 'opening' WHERE event_id = ? AND round = ? AND table_no = ?"
+               " AND state = 'pending'")
+# a substitute named: who sits in each seat; an open table is to be opened again with them
+SUBSTITUTE = ("UPDATE event_tables SET sitters = ?, state = CASE WHEN state = 'pending' THEN 'pending'"
+              " ELSE 'reseat' END WHERE event_id = ? AND round = ? AND table_no = ? AND state IN ('pending', 'open')")
+# the table closed before its game began: pending again, to be opened afresh (or back to open: it began)
+REOPEN_TABLE = ("UPDATE event_tables SET state = 'pending', table_id = NULL WHERE event_id = ? AND round = ?"
+                " AND table_no = ? AND state = 'reseat'")
+KEEP_TABLE = ("UPDATE event_tables SET state = 'open' WHERE event_id = ? AND round = ? AND table_no = ?"
+              " AND state = 'reseat'")
+RELEASE_TABLE = ("UPDATE event_tables SET state = 'pending' WHERE event_id = ? AND round = ? AND table_no = ?"
+                 " AND state = 'opening'")
+TABLE_OPENED = ("UPDATE event_tables SET state = 'open', table_id = ? WHERE event_id = ? AND round = ?"
+                " AND table_no = ?")
+TABLE_ENDED = ("UPDATE event_tables SET state = ?, game_id = ? WHERE table_id = ? AND state IN ('open', 'reseat')")
+# the tables not yet ended that a player sits at (the JSON holds each id in quotes: '%"ID"%')
+PLAYER_TABLES = (f"SELECT {EVENT_TABLE_COLUMNS} FROM event_tables WHERE state IN ('pending', 'opening', 'open',"
+                 " 'reseat') AND COALESCE(sitters, seats) LIKE ? ORDER BY event_id, round, table_no")
+ADD_PENALTY = f"INSERT INTO event_penalties (event_id, {PENALTY_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?)"
+PENALTIES = f"SELECT {PENALTY_COLUMNS} FROM event_penalties WHERE event_id = ? ORDER BY id"
+RESULTS = (f"SELECT {EVENT_SEAT_COLUMNS} FROM event_tables t JOIN game_seats s ON s.game_id = t.game_id"
+           " WHERE t.event_id = ? AND t.state = 'done' ORDER BY t.round, t.table_no, s.seat")
+
+
+def numbered(query: str) -> str:
+    """`?` as PostgreSQL's $1, $2, ... in order (none of these queries has a ? in a string)."""
+    count = iter(range(1, query.count("?") + 1))
+    return re.sub(r"\?", lambda _: f"${next(count)}", query)

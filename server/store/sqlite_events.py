@@ -1,0 +1,104 @@
+"""The events' part of the SQLite file (server/store/sqlite.py): SqliteFile takes these methods.
+Every call commits at once; a round's tables are written in one transaction."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import time
+from collections.abc import Sequence
+
+from server.store import event_queries as q
+from server.store.event_rows import (
+    EventRow, EventSeatRow, EventTableRow, EventTableState, PenaltyRow, event_row, event_seat_row, event_table_row,
+    penalty_row,
+)
+
+
+class SqliteEvents:
+    db: sqlite3.Connection
+
+    def add_event(self, event: EventRow) -> None:
+        self.db.execute(q.ADD_EVENT, (event.id, event.name, json.dumps(event.spec), event.registration_hash,
+                                      event.created))
+
+    def event(self, event_id: str) -> EventRow | None:
+        row = self.db.execute(q.EVENT, (event_id,)).fetchone()
+        return None if row is None else event_row(row)
+
+    def events(self) -> list[EventRow]:
+        return [event_row(row) for row in self.db.execute(q.EVENTS)]
+
+    def event_of_registration(self, registration_hash: str) -> EventRow | None:
+        row = self.db.execute(q.EVENT_OF_REGISTRATION, (registration_hash,)).fetchone()
+        return None if row is None else event_row(row)
+
+    def add_event_player(self, event_id: str, player_id: str) -> bool:
+        """False: the player was in the event already."""
+        return self.db.execute(q.ADD_PLAYER, (event_id, player_id, time.time(), event_id)).rowcount == 1
+
+    def event_players(self, event_id: str) -> list[str]:
+        return [row[0] for row in self.db.execute(q.PLAYERS, (event_id,))]
+
+    def add_event_round(self, tables: Sequence[EventTableRow]) -> bool:
+        """A round's tables, all or none; False: that round has tables already."""
+        self.db.execute("BEGIN IMMEDIATE")
+        try:
+            for t in tables:
+                self.db.execute(q.ADD_TABLE, (t.event_id, t.round, t.table, json.dumps(list(t.seats)), t.state.value,
+                                              t.table_id, t.game_id, _sitters(t)))
+        except sqlite3.IntegrityError:
+            self.db.execute("ROLLBACK")
+            return False
+        except BaseException:
+            self.db.execute("ROLLBACK")
+            raise
+        self.db.execute("COMMIT")
+        return True
+
+    def event_tables(self, event_id: str) -> list[EventTableRow]:
+        return [event_table_row(row) for row in self.db.execute(q.TABLES, (event_id,))]
+
+    def pending_event_tables(self) -> list[EventTableRow]:
+        return [event_table_row(row) for row in self.db.execute(q.PENDING_TABLES)]
+
+    def player_event_tables(self, player_id: str) -> list[EventTableRow]:
+        return [event_table_row(row) for row in self.db.execute(q.PLAYER_TABLES, (f'%"{player_id}"%',))]
+
+    def claim_event_table(self, event_id: str, round_: int, table: int) -> bool:
+        """Pending -> opening, for one server only: True for the one that claimed it."""
+        return self.db.execute(q.CLAIM_TABLE, (event_id, round_, table)).rowcount == 1
+
+    def substitute_event_table(self, event_id: str, round_: int, table: int, sitters: Sequence[str]) -> bool:
+        """Who sits in each seat now; False: the table is neither pending nor open (try again, or too late)."""
+        return self.db.execute(q.SUBSTITUTE, (json.dumps(list(sitters)), event_id, round_, table)).rowcount == 1
+
+    def reopen_event_table(self, event_id: str, round_: int, table: int, reopen: bool) -> None:
+        """A table to reseat: pending again (`reopen`: its table closed before its game began) or open."""
+        self.db.execute(q.REOPEN_TABLE if reopen else q.KEEP_TABLE, (event_id, round_, table))
+
+    def release_event_table(self, event_id: str, round_: int, table: int) -> None:
+        """Opening -> pending again: the server that claimed it could not open it."""
+        self.db.execute(q.RELEASE_TABLE, (event_id, round_, table))
+
+    def event_table_opened(self, event_id: str, round_: int, table: int, table_id: str) -> None:
+        self.db.execute(q.TABLE_OPENED, (table_id, event_id, round_, table))
+
+    def event_table_ended(self, table_id: str, game_id: int, abandoned: bool) -> bool:
+        """The event table that `table_id` is, ended with `game_id`; False: it is no event's open table."""
+        state = EventTableState.ABANDONED if abandoned else EventTableState.DONE
+        return self.db.execute(q.TABLE_ENDED, (state.value, game_id, table_id)).rowcount == 1
+
+    def add_event_penalty(self, event_id: str, penalty: PenaltyRow) -> None:
+        self.db.execute(q.ADD_PENALTY, (event_id, penalty.player_id, str(penalty.points), penalty.reason,
+                                        penalty.round, penalty.created or time.time()))
+
+    def event_penalties(self, event_id: str) -> list[PenaltyRow]:
+        return [penalty_row(row) for row in self.db.execute(q.PENALTIES, (event_id,))]
+
+    def event_results(self, event_id: str) -> list[EventSeatRow]:
+        return [event_seat_row(row) for row in self.db.execute(q.RESULTS, (event_id,))]
+
+
+def _sitters(table: EventTableRow) -> str | None:
+    return None if table.sitters is None else json.dumps(list(table.sitters))

@@ -1,0 +1,68 @@
+"""`riichi-server event ...` as an organiser runs it (issue 27: "Creates an event (`riichi-server
+event create` ...)"; "Players ... are added by name"; "Penalties and chombo entered by the
+organiser appear in the standings"; "Standings ... on a page and as CSV")."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+
+from server.app import main
+
+
+def _run(capsys, *args: str) -> tuple[int, str, str]:
+    status = main(["event", *args])
+    out, err = capsys.readouterr()
+    return status, out, err
+
+
+def test_an_event_is_created_players_added_by_name_a_round_seated_and_a_penalty_shown(tmp_path, capsys):
+    db = ("--db", str(tmp_path / "riichi.sqlite3"))
+    status, out, err = _run(capsys, "create", "--name", "Spring cup", "--rounds", "2", "--scoring", "table-points",
+                            "--seating", "shuffled", "--session-minutes", "90", *db)
+    event = out.strip()
+    assert status == 0 and len(event) == 8 and "riichi-server event add" in err
+    status, out, _ = _run(capsys, "add", event, "ann", "bob", "cid", "dee", "eve", "fay", "gus", "hal", *db)
+    assert status == 0 and out.count("added ") == 8 and out.count("#player=") == 8  # new players: each its link
+    status, out, _ = _run(capsys, "add", event, "ann", *db)
+    assert "was in the event already" in out
+    status, out, _ = _run(capsys, "start-round", event, *db)
+    assert status == 0 and out.startswith("round 1: 2 tables") and "EAST" in out
+    assert _run(capsys, "start-round", event, *db)[2].strip() \
+        == "riichi-server: round 1 is still in play: start the next once its tables have ended"
+    status, out, _ = _run(capsys, "penalty", event, "bob", "-1.5", "--reason", "chombo", "--round", "1", *db)
+    assert status == 0 and out.strip() == "bob: -1.5 (chombo)"
+    status, out, _ = _run(capsys, "substitute", event, "cid", "--by", "bot", *db)
+    assert status == 0 and out.startswith("bot sits in for cid at table ") and "credit-player" in out
+    assert "no player is named zed" in _run(capsys, "substitute", event, "dee", "--by", "zed", *db)[2]
+    assert "cid (sub: bot:substitute)" in _run(capsys, "tables", event, *db)[1]
+    status, out, _ = _run(capsys, "standings", event, "--csv", *db)
+    assert out.splitlines()[0] == "rank,player,round 1,round 2,penalties,total,regular points"
+    assert out.splitlines()[-1] == "8,bob,,,-1.5,-1.5,0"
+
+
+def test_a_bad_event_says_what_to_change_in_one_line(tmp_path, capsys):
+    db = ("--db", str(tmp_path / "riichi.sqlite3"))
+    assert _run(capsys, "create", "--name", "x", "--rounds", "0", *db)[2].strip() \
+        == "riichi-server: rounds: 0 is not 1 to 64"
+    assert _run(capsys, "standings", "nope", *db)[2].strip() \
+        == "riichi-server: no event nope: `riichi-server event list` shows the events"
+
+
+@pytest.mark.server("--event-poll", "0.2", checked=True)
+def test_a_round_started_from_the_command_is_opened_by_the_running_server(server, capsys):
+    """"a round's tables must be opened by the running server (it owns the lobby)": the command
+    writes them to the server's SQLite file, the server process polls for them and opens each
+    (docs/events.md); `event tables` then shows them open."""
+    db = ("--db", str(server.db))
+    event = _run(capsys, "create", "--name", "Live cup", "--rounds", "1", *db)[1].strip()
+    _run(capsys, "add", event, *(f"live{i}" for i in range(8)), *db)
+    assert _run(capsys, "start-round", event, *db)[0] == 0
+    deadline = time.monotonic() + 20
+    while time.monotonic() < deadline:
+        out = _run(capsys, "tables", event, *db)[1]
+        if out.count(" open ") == 2:
+            break
+        time.sleep(0.2)
+    assert out.count(" open ") == 2 and "pending" not in out, out
