@@ -12,21 +12,19 @@ write the server's database (--db), as `players add` does: whoever may write it 
 from __future__ import annotations
 
 import argparse
-import asyncio
 import sys
 from fractions import Fraction
-from pathlib import Path
 from typing import Any
 
-from server.cli.games import aligned, fail
-from server.cli.local_games import database_to_read
+from server.cli.games import aligned
+from server.cli.store_command import run_on_store
 from server.cli.players import page_of, print_added
 from server.events import service
 from server.events.spec import EndingPolicy, EventError, EventSpec, Scoring, Seating, SubstituteRule
 from server.events.standings import shown, standings_csv
 from server.identity import key_hash, new_key, new_player
 from server.store.event_rows import BOT_PREFIX, PenaltyRow
-from server.store.opening import StoreProblem, open_store
+from server.store.opening import open_store
 from server.store.protocol import Store
 from server.store.rows import PlayerKind
 
@@ -91,14 +89,7 @@ def add_commands(commands: Any) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """An `event` command from riichi-server's parsed arguments; the exit status."""
-    db, which = database_to_read(getattr(args, "db", None))
-    if which is not None:
-        Path(db).parent.mkdir(parents=True, exist_ok=True)
-        print(f"riichi-server: {which.replace('reading', 'using', 1)}", file=sys.stderr)
-    try:
-        return asyncio.run(_run(args, db))
-    except (StoreProblem, EventError) as problem:
-        return fail(str(problem))
+    return run_on_store(args, _run, writes=True, problems=(EventError,))
 
 
 async def _run(args: argparse.Namespace, db: str) -> int:

@@ -10,16 +10,14 @@ written).
 from __future__ import annotations
 
 import argparse
-import asyncio
 import sys
 import time
-from pathlib import Path
 from typing import Any
 
-from server.cli.games import aligned, fail
-from server.cli.local_games import database_to_read
+from server.cli.games import aligned
+from server.cli.store_command import run_on_store
 from server.ratings import shown
-from server.store.opening import StoreProblem, open_store, where
+from server.store.opening import open_store, where
 from server.store.rows import PlayerTotals
 
 HEADER = ("PLAYER", "NAME", "RATING", "ORDINAL", "GAMES")
@@ -42,14 +40,7 @@ def add_commands(commands: Any) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """`ratings` from riichi-server's parsed arguments; the exit status."""
-    db, which = database_to_read(getattr(args, "db", None))
-    if which is not None:
-        Path(db).parent.mkdir(parents=True, exist_ok=True)
-        print(f"riichi-server: {which}", file=sys.stderr)
-    try:
-        return asyncio.run(_run(args, db))
-    except StoreProblem as problem:
-        return fail(str(problem))
+    return run_on_store(args, _run)
 
 
 async def _run(args: argparse.Namespace, db: str) -> int:
