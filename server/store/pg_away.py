@@ -39,11 +39,22 @@ def database_away(problem: BaseException) -> bool:
                                 asyncpg.exceptions.TooManyConnectionsError))
 
 
-class Outage:
-    """Whether the database answers, as the store's own calls find it."""
+def connection_broken(problem: BaseException) -> bool:
+    """Whether an exception is a pooled connection left mid-operation (asyncpg's "cannot switch
+    to state N; another operation is in progress"): a query cancelled while the database was
+    away can leave one so, and every later use of it fails the same way until it is replaced."""
+    import asyncpg
 
-    def __init__(self, clock: Callable[[], float] = time.monotonic):
-        self.clock = clock
+    return isinstance(problem, asyncpg.InternalClientError)
+
+
+class Outage:
+    """Whether the database answers, as the store's own calls find it.  `renew`: replaces the
+    pool's connections (asyncpg's `expire_connections`), called when one is found broken."""
+
+    def __init__(self, clock: Callable[[], float] = time.monotonic,
+                 renew: Callable[[], Awaitable[None]] | None = None):
+        self.clock, self.renew = clock, renew
         self.away_since: float | None = None
         self.closing = False  # the store is closing: held writes give up (DatabaseAway)
 
@@ -62,6 +73,19 @@ class Outage:
             log.info("database_back", away_s=round(self.clock() - self.away_since, 1))
             self.away_since = None
 
+    async def away(self, problem: BaseException) -> bool:
+        """Whether `problem` is one to ride out (and if so, it is noted): the database away, or
+        a broken connection (then the pool's connections are renewed, and it is tried again)."""
+        if connection_broken(problem):
+            log.warning("database_connections_renewed", error=str(problem).splitlines()[0])
+            if self.renew is not None:
+                await self.renew()
+            return True
+        if database_away(problem):
+            self.missed(problem)
+            return True
+        return False
+
     async def held(self, attempt: Callable[[], Awaitable[T]]) -> T:
         """attempt() until the database takes it (a write: each try is one transaction)."""
         tries = 0
@@ -69,9 +93,8 @@ class Outage:
             try:
                 result = await attempt()
             except Exception as problem:
-                if not database_away(problem):
+                if not await self.away(problem):
                     raise
-                self.missed(problem)
                 if self.closing:
                     raise DatabaseAway(self.problem()) from None
                 await asyncio.sleep(WAITS[min(tries, len(WAITS) - 1)])
@@ -87,9 +110,8 @@ class Outage:
             async with asyncio.timeout(ASK_WITHIN):
                 result = await attempt()
         except Exception as problem:
-            if not database_away(problem):
+            if not await self.away(problem):
                 raise
-            self.missed(problem)
-            raise DatabaseAway(self.problem()) from None
+            raise DatabaseAway(self.problem() or "the database connection is being renewed") from None
         self.answered()
         return result

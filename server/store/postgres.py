@@ -66,7 +66,7 @@ def shown(url: str) -> str:
 class PostgresStore(PostgresEvents):
     def __init__(self, pool: Any, url: str):
         self.pool, self.url = pool, url
-        self.outage = Outage()
+        self.outage = Outage(renew=pool.expire_connections)
         self._gathered: list[tuple[DecisionBatch, asyncio.Future[None]]] = []
         self._committer: asyncio.Task[None] | None = None
         self._epochs: dict[str, int] = {}  # tables written for under a lease: id -> its epoch (take)
