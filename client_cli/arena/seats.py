@@ -21,6 +21,7 @@ import logging
 import random
 import subprocess
 import time
+from abc import ABC, abstractmethod
 from collections import Counter
 from collections.abc import Callable, Sequence
 
@@ -49,7 +50,7 @@ class Fault(enum.StrEnum):
 _DEFAULT_ANSWERS = Bot()  # the SDK's defaults: what its runner plays for a failing bot
 
 
-class Seat:
+class Seat(ABC):
     """The interface of a seat's player (the defaults: observes nothing, holds nothing)."""
 
     faults: Counter
@@ -57,8 +58,9 @@ class Seat:
     def observe(self, game: Game, events: Sequence[Event]) -> None:
         """The events the last decision caused (and the game's first ones); `game` after them."""
 
+    @abstractmethod
     def decide(self, game: Game, seat: int) -> Action:
-        raise NotImplementedError
+        """The seat's answer to the decision the game offers it now."""
 
     def close(self) -> None:
         """The game is over: end whatever the bot holds."""
