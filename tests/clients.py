@@ -1,11 +1,14 @@
 """What the tests' clients do at a real server's table (tests/harness.py starts the server):
-wait for a kind of message, read until the server is quiet, set up a table, play to its end."""
+wait for a kind of message, read until the server is quiet, set up a table, play to its end,
+and ask the server's HTTP side."""
 
 from __future__ import annotations
 
 import asyncio
 import random
 import signal
+import urllib.error
+import urllib.request
 from typing import Any
 
 from protocol.client import Client
@@ -103,3 +106,29 @@ async def resumed_after_a_restart(server, seed: int) -> tuple[Client, int, dict]
     catchup = await recv(back, "catchup")
     assert catchup["replay"] is False and catchup["reason"] == "restart"
     return back, since, catchup
+
+
+def http_get(server: Any, path: str, gz: bool = False) -> tuple[int, dict[str, str], bytes]:
+    """GET `path` from `server` (anything with a `port`): its status, headers and body as sent
+    (`gz`: saying it takes gzip); an error status is returned, not raised."""
+    request = urllib.request.Request(f"http://127.0.0.1:{server.port}{path}",
+                                     headers={"Accept-Encoding": "gzip"} if gz else {})
+    try:
+        with urllib.request.urlopen(request, timeout=10) as answer:
+            return answer.status, dict(answer.headers), answer.read()
+    except urllib.error.HTTPError as refused:
+        return refused.code, dict(refused.headers), refused.read()
+
+
+async def east_game_in_play(server, strategy: str = "shanten") -> tuple[Client, dict]:
+    """A host and three bots of `strategy`, East only, no clock: (the host, its `table` in play)."""
+    host = await Client.connect(server.url, "host")
+    await host.send({"type": "create_table", "rules": "tenhou", "overrides": {"rounds": 1}, "clock": {"none": True}})
+    await recv(host, "table")
+    for _ in range(3):
+        await host.send({"type": "add_bot", "strategy": strategy})
+    await host.send({"type": "ready"})
+    while True:
+        table = await recv(host, "table")
+        if table["state"] == "playing":
+            return host, table

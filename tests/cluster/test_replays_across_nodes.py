@@ -13,8 +13,6 @@ from __future__ import annotations
 import asyncio
 import gzip
 import json
-import urllib.error
-import urllib.request
 from typing import Any
 
 import pytest
@@ -25,6 +23,7 @@ from server.identity import key_hash
 from server.replay_document import replay_document
 from server.store.postgres import PostgresStore
 from tests.bot_tables import invite_of
+from tests.clients import http_get
 from tests.cluster.nodes import start_nodes, stop_nodes
 from tests.services import new_database
 
@@ -48,16 +47,10 @@ class HeldFirst:
         return await self.bot.decide(view, actions)
 
 
-def get(port: int, path: str) -> tuple[int, bytes]:
-    request = urllib.request.Request(f"http://127.0.0.1:{port}{path}", headers={"Accept-Encoding": "gzip"})
-    try:
-        with urllib.request.urlopen(request, timeout=10) as answer:
-            body = answer.read()
-            if answer.headers.get("Content-Encoding") == "gzip":
-                body = gzip.decompress(body)
-            return answer.status, body
-    except urllib.error.HTTPError as refused:
-        return refused.code, refused.read()
+def get(node, path: str) -> tuple[int, bytes]:
+    """A node's answer, its body unzipped."""
+    status, headers, body = http_get(node, path, gz=True)
+    return status, gzip.decompress(body) if headers.get("Content-Encoding") == "gzip" else body
 
 
 async def game_in_play(url: str) -> int:
@@ -99,20 +92,20 @@ async def test_a_game_in_play_is_in_no_replay_or_history_and_once_ended_both_nod
         for node in nodes:
             for path in (f"/api/games/{game}", f"/api/games/{game}/replay", f"/api/games/{game}/tenhou6",
                          f"/api/games/{game}/mjai"):
-                status, body = await loop.run_in_executor(None, get, node.port, path)
+                status, body = await loop.run_in_executor(None, get, node, path)
                 assert status == 409 and b"still in play" in body, (node.name, path, status, body[:200])
-            _, page = await loop.run_in_executor(None, get, node.port, f"/players/{player.id}")
+            _, page = await loop.run_in_executor(None, get, node, f"/players/{player.id}")
             assert f"/games/{game}".encode() not in page
-            _, api = await loop.run_in_executor(None, get, node.port, f"/api/players/{player.id}")
+            _, api = await loop.run_in_executor(None, get, node, f"/api/players/{player.id}")
             assert json.loads(api)["games"] == []
-            _, standings = await loop.run_in_executor(None, get, node.port, "/standings.csv")
+            _, standings = await loop.run_in_executor(None, get, node, "/standings.csv")
             assert b"hana" not in standings
         release.set()
         results = await asyncio.wait_for(asyncio.gather(host, friend), 240)
         assert all(result.final for result in results)
-        documents = [await loop.run_in_executor(None, get, node.port, f"/api/games/{game}/replay") for node in nodes]
-        viewer = [await loop.run_in_executor(None, get, node.port, f"/games/{game}") for node in nodes]
-        _, api = await loop.run_in_executor(None, get, nodes[1].port, f"/api/players/{player.id}")
+        documents = [await loop.run_in_executor(None, get, node, f"/api/games/{game}/replay") for node in nodes]
+        viewer = [await loop.run_in_executor(None, get, node, f"/games/{game}") for node in nodes]
+        _, api = await loop.run_in_executor(None, get, nodes[1], f"/api/players/{player.id}")
     finally:
         release.set()
         stop_nodes(nodes)

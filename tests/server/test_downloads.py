@@ -5,46 +5,21 @@ riichi-server process, over real HTTP."""
 
 import json
 import random
-import urllib.error
-import urllib.request
 
 import pytest
 
-from protocol.client import Client
 from server.game.export_mjai import export_mjai
 from server.game.export_tenhou6 import export_tenhou6
 from server.game.flow import uma_and_oka
 from server.game.record import GameRecord
 from server.rules.config import TENHOU
 from server.store import SqliteFile
-from tests.clients import play_counting, recv
-
-
-def get(server, path: str) -> tuple[int, dict, bytes]:
-    try:
-        with urllib.request.urlopen(f"http://127.0.0.1:{server.port}{path}", timeout=10) as answer:
-            return answer.status, dict(answer.headers), answer.read()
-    except urllib.error.HTTPError as refused:
-        return refused.code, dict(refused.headers), refused.read()
-
-
-async def started(server) -> tuple[Client, dict]:
-    """A host and three bots, East only, no clock: (the host, its `table` in play)."""
-    host = await Client.connect(server.url, "host")
-    await host.send({"type": "create_table", "rules": "tenhou", "overrides": {"rounds": 1}, "clock": {"none": True}})
-    await recv(host, "table")
-    for _ in range(3):
-        await host.send({"type": "add_bot", "strategy": "shanten"})
-    await host.send({"type": "ready"})
-    while True:
-        table = await recv(host, "table")
-        if table["state"] == "playing":
-            return host, table
+from tests.clients import east_game_in_play, http_get, play_counting, recv
 
 
 @pytest.mark.asyncio
 async def test_a_finished_games_record_is_served_as_tenhou6_json_and_as_mjai_lines(server):
-    host, _ = await started(server)
+    host, _ = await east_game_in_play(server)
     result = await play_counting(host, random.Random(5), [])
     await host.close()
     game = result["game"]
@@ -53,20 +28,20 @@ async def test_a_finished_games_record_is_served_as_tenhou6_json_and_as_mjai_lin
     record = store.record(game)
     store.close()
 
-    status, headers, body = get(server, f"/api/games/{game}/tenhou6")
+    status, headers, body = http_get(server, f"/api/games/{game}/tenhou6")
     assert status == 200 and headers["Content-Type"].startswith("application/json")
     assert f'filename="game-{game}.tenhou6.json"' in headers["Content-Disposition"]
     assert json.loads(body) == json.loads(json.dumps(export_tenhou6(record)))
     assert "Content-Security-Policy" in headers
 
-    status, headers, body = get(server, f"/api/games/{game}/mjai")
+    status, headers, body = http_get(server, f"/api/games/{game}/mjai")
     assert status == 200 and headers["Content-Type"].startswith("application/x-ndjson")
     lines = [json.loads(line) for line in body.decode().splitlines()]
     assert lines == json.loads(json.dumps(export_mjai(record)))
     assert lines[0]["type"] == "start_game" and lines[-1]["type"] == "end_game"
-    assert get(server, f"/api/games/{game}/mjai")[2] == body  # asked again: the same bytes
+    assert http_get(server, f"/api/games/{game}/mjai")[2] == body  # asked again: the same bytes
 
-    status, headers, body = get(server, f"/api/games/{game}")  # the record itself, which replays to the game
+    status, headers, body = http_get(server, f"/api/games/{game}")  # the record itself, which replays to the game
     assert status == 200 and headers["Content-Type"].startswith("application/json")
     served = GameRecord.from_json(body.decode())
     assert (served.seed, served.names, served.decisions) == (record.seed, record.names, record.decisions)
@@ -75,14 +50,14 @@ async def test_a_finished_games_record_is_served_as_tenhou6_json_and_as_mjai_lin
 
 @pytest.mark.asyncio
 async def test_a_game_in_play_is_never_served_and_unknown_games_are_not_found(server):
-    host, table = await started(server)
+    host, table = await east_game_in_play(server)
     await recv(host, "offer")
     for fmt in ("/tenhou6", "/mjai", ""):  # (no concealed tile of a game in play, in any form)
-        status, headers, body = get(server, f"/api/games/{table['game']}{fmt}")
+        status, headers, body = http_get(server, f"/api/games/{table['game']}{fmt}")
         assert status == 409 and b"still in play" in body and body.count(b"\n") == 1
         assert headers["Cache-Control"] == "no-store"
-    assert get(server, f"/api/games/{table['game'] + 100}/tenhou6")[0] == 404
+    assert http_get(server, f"/api/games/{table['game'] + 100}/tenhou6")[0] == 404
     for path in ("/api/games/x/tenhou6", f"/api/games/{table['game']}/record", "/api/games/"):
-        status, _, body = get(server, path)
+        status, _, body = http_get(server, path)
         assert status == 404 and b"/api/games/ID/tenhou6" in body
     await host.close()

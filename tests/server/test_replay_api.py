@@ -8,81 +8,54 @@ import gzip
 import json
 import random
 import time
-import urllib.error
-import urllib.request
 from pathlib import Path
 
 import pytest
 from websockets.asyncio.client import connect
 
-from protocol.client import Client
 from server.dropped_log import document_of_log
 from server.replay_document import replay_document
 from server.store import SqliteFile
-from tests.clients import play_counting, recv
+from tests.clients import east_game_in_play, http_get, play_counting, recv
 
 pytestmark = pytest.mark.server("--abandon", "1")
 MJLOG = Path(__file__).resolve().parents[1] / "data" / "corpus" / "tenhou-mjlog" / "first-example.mjlog"
 
 
-def get(server, path: str, gz: bool = False) -> tuple[int, dict, bytes]:
-    request = urllib.request.Request(f"http://127.0.0.1:{server.port}{path}",
-                                     headers={"Accept-Encoding": "gzip"} if gz else {})
-    try:
-        with urllib.request.urlopen(request, timeout=10) as answer:
-            return answer.status, dict(answer.headers), answer.read()
-    except urllib.error.HTTPError as refused:
-        return refused.code, dict(refused.headers), refused.read()
-
-
-async def started(server, strategy: str = "shanten") -> tuple[Client, dict]:
-    """A host and three bots, East only, no clock: (the host, its `table` in play)."""
-    host = await Client.connect(server.url, "host")
-    await host.send({"type": "create_table", "rules": "tenhou", "overrides": {"rounds": 1}, "clock": {"none": True}})
-    await recv(host, "table")
-    for _ in range(3):
-        await host.send({"type": "add_bot", "strategy": strategy})
-    await host.send({"type": "ready"})
-    while True:
-        table = await recv(host, "table")
-        if table["state"] == "playing":
-            return host, table
-
-
 @pytest.mark.asyncio
 async def test_a_finished_games_replay_document_is_served_plain_and_gzipped(server):
-    host, _ = await started(server)
+    host, _ = await east_game_in_play(server)
     result = await play_counting(host, random.Random(5), [])
     await host.close()
     game = result["game"]
     store = SqliteFile(server.db)
     record = store.record(game)
     store.close()
-    status, headers, body = await asyncio.to_thread(get, server, f"/api/games/{game}/replay")
+    status, headers, body = await asyncio.to_thread(http_get, server, f"/api/games/{game}/replay")
     assert status == 200 and headers["Content-Type"].startswith("application/json")
     assert "Content-Disposition" not in headers and "Content-Security-Policy" in headers
     doc = json.loads(body)
     assert doc.pop("players") == [None, "bot-shanten", "bot-shanten", "bot-shanten"]  # (the host gave no key)
     assert doc == json.loads(json.dumps(replay_document(record)))
     assert doc["final"]["scores"] == result["final"]["scores"]
-    status, headers, packed = await asyncio.to_thread(get, server, f"/api/games/{game}/replay", True)
+    status, headers, packed = await asyncio.to_thread(http_get, server, f"/api/games/{game}/replay", True)
     assert status == 200 and headers["Content-Encoding"] == "gzip" and gzip.decompress(packed) == body
 
 
 @pytest.mark.asyncio
 async def test_no_replay_of_a_game_in_play_and_unknown_games_are_not_found(server):
-    host, table = await started(server)
+    host, table = await east_game_in_play(server)
     await recv(host, "offer")
-    status, headers, body = await asyncio.to_thread(get, server, f"/api/games/{table['game']}/replay", True)
+    status, headers, body = await asyncio.to_thread(http_get, server, f"/api/games/{table['game']}/replay", True)
     assert status == 409 and b"still in play" in body and headers["Cache-Control"] == "no-store"
     assert "hands" not in body.decode()
-    assert (await asyncio.to_thread(get, server, f"/api/games/{table['game'] + 100}/replay"))[0] == 404
+    assert (await asyncio.to_thread(http_get, server, f"/api/games/{table['game'] + 100}/replay"))[0] == 404
     await host.close()
 
 
 @pytest.mark.asyncio
 async def test_no_replay_of_an_abandoned_game(server):
-    host, table = await started(server, "builtin")
+    host, table = await east_game_in_play(server, "builtin")
     await recv(host, "offer")
     await host.close()  # no player connected: abandoned after --abandon 1 s
     store = SqliteFile(server.db)
@@ -92,7 +65,7 @@ async def test_no_replay_of_an_abandoned_game(server):
     [row] = store.games(finished=True)
     store.close()
     assert row.final["abandoned"] is True
-    status, _, body = await asyncio.to_thread(get, server, f"/api/games/{table['game']}/replay")
+    status, _, body = await asyncio.to_thread(http_get, server, f"/api/games/{table['game']}/replay")
     assert status == 409 and b"abandoned" in body
 
 
@@ -110,5 +83,5 @@ async def test_a_log_sent_to_the_replay_websocket_comes_back_as_its_document(ser
 
 def test_the_replay_pages_are_the_page(server):
     for path in ("/games/12", "/replay"):
-        status, headers, body = get(server, path)
+        status, headers, body = http_get(server, path)
         assert status == 200 and headers["Content-Type"].startswith("text/html") and b"app.js" in body
