@@ -294,3 +294,25 @@ def create_table(browser, port: int, name: str, bots: int = 3, strategy: str = "
     Select(browser.find_element(By.ID, "bots")).select_by_value(str(bots))
     Select(browser.find_element(By.ID, "bot-strategy")).select_by_value(strategy)
     browser.find_element(By.CSS_SELECTOR, "#create button[type=submit]").click()
+
+
+SELF_PLAYING = ("noCalls", "autoWin", "discardDrawn")  # the comforts that leave the player little to do
+
+
+def comforts_on(player: WebPlayer) -> None:
+    """The page's comforts that play most of a hand by themselves turned on (SELF_PLAYING)."""
+    for name in SELF_PLAYING:
+        player.press(f'#comforts [data-comfort="{name}"]')
+
+
+def played_to_the_final_screen(browser: webdriver.Chrome, port: int, name: str, rules: str) -> WebPlayer:
+    """A short game (East only, three random bots, no clock) created and played from the page
+    with its comforts on, until its final standings show."""
+    create_table(browser, port, name, strategy="random", rules=rules, length="1")
+    player = WebPlayer(browser)
+    player.until(lambda s: s["screen"] == "waiting")
+    player.press("#ready")
+    player.until(lambda s: s["screen"] == "table")
+    comforts_on(player)
+    player.play(lambda s, p: s["dialog"] == "final", timeout=600)
+    return player

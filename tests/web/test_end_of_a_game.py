@@ -13,7 +13,7 @@ import json
 import re
 import urllib.request
 
-from tests.web.browser import WebPlayer, create_table, page_errors
+from tests.web.browser import WebPlayer, create_table, page_errors, played_to_the_final_screen
 
 TOGGLES = """
 return Object.fromEntries(Array.from(document.querySelectorAll('#comforts [data-comfort]'))
@@ -77,14 +77,7 @@ return Array.from(document.querySelectorAll('#seats tr')).map((r) => r.textConte
 def test_the_final_screens_rematch_seats_us_at_a_new_table_with_the_same_bots_and_its_game_starts_afresh(
         server, browsers):
     browser = browsers()
-    create_table(browser, server.port, "alice", strategy="random", rules="ema2016", length="1")
-    player = WebPlayer(browser)
-    player.until(lambda s: s["screen"] == "waiting")
-    player.press("#ready")
-    player.until(lambda s: s["screen"] == "table")
-    for name in ("noCalls", "autoWin", "discardDrawn"):
-        player.press(f'#comforts [data-comfort="{name}"]')
-    player.play(lambda s, p: s["dialog"] == "final", timeout=600)
+    player = played_to_the_final_screen(browser, server.port, "alice", "ema2016")
     first = browser.find_element("css selector", "#record-tenhou6").get_attribute("href")
     player.key("r")  # Rematch, from the final dialog
     player.until(lambda s: s["screen"] == "waiting" and s["dialog"] == "", 10, "the rematch's waiting room")

@@ -23,10 +23,9 @@ from pathlib import Path
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import WebDriverWait
 
-from tests.web.browser import WebPlayer, create_table, page_errors
+from tests.web.browser import WebPlayer, comforts_on, create_table, page_errors
 
 SERVER = Path(sys.executable).parent / "riichi-server"
-COMFORTS = ("noCalls", "autoWin", "discardDrawn")
 
 # Each seat's name as the table draws it: its link (null: plain text), and how the link opens.
 SEAT_NAMES = """
@@ -75,8 +74,7 @@ def play_a_short_game(server, browser, name: str, player_id: str, open_a_name: b
     assert [n["href"] for n in names[1:]] == ["/players/bot-random"] * 3, names  # the bots' player: their strategy
     if open_a_name:
         a_name_opens_its_players_page_in_a_new_tab(browser, player)
-    for comfort in COMFORTS:
-        player.press(f'#comforts [data-comfort="{comfort}"]')
+    comforts_on(player)
     player.play(lambda s, p: s["dialog"] == "final", timeout=300)
     replay = browser.find_element(By.CSS_SELECTOR, "#result #final-replay").get_attribute("href")
     own = browser.find_element(By.CSS_SELECTOR, "#result #final-own-page").get_attribute("href")

@@ -16,7 +16,7 @@ from protocol.events import EventType
 from server.dropped_log import document_of_log
 from server.replay_document import replay_document
 from server.store import SqliteFile
-from tests.web.browser import PHONE, WebPlayer, create_table, page_errors
+from tests.web.browser import PHONE, WebPlayer, create_table, page_errors, played_to_the_final_screen
 
 MJLOG = Path(__file__).resolve().parents[1] / "data" / "corpus" / "tenhou-mjlog" / "first-example.mjlog"
 
@@ -80,14 +80,7 @@ def expected_steps(doc: dict) -> list[dict]:
 
 def played_to_its_end(server, browser) -> tuple[WebPlayer, int]:
     """A short game (East only, three random bots) played in the browser with the comforts on."""
-    create_table(browser, server.port, "alice", strategy="random", rules="tenhou", length="1")
-    player = WebPlayer(browser)
-    player.until(lambda s: s["screen"] == "waiting")
-    player.press("#ready")
-    player.until(lambda s: s["screen"] == "table")
-    for name in ("noCalls", "autoWin", "discardDrawn"):
-        player.press(f'#comforts [data-comfort="{name}"]')
-    player.play(lambda s, p: s["dialog"] == "final", timeout=600)
+    player = played_to_the_final_screen(browser, server.port, "alice", "tenhou")
     link = browser.find_element("css selector", "#result #final-replay").get_attribute("href")
     return player, int(re.search(r"/games/(\d+)$", link)[1])
 
