@@ -193,6 +193,32 @@ def _statements(steps) -> list[str]:
             for step in steps for one in ((step,) if isinstance(step, AddColumn) else step)]
 
 
+def _sqlite_at(path, version: int, kept) -> None:
+    """A SQLite file as a server of schema `version` left it, holding the rows `kept` inserts."""
+    with sqlite3.connect(path) as db:
+        for statement in [*_statements(SQLITE[:version]), *kept]:
+            db.execute(statement)
+        db.execute(f"PRAGMA user_version = {version}")
+
+
+async def _postgres_at(postgres, version: int, kept) -> str:
+    """A new PostgreSQL database as a server of schema `version` left it, holding the rows
+    `kept` inserts; its URL."""
+    import asyncpg
+
+    from server.store.schema import POSTGRES
+
+    url = await new_database(postgres)
+    connection = await asyncpg.connect(url)
+    try:
+        for statement in ["CREATE TABLE schema_version (version INTEGER NOT NULL)",
+                          f"INSERT INTO schema_version VALUES ({version})", *_statements(POSTGRES[:version]), *kept]:
+            await connection.execute(statement)
+    finally:
+        await connection.close()
+    return url
+
+
 # A game played out and kept at version 10: its seats with no counts.
 KEPT_AT_10 = ("INSERT INTO games (id, table_id, seed, rules, names, started, finished, final, labels) VALUES"
               " (1, 't', '00', '{\"preset\": \"tenhou\"}', '[\"ann\", \"b\", \"c\", \"d\"]', 0, 1, '{}', '[]')",
@@ -205,10 +231,7 @@ def test_a_file_of_version_10_keeps_its_game_seats_with_their_counts_unknown_and
     """Step 11 (each seat's counts): a seat kept before has them NULL, read as unknown (None).
     Step 12 (ratings): a game played out before is in the rating order, rated by the rebuild."""
     path = tmp_path / "ten.sqlite3"
-    with sqlite3.connect(path) as db:
-        for statement in [*_statements(SQLITE[:10]), *KEPT_AT_10]:
-            db.execute(statement)
-        db.execute("PRAGMA user_version = 10")
+    _sqlite_at(path, 10, KEPT_AT_10)
     store = SqliteFile(path)
     [game] = store.player_games("p-ann")
     assert store.ratings() == {} and store.rebuild_ratings().games == 1 and set(store.ratings()) == {"p-ann"}
@@ -218,18 +241,7 @@ def test_a_file_of_version_10_keeps_its_game_seats_with_their_counts_unknown_and
 
 @pytest.mark.asyncio
 async def test_a_postgresql_database_of_version_10_keeps_its_game_seats_and_rates_them_on_rebuild(postgres):
-    import asyncpg
-
-    from server.store.schema import POSTGRES
-
-    url = await new_database(postgres)
-    connection = await asyncpg.connect(url)
-    try:
-        for statement in ["CREATE TABLE schema_version (version INTEGER NOT NULL)",
-                          "INSERT INTO schema_version VALUES (10)", *_statements(POSTGRES[:10]), *KEPT_AT_10]:
-            await connection.execute(statement)
-    finally:
-        await connection.close()
+    url = await _postgres_at(postgres, 10, KEPT_AT_10)
     store = await PostgresStore.open(url)
     try:
         assert await store.pool.fetchval("SELECT version FROM schema_version") == VERSION
@@ -264,10 +276,7 @@ def test_a_file_of_version_12_gives_the_games_dealt_from_their_specs_walls_those
     game keeps its seed."""
     game = played_out(WALLS)
     path = tmp_path / "twelve.sqlite3"
-    with sqlite3.connect(path) as db:
-        for statement in [*_statements(SQLITE[:12]), *kept_at_12(game)]:
-            db.execute(statement)
-        db.execute("PRAGMA user_version = 12")
+    _sqlite_at(path, 12, kept_at_12(game))
     store = SqliteFile(path)
     walled, seeded = store.record(1), store.record(2)
     store.close()
@@ -278,19 +287,8 @@ def test_a_file_of_version_12_gives_the_games_dealt_from_their_specs_walls_those
 @pytest.mark.asyncio
 async def test_a_postgresql_database_of_version_12_gives_the_games_dealt_from_their_specs_walls_those_walls(
         postgres):
-    import asyncpg
-
-    from server.store.schema import POSTGRES
-
     game = played_out(WALLS)
-    url = await new_database(postgres)
-    connection = await asyncpg.connect(url)
-    try:
-        for statement in ["CREATE TABLE schema_version (version INTEGER NOT NULL)",
-                          "INSERT INTO schema_version VALUES (12)", *_statements(POSTGRES[:12]), *kept_at_12(game)]:
-            await connection.execute(statement)
-    finally:
-        await connection.close()
+    url = await _postgres_at(postgres, 12, kept_at_12(game))
     store = await PostgresStore.open(url)
     try:
         assert await store.pool.fetchval("SELECT version FROM schema_version") == VERSION
