@@ -27,6 +27,17 @@ from tests.services import new_database
 pytestmark = pytest.mark.asyncio
 
 
+async def _registered(store, event_id: int, names: list[str]) -> dict[str, str]:
+    """A bot player with a key of its own added to the event for each name: {player id: key}."""
+    keys = {}
+    for name in names:
+        key = new_key()
+        player = await store.add_player(new_player(name, PlayerKind.BOT, issued=True), key_hash(key))
+        await service.add_player(store, event_id, player.id)
+        keys[player.id] = key
+    return keys
+
+
 async def _until(check, seconds: float = 60) -> None:
     async with asyncio.timeout(seconds):
         while not await check():
@@ -45,12 +56,7 @@ async def test_twelve_bots_play_three_rounds_at_the_tables_the_server_opened_and
     lobby = in_process_server.app.lobby
     store = lobby.store
     event, _ = await service.create_event(store, EventSpec("bot cup", rounds=3, scoring=Scoring.EMA_POINTS))
-    keys = {}
-    for i in range(12):
-        key = new_key()
-        player = await store.add_player(new_player(f"bot{i:02}", PlayerKind.BOT, issued=True), key_hash(key))
-        await service.add_player(store, event.id, player.id)
-        keys[player.id] = key
+    keys = await _registered(store, event.id, [f"bot{i:02}" for i in range(12)])
 
     async def seat(player_id: str, invite: str):
         return await play(make_bot("builtin", f"p-{player_id[:6]}", seed=1), in_process_server.url, code=invite,
@@ -99,12 +105,7 @@ async def test_a_round_on_postgresql_is_opened_once_and_ended_by_its_games(postg
         lobby = server.app.lobby
         store = lobby.store
         event, _ = await service.create_event(store, EventSpec("pg cup", rounds=1))
-        keys = {}
-        for i in range(8):
-            key = new_key()
-            player = await store.add_player(new_player(f"pg{i}", PlayerKind.BOT, issued=True), key_hash(key))
-            await service.add_player(store, event.id, player.id)
-            keys[player.id] = key
+        keys = await _registered(store, event.id, [f"pg{i}" for i in range(8)])
         await service.start_round(store, event.id)
 
         async def opened() -> bool:
@@ -134,12 +135,7 @@ async def test_a_bot_sits_in_for_a_missing_player_and_the_game_counts_for_them(i
     lobby = in_process_server.app.lobby
     store = lobby.store
     event, _ = await service.create_event(store, EventSpec("sub cup", rounds=1))
-    keys = {}
-    for i in range(4):
-        key = new_key()
-        player = await store.add_player(new_player(f"s{i}", PlayerKind.BOT, issued=True), key_hash(key))
-        await service.add_player(store, event.id, player.id)
-        keys[player.id] = key
+    keys = await _registered(store, event.id, [f"s{i}" for i in range(4)])
     [row] = await service.start_round(store, event.id)
 
     async def opened() -> bool:
