@@ -27,7 +27,7 @@ from tests.services import new_database
 pytestmark = pytest.mark.asyncio
 
 
-async def _registered(store, event_id: int, names: list[str]) -> dict[str, str]:
+async def _registered(store, event_id: str, names: list[str]) -> dict[str, str]:
     """A bot player with a key of its own added to the event for each name: {player id: key}."""
     keys = {}
     for name in names:
