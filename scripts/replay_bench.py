@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import argparse
 import statistics
-import subprocess
 import sys
 import tempfile
 import time
@@ -37,10 +36,9 @@ from server.replay_document import replay_document  # noqa: E402
 from server.rules.config import TENHOU  # noqa: E402
 from server.store import SqliteFile  # noqa: E402
 from tests.game.simple_players import greedy_player, whole_game  # noqa: E402
-from tests.harness import free_port  # noqa: E402
 from tests.web.browser import LAPTOP, chromium  # noqa: E402
+from web_bench import start_server  # noqa: E402 (scripts/: the same server start)
 
-SERVER = Path(sys.executable).parent / "riichi-server"
 LOADED = """
 const entries = [performance.getEntriesByType('navigation')[0], ...performance.getEntriesByType('resource')];
 return entries.map((e) => [new URL(e.name).pathname, e.encodedBodySize, e.decodedBodySize]);
@@ -72,28 +70,14 @@ def game_of(hands: int) -> GameRecord:
     raise SystemExit(f"replay_bench: no game of {hands} hands in 2000 seeds")
 
 
-def stored(folder: Path, record: GameRecord) -> tuple[Path, int]:
-    db = folder / "bench.sqlite3"
-    store = SqliteFile(db)
+def stored(folder: Path, record: GameRecord) -> int:
+    """The record kept as a finished game in the store web_bench's server opens; its id."""
+    store = SqliteFile(folder / "bench.sqlite3")
     game = store.start_game("bench", record)
     store.add_decisions(game, 0, record.decisions)
     store.finish_game(game, record.final)
     store.close()
-    return db, game
-
-
-def start_server(db: Path) -> tuple[subprocess.Popen, int]:
-    port = free_port()
-    proc = subprocess.Popen([str(SERVER), "--port", str(port), "--db", str(db), "--log-json"],
-                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    for _ in range(600):
-        try:
-            with urllib.request.urlopen(f"http://127.0.0.1:{port}/healthz", timeout=1):
-                return proc, port
-        except OSError:
-            time.sleep(0.05)
-    proc.kill()
-    raise SystemExit("replay_bench: the server did not start")
+    return game
 
 
 def opened(browser, url: str) -> float:
@@ -120,8 +104,8 @@ def main() -> None:
     steps = sum(len(hand["steps"]) for hand in doc["hands"])
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp)
-        db, game = stored(folder, record)
-        proc, port = start_server(db)
+        game = stored(folder, record)
+        proc, port = start_server(folder)
         browser = chromium(folder / "profile", LAPTOP)
         try:
             url = f"http://127.0.0.1:{port}/games/{game}"
