@@ -13,7 +13,6 @@ encoded, and a page that asks again costs no replay.
 
 from __future__ import annotations
 
-import email.utils
 import gzip
 import json
 import re
@@ -26,7 +25,7 @@ from websockets.http11 import Response
 
 from server.game.record import GameRecord
 from server.store.protocol import Store
-from server.web import SECURITY_HEADERS, plain, takes_gzip
+from server.web import answer, plain, takes_gzip
 
 log = structlog.get_logger("riichi.downloads")
 
@@ -89,18 +88,16 @@ class Downloads:
                 self.kept.popitem(last=False)
         else:
             self.kept.move_to_end((game_id, fmt))
-        answer = Headers([("Date", email.utils.formatdate(usegmt=True)), ("Connection", "close"),
-                          ("Content-Type", f"{TYPES[fmt]}; charset=utf-8"), ("Cache-Control", "public, max-age=86400"),
-                          *SECURITY_HEADERS])
+        packed = fmt == "replay" and headers is not None and takes_gzip(headers)
+        response = answer(HTTPStatus.OK, self.gzipped(game_id, body) if packed else body,
+                          f"{TYPES[fmt]}; charset=utf-8", cache="public, max-age=86400")
         if fmt == "replay":
-            answer["Vary"] = "Accept-Encoding"
-            if headers is not None and takes_gzip(headers):
-                body = self.gzipped(game_id, body)
-                answer["Content-Encoding"] = "gzip"
+            response.headers["Vary"] = "Accept-Encoding"
+            if packed:
+                response.headers["Content-Encoding"] = "gzip"
         else:
-            answer["Content-Disposition"] = f'attachment; filename="game-{game_id}.{SUFFIXES[fmt]}"'
-        answer["Content-Length"] = str(len(body))
-        return Response(HTTPStatus.OK.value, HTTPStatus.OK.phrase, answer, body)
+            response.headers["Content-Disposition"] = f'attachment; filename="game-{game_id}.{SUFFIXES[fmt]}"'
+        return response
 
     def gzipped(self, game_id: int, body: bytes) -> bytes:
         """The replay document gzipped, kept as the plain one is."""

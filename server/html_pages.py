@@ -9,16 +9,14 @@ which escape it: a name is never markup.
 
 from __future__ import annotations
 
-import email.utils
 import html
 from collections.abc import Iterable
 from http import HTTPStatus
 from urllib.parse import quote
 
-from websockets.datastructures import Headers
 from websockets.http11 import Response
 
-from server.web import SECURITY_HEADERS
+from server.web import answer
 
 
 def text(value: object) -> str:
@@ -66,11 +64,11 @@ def page(title: str, body: str) -> str:
 
 
 def html_response(status: HTTPStatus, markup: str) -> Response:
-    return _response(status, markup.encode(), "text/html; charset=utf-8")
+    return answer(status, markup.encode(), "text/html; charset=utf-8")
 
 
 def csv_response(body: str, filename: str) -> Response:
-    response = _response(HTTPStatus.OK, body.encode(), "text/csv; charset=utf-8")
+    response = answer(HTTPStatus.OK, body.encode(), "text/csv; charset=utf-8")
     response.headers["Content-Disposition"] = f'attachment; filename="{filename}"'
     return response
 
@@ -84,10 +82,3 @@ def unavailable() -> Response:
     return html_response(HTTPStatus.SERVICE_UNAVAILABLE, page(
         "Not available now", "<h1>Not available now</h1><p>The server could not read its games just now: try"
                              " again in a moment.</p>"))
-
-
-def _response(status: HTTPStatus, body: bytes, content_type: str) -> Response:
-    headers = Headers([("Date", email.utils.formatdate(usegmt=True)), ("Connection", "close"),
-                       ("Content-Type", content_type), ("Content-Length", str(len(body))),
-                       ("Cache-Control", "no-store"), *SECURITY_HEADERS])
-    return Response(status.value, status.phrase, headers, body)

@@ -9,7 +9,6 @@ keeps it.  What riichi-play's `--history` and the player pages read."""
 
 from __future__ import annotations
 
-import email.utils
 import json
 import re
 from dataclasses import asdict
@@ -17,13 +16,12 @@ from http import HTTPStatus
 from typing import Any
 
 import structlog
-from websockets.datastructures import Headers
 from websockets.http11 import Response
 
 from server.ratings import DEFAULT
 from server.store.protocol import Store
 from server.store.rows import PlayerTotals
-from server.web import SECURITY_HEADERS, plain
+from server.web import answer, plain
 
 log = structlog.get_logger("riichi.players")
 
@@ -58,10 +56,7 @@ class PlayerApi:
             "id": player.id, "name": player.name, "kind": str(player.kind), **totals_data(totals),
             "games": [{**asdict(game), "labels": list(game.labels), "record": f"/api/games/{game.game_id}"}
                       for game in games]}) + "\n").encode()
-        headers = Headers([("Date", email.utils.formatdate(usegmt=True)), ("Connection", "close"),
-                           ("Content-Type", "application/json; charset=utf-8"), ("Content-Length", str(len(body))),
-                           ("Cache-Control", "no-store"), *SECURITY_HEADERS])
-        return Response(HTTPStatus.OK.value, HTTPStatus.OK.phrase, headers, body)
+        return answer(HTTPStatus.OK, body, "application/json; charset=utf-8")
 
 
 def totals_data(totals: PlayerTotals | None) -> dict[str, Any]:

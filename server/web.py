@@ -132,12 +132,17 @@ def fresh(headers: Headers, etag: str, modified: str) -> bool:
     return headers.get("If-Modified-Since") == modified
 
 
-def plain(status: HTTPStatus, text: str) -> Response:
-    body = text.encode()
+def answer(status: HTTPStatus, body: bytes, content_type: str, cache: str = "no-store") -> Response:
+    """A whole answer (not a built file's): `body` as it is sent, with the headers every answer of
+    this server carries (the security headers among them)."""
     headers = Headers([("Date", email.utils.formatdate(usegmt=True)), ("Connection", "close"),
-                       ("Content-Type", "text/plain; charset=utf-8"), ("Content-Length", str(len(body))),
-                       ("Cache-Control", "no-store"), *SECURITY_HEADERS])
+                       ("Content-Type", content_type), ("Content-Length", str(len(body))),
+                       ("Cache-Control", cache), *SECURITY_HEADERS])
     return Response(status.value, status.phrase, headers, body)
+
+
+def plain(status: HTTPStatus, text: str) -> Response:
+    return answer(status, text.encode(), "text/plain; charset=utf-8")
 
 
 def page_url(host: str, port: int) -> str:
