@@ -28,6 +28,7 @@ from server.finished import GameFinished
 from server.finishes import Finishes
 from server.html_pages import csv_response, html_response, link, not_found, page, player_href, table, text, unavailable
 from server.ratings import shown
+from server.spreadsheet import text_cell
 from server.store.protocol import Store
 from server.store.rows import PlayerTotals
 
@@ -38,7 +39,6 @@ CSV_HEADER = ("rank", "player_id", "name", "games", "first", "second", "third", 
               "average_points", "total", "mu", "sigma", "ordinal", "rated_games")
 KEEP_FOR = 30.0  # seconds the standings are kept when no game ends
 KEEP_LABELS = 32  # the labels' standings kept at most (a label is any text a request gives)
-FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
 
 
 def is_standings_path(path: str) -> bool:
@@ -112,11 +112,8 @@ def standings_csv(rows: list[PlayerTotals]) -> str:
     writer = csv.writer(out, lineterminator="\r\n")
     writer.writerow(CSV_HEADER)
     for rank, t in enumerate(rows, 1):
-        writer.writerow((rank, t.player_id, _cell(t.name), t.games, *t.places, f"{t.average_place:.3f}",
+        writer.writerow((rank, t.player_id, text_cell(t.name), t.games, *t.places, f"{t.average_place:.3f}",
                          f"{t.average_score:.1f}", f"{t.total:.1f}", repr(t.rating.mu), repr(t.rating.sigma),
                          repr(t.rating.ordinal), t.rating.games))
     return out.getvalue()
 
-
-def _cell(name: str) -> str:
-    return "'" + name if name.startswith(FORMULA_STARTS) else name

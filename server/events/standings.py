@@ -26,6 +26,7 @@ from fractions import Fraction
 
 from server.events.spec import Scoring, SubstituteRule
 from server.events.table_points import table_points
+from server.spreadsheet import text_cell
 
 
 @dataclass(frozen=True, slots=True)
@@ -125,11 +126,7 @@ def standings_csv(lines: Sequence[Standing], rounds: int, names: dict[str, str] 
         by_round = dict.fromkeys(range(1, rounds + 1), "")
         for round_, part in line.games:
             by_round[round_] = shown(part)
-        writer.writerow([line.rank, _cell((names or {}).get(line.player, line.player)), *by_round.values(),
+        writer.writerow([line.rank, text_cell((names or {}).get(line.player, line.player)), *by_round.values(),
                          shown(line.penalties), shown(line.total), line.regular])
     return out.getvalue()
 
-
-def _cell(name: str) -> str:
-    """A name a spreadsheet would take for a formula, with a leading apostrophe."""
-    return "'" + name if name.startswith(("=", "+", "-", "@", "\t", "\r")) else name
