@@ -28,7 +28,9 @@ def a_home(tmp_path: Path) -> dict[str, str]:
 def test_run_sh_web_with_a_port_prints_the_link_of_that_port_and_where_the_games_are_kept(tmp_path):
     port = free_port()
     proc = subprocess.Popen(["bash", str(ROOT / "scripts" / "run.sh"), "--web", "--port", str(port)], text=True,
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=tmp_path, env=a_home(tmp_path))
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=tmp_path, env=a_home(tmp_path),
+                            # Ctrl+C as at a terminal: a shell cannot trap a SIGINT it was started ignoring
+                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     try:
         link = re.fullmatch(r"Open (\S+) in a browser to play \(Ctrl\+C stops the server\)\.\n", proc.stdout.readline())
         assert link and link[1] == f"http://127.0.0.1:{port}/", link

@@ -54,7 +54,9 @@ def test_the_readmes_first_command_prints_a_link_that_opens_the_lobby(tmp_path):
     repo = Path(__file__).resolve().parents[2]
     proc = subprocess.Popen(["bash", str(repo / "scripts" / "run.sh"), "--web"], stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, text=True, cwd=repo,
-                            env={**os.environ, "XDG_DATA_HOME": str(tmp_path)})  # its games: not in the user's
+                            env={**os.environ, "XDG_DATA_HOME": str(tmp_path)},  # its games: not in the user's
+                            # Ctrl+C as at a terminal: a shell cannot trap a SIGINT it was started ignoring
+                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     try:
         line = proc.stdout.readline()
         found = re.fullmatch(r"Open (http://127\.0\.0\.1:\d+/) in a browser to play \(Ctrl\+C stops the server\)\.\n",
