@@ -19,9 +19,8 @@ from typing import Any
 from websockets.asyncio.server import ServerConnection
 from websockets.exceptions import ConnectionClosed
 
-from server.game.importers.mjlog import MjlogError, is_mjlog, parse_mjlog
+from server.game.importers.reading import LogError, read_text
 from server.game.importers.replay import ParsedLog, replay_log
-from server.game.importers.tenhou6 import Tenhou6Error, is_tenhou6, join_hand_lines, parse_tenhou6
 from server.game.record import RecordError
 from server.replay_document import replay_document
 
@@ -75,22 +74,14 @@ def _text(data: bytes) -> str:
 
 
 def _parsed(text: str) -> ParsedLog:
-    if is_mjlog(text):
-        try:
-            return parse_mjlog(text)
-        except MjlogError as error:
-            raise DroppedLogError(f"mjlog: {error}") from None
     try:
-        try:
-            content: Any = json.loads(text)
-        except json.JSONDecodeError:
-            content = join_hand_lines(text)
-        if not is_tenhou6(content):
-            raise DroppedLogError("neither an mjlog (<mjloggm ...>) nor a tenhou.net/6 log (JSON with \"log\" and"
-                                  " \"name\"): drop one of those")
-        return parse_tenhou6(content)
-    except Tenhou6Error as error:
-        raise DroppedLogError(f"tenhou.net/6 log: {error}") from None
+        read = read_text(text)
+    except LogError as error:
+        raise DroppedLogError(str(error)) from None
+    if read.log is None:
+        raise DroppedLogError("neither an mjlog (<mjloggm ...>) nor a tenhou.net/6 log (JSON with \"log\" and"
+                              " \"name\"): drop one of those")
+    return read.log
 
 
 def answer(data: bytes | str) -> str:

@@ -28,10 +28,10 @@ from protocol.events import EventType, HandResult
 from server.cli.pipes import quiet_when_the_reader_leaves
 from server.game.engine import Game
 from server.game.importers.expected import round_label
-from server.game.importers.mjlog import MjlogError, is_mjlog, known_walls, parse_mjlog
+from server.game.importers.mjlog import MjlogError, is_mjlog, known_walls
+from server.game.importers.reading import NOT_JSON, LogError, read_text
 from server.game.importers.replay import ParsedLog, Replay, replay_log
 from server.game.importers.steps import HandStartState, hand_start_state
-from server.game.importers.tenhou6 import Tenhou6Error, is_tenhou6, join_hand_lines, parse_tenhou6
 from server.game.record import GameRecord, RecordError
 from server.game.seed_check import verify_seed as check_seed
 from server.record_files import unpack
@@ -142,24 +142,17 @@ def play(path: Path, walls_path: Path | None) -> Played:
         except (OSError, EOFError) as error:
             raise UsageError(f"a broken gzip file ({error})") from None
     text = _text(data)
-    if text is not None and is_mjlog(text):
+    content: Any = None
+    if text is not None:
         try:
-            return _from_log("mjlog", parse_mjlog(text, known_walls(path, walls_path)))
-        except MjlogError as error:
+            read = read_text(text, known_walls(path, walls_path) if is_mjlog(text) else None)
+        except (LogError, MjlogError) as error:  # (MjlogError: the walls file named cannot be read)
             raise UsageError(str(error)) from None
-    content = _json(text) if text is not None else None
-    if content is None and text is not None:
-        try:
-            content = join_hand_lines(text)  # one tenhou.net/6 hand a line (mjx's mjscore)
-        except Tenhou6Error as error:
-            raise UsageError(f"tenhou.net/6 hands a line: {error}") from None
+        if read.log is not None:
+            return _from_log(read.log.format, read.log)
+        content = None if read.content is NOT_JSON else read.content
     if content is None:
         content = unpack(data)
-    if is_tenhou6(content):
-        try:
-            return _from_log("tenhou6", parse_tenhou6(content))
-        except Tenhou6Error as error:
-            raise UsageError(f"tenhou.net/6 log: {error}") from None
     if isinstance(content, dict) and "format" in content:
         try:
             return _from_record(GameRecord.from_data(content), content)
@@ -174,13 +167,6 @@ def _text(data: bytes) -> str | None:
     try:
         return data.decode("utf-8-sig")
     except UnicodeDecodeError:
-        return None
-
-
-def _json(text: str) -> Any:
-    try:
-        return json.loads(text)
-    except json.JSONDecodeError:
         return None
 
 
