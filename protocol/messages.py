@@ -60,6 +60,7 @@ class ErrorCode(StrEnum):
     ILLEGAL_ACTION = "illegal_action"
     UNKNOWN_PLAYER = "unknown_player"  # the server admits only the player keys it issued (the connection closes)
     NO_PLAYER = "no_player"  # a rename from a connection whose hello said no player key
+    REGISTRATION = "registration"  # a register_event refused: a link no event's, registration closed, a name taken
     UNAVAILABLE = "unavailable"  # the service cannot reach what it needs (Redis) just now: try again soon
     INTERNAL = "internal"
 
@@ -94,6 +95,7 @@ class MessageType(StrEnum):
     REMATCH = "rematch"
     PING = "ping"
     RENAME = "rename"
+    REGISTER_EVENT = "register_event"
     WELCOME = "welcome"
     TABLE = "table"
     CATCHUP = "catchup"
@@ -107,6 +109,7 @@ class MessageType(StrEnum):
     PONG = "pong"
     REMATCH_OFFERED = "rematch_offered"
     PLAYER = "player"
+    EVENT_REGISTERED = "event_registered"
     BYE = "bye"
 
 
@@ -129,6 +132,8 @@ CLIENT_MESSAGES: dict[MessageType, Fields] = {
     _T.REMATCH: {"game": (_INT, True)},
     _T.PING: {"id": (_INT + _STR, False)},
     _T.RENAME: {"name": (_STR, True)},  # the player's display name, from now on
+    # self-registration from an event's link (docs/events.md): the event, the link's token, the name to play under
+    _T.REGISTER_EVENT: {"event": (_STR, True), "token": (_STR, True), "name": (_STR, False)},
 }
 
 # ---- server to client ------------------------------------------------------------------
@@ -235,6 +240,9 @@ SERVER_MESSAGES: dict[MessageType, Fields] = {
     _T.REMATCH_OFFERED: {"game": (_INT, True), "invite": (_STR, True), "seat": (_INT, True), "by": (_STR, True)},
     # the answer to rename: the player as it is now
     _T.PLAYER: _PLAYER,
+    # the answer to register_event: the event (its id and name) and the player as registered
+    _T.EVENT_REGISTERED: {"event": (_STR, True), "event_name": (_STR, True), "player": ((MapOf(_PLAYER),), True),
+                          "added": (_BOOL, True)},  # false: the player was in the event already
     # a server that stops says bye to connections at no table too: without a seq then
     _T.BYE: {"seq": (_INT, False), "code": ((Among(frozenset(ByeCode)),), True), "reason": (_STR, True)},
 }

@@ -12,6 +12,7 @@ within `every` seconds.
 from __future__ import annotations
 
 import asyncio
+import secrets
 
 import structlog
 
@@ -33,6 +34,8 @@ POLL_EVERY = 2.0  # seconds between looks for pending event tables
 class EventTables:
     def __init__(self, lobby: Lobby, every: float = POLL_EVERY):
         self.lobby, self.every = lobby, every
+        # this server's name in its claims (the node's, of several): a claim it never opened goes stale
+        self.claimant = f"{lobby.cluster.node if lobby.cluster is not None else 'local'}:{secrets.token_hex(4)}"
         self.unsubscribe = lobby.finishes.subscribe(self.ended, relayed=False)  # the node that ran it writes
 
     async def run(self) -> None:
@@ -55,7 +58,8 @@ class EventTables:
             if row.state is EventTableState.RESEAT:
                 await self.reseat(row)
                 continue
-            if self.lobby.closing or not await self.lobby.store.claim_event_table(row.event_id, row.round, row.table):
+            if self.lobby.closing or not await self.lobby.store.claim_event_table(row.event_id, row.round, row.table,
+                                                                                  self.claimant):
                 continue
             if row.event_id not in specs:
                 event = await self.lobby.store.event(row.event_id)
@@ -66,9 +70,13 @@ class EventTables:
             except LobbyError as problem:  # (the server stops): another server, or this one's next start, opens it
                 log.warning("event_table_not_opened", event_id=row.event_id, round=row.round, table=row.table,
                             why=str(problem))
-                await self.lobby.store.release_event_table(row.event_id, row.round, row.table)
+                await self.lobby.store.release_event_table(row.event_id, row.round, row.table, self.claimant)
                 continue
-            await self.lobby.store.event_table_opened(row.event_id, row.round, row.table, table.id)
+            if not await self.lobby.store.event_table_opened(row.event_id, row.round, row.table, table.id,
+                                                             self.claimant):  # too slow: another server took it
+                table.put(Stop("another server opened this event table: its page links it", keep=False))
+                log.warning("event_table_claim_lost", event_id=row.event_id, round=row.round, table=row.table)
+                continue
             log.info("event_table_opened", event_id=row.event_id, round=row.round, table=row.table, id=table.id)
             opened += 1
         return opened
