@@ -2,9 +2,9 @@
 
 `GET /` is the lobby, `/join/CODE` and `/watch/CODE` open a table's links, `/games/ID` a
 finished game's replay, `/replay` the replay of a dropped Tenhou log and `/events/ID/register`
-an event's self-registration (the same page: it reads its address), and the built files (web/ built into server/webclient/ by
-scripts/setup.sh, package data of this package) are served as they are, gzipped for a
-browser that takes it.
+an event's self-registration (the same page: it reads its address), and the built files (web/
+built into server/webclient/ by scripts/setup.sh, package data of this package) are served as
+they are, gzipped for a browser that takes it.
 Every response carries a validator (ETag, Last-Modified) and a Content-Security-Policy that
 allows no inline script and nothing from anywhere but this server; the page's websocket is
 on the same origin (a request with `Upgrade: websocket` is the protocol's, at any path).

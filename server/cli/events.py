@@ -236,5 +236,6 @@ async def _names(store: Store, ids: list[str]) -> dict[str, str]:
     return names
 
 
-COMMANDS = {"create": create, "link": link, "list": list_events, "add": add, "start-round": start_round, "tables": tables,
+COMMANDS = {"create": create, "link": link, "list": list_events, "add": add, "start-round": start_round,
+            "tables": tables,
             "standings": standings, "penalty": penalty, "substitute": substitute}

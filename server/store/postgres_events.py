@@ -11,8 +11,8 @@ from typing import Any
 from server.store import event_queries as q
 from server.store.event_queries import numbered
 from server.store.event_rows import (
-    CLAIM_STALE_AFTER, EventRow, EventSeatRow, EventTableRow, EventTableState, PenaltyRow, event_row, event_seat_row, event_table_row,
-    penalty_row,
+    CLAIM_STALE_AFTER, EventRow, EventSeatRow, EventTableRow, EventTableState, PenaltyRow, event_row, event_seat_row,
+    event_table_row, penalty_row,
 )
 from server.store.pg_away import Outage
 

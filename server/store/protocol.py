@@ -191,7 +191,7 @@ class Store(Protocol):
 
     async def reopen_event_table(self, event_id: str, round_: int, table: int, reopen: bool) -> None:
         """A `reseat` table: pending again with no table (`reopen`: the server closed its table
-        before its game began), or open again (its game had begun: too late to substitute)."""
+        before its game began), or open again (its game had begun: the substitute sits in at it)."""
 
     async def release_event_table(self, event_id: str, round_: int, table: int, claim: str = "") -> None:
         """Opening to pending again: the server of `claim` could not open it (it stops)."""

@@ -10,8 +10,8 @@ from collections.abc import Sequence
 
 from server.store import event_queries as q
 from server.store.event_rows import (
-    CLAIM_STALE_AFTER, EventRow, EventSeatRow, EventTableRow, EventTableState, PenaltyRow, event_row, event_seat_row, event_table_row,
-    penalty_row,
+    CLAIM_STALE_AFTER, EventRow, EventSeatRow, EventTableRow, EventTableState, PenaltyRow, event_row, event_seat_row,
+    event_table_row, penalty_row,
 )
 
 
@@ -82,7 +82,8 @@ class SqliteEvents:
                                                now - CLAIM_STALE_AFTER)).rowcount == 1
 
     def substitute_event_table(self, event_id: str, round_: int, table: int, sitters: Sequence[str]) -> bool:
-        """Who sits in each seat now; False: the table is neither pending nor open (try again, or too late)."""
+        """Who sits in each seat now; False: the table is neither pending nor open (being opened or closed:
+        try again; or ended)."""
         return self.db.execute(q.SUBSTITUTE, (json.dumps(list(sitters)), event_id, round_, table)).rowcount == 1
 
     def reopen_event_table(self, event_id: str, round_: int, table: int, reopen: bool) -> None:

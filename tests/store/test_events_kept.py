@@ -241,14 +241,17 @@ async def test_a_substitute_sits_in_at_a_pending_table_and_an_open_one_is_to_be_
         == (EventTableState.PENDING, None, "bot:substitute")
 
 
-async def test_a_substitute_comes_too_late_once_the_game_has_begun(store):
+async def test_a_table_whose_game_has_begun_is_open_again_after_its_reseat(store):
+    """(The server seats the substitute in the game in play: tests/events/test_substitute_in_play.py.)"""
     event_id, ids = await _event(store, players=4)
     await service.start_round(store, event_id)
     assert await store.claim_event_table(event_id, 1, 1)
     await store.event_table_opened(event_id, 1, 1, "t-open")
     await service.substitute(store, event_id, ids[0], service.SUBSTITUTE_BOT)
     await store.reopen_event_table(event_id, 1, 1, reopen=False)  # (the server found its game begun)
-    assert (await store.event_tables(event_id))[0].state is EventTableState.OPEN
+    row = (await store.event_tables(event_id))[0]
+    assert (row.state, row.table_id, row.sitting[row.seats.index(ids[0])]) \
+        == (EventTableState.OPEN, "t-open", "bot:substitute")
     await _finish_open(store, event_id)
     with pytest.raises(EventError, match="no table of the event waiting"):
         await service.substitute(store, event_id, ids[0], service.SUBSTITUTE_BOT)

@@ -56,7 +56,8 @@ def test_a_browser_registers_from_the_link_and_plays_its_seat_and_the_standings_
     link = re.search(r"(http://\S+/events/[0-9a-f]+/register#\S+)$", created.stderr, re.M).group(1)
     browser = browsers()
     browser.get(link)
-    WebDriverWait(browser, 20).until(lambda b: b.find_element(By.ID, "register-title").text == "Register for Walk-in cup")
+    WebDriverWait(browser, 20).until(
+        lambda b: b.find_element(By.ID, "register-title").text == "Register for Walk-in cup")
     assert "Registration closes when round 1 starts" in browser.find_element(By.ID, "register-about").text
     name = browser.find_element(By.ID, "register-name")
     name.clear()
