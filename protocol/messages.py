@@ -76,7 +76,8 @@ class ByeCode(StrEnum):
     ABANDONED = "abandoned"  # no player was connected for the server's limit: the game ended unfinished
     SERVER_RESTARTING = "server_restarting"  # games in play are kept: resume once the server is back
     SERVER_ENDED = "server_ended"  # the server is not coming back (riichi-play --local quit): nor its games
-    REPLACED = "replaced"  # another connection resumed this session (hello's takeover, or the same client)
+    REPLACED = "replaced"  # another connection resumed this session (hello's takeover, or the same client), or
+    # an event's substitute took the seat (server/table/seating.py SitIn)
 
 
 class MessageType(StrEnum):

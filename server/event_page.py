@@ -49,7 +49,7 @@ async def table_links(store: Store, rows: Iterable[EventTableRow], here: Codes) 
     for row in rows:
         if row.table_id is not None and row.state in LINKED:
             found[row.table_id] = here(row.table_id) or await store.table_codes(row.table_id)
-    return found.get  # type: ignore[return-value]
+    return lambda table_id: found.get(table_id)
 
 
 class EventPages:

@@ -237,5 +237,4 @@ async def _names(store: Store, ids: list[str]) -> dict[str, str]:
 
 
 COMMANDS = {"create": create, "link": link, "list": list_events, "add": add, "start-round": start_round,
-            "tables": tables,
-            "standings": standings, "penalty": penalty, "substitute": substitute}
+            "tables": tables, "standings": standings, "penalty": penalty, "substitute": substitute}
