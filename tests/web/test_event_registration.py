@@ -102,23 +102,32 @@ def _notice(browser, text: str) -> None:
 
 
 def test_a_wrong_token_and_a_started_event_are_refused_with_the_reason_and_the_name_is_filled_in(server, browsers):
+    """The link works with the token as `?token=` too; the name this browser's player has is filled in."""
     created = _organiser(server, "create", "--name", "Closed cup", "--rounds", "1", "--url",
                          f"http://127.0.0.1:{server.port}/")
     event_id = created.stdout.strip()
     link = re.search(r"(http://\S+/events/[0-9a-f]+/register#\S+)$", created.stderr, re.M).group(1)
+    page, token = link.split("#")
     browser = browsers()
-    browser.get(link.split("#")[0] + "#not-the-token")
+    browser.get(page + "#not-the-token")
     WebDriverWait(browser, 20).until(lambda b: b.find_element(By.ID, "register-form").is_displayed())
     browser.find_element(By.ID, "register-name").send_keys("Ann")
     browser.find_element(By.ID, "register-submit").click()
     _notice(browser, "this registration link is no event's")
     assert not browser.find_element(By.ID, "register-done").is_displayed()
 
-    _organiser(server, "add", event_id, "Bob")
-    _organiser(server, "start-round", event_id)
-    browser.get("about:blank")
-    browser.get(link)  # the whole link now, after round 1 started
-    _notice(browser, "Registration for Closed cup is closed: its first round has started")
+    browser.get(f"{page}?token={token}")
+    WebDriverWait(browser, 20).until(lambda b: b.find_element(By.ID, "register-form").is_displayed())
     assert browser.find_element(By.ID, "register-name").get_attribute("value") == "Ann"  # this browser's player
+    browser.find_element(By.ID, "register-submit").click()
+    WebDriverWait(browser, 20).until(lambda b: b.find_element(By.ID, "register-done").is_displayed())
+    assert "You are registered for Closed cup as Ann." in browser.find_element(By.ID, "register-done").text
+
+    _organiser(server, "start-round", event_id)
+    browser.execute_script("localStorage.clear()")  # another person on this browser: a new player key
+    browser.get("about:blank")
+    browser.get(link)
+    _notice(browser, "Registration for Closed cup is closed: its first round has started")
+    browser.find_element(By.ID, "register-name").send_keys("Cid")
     browser.find_element(By.ID, "register-submit").click()
     _notice(browser, "registration for Closed cup closed when its first round started")
