@@ -84,3 +84,42 @@ async def test_a_substitute_named_after_the_game_began_takes_the_missing_players
     assert lines == {p: Fraction(str(final["results"][s])) for s, p in enumerate(row.seats)}  # credit-player
     [result] = await service.table_results(store, event.id)
     assert [s.substitute for s in result.seats] == [i == seat for i in range(4)]
+
+
+async def test_a_bot_named_after_the_game_began_plays_the_missing_players_seat_at_once(in_process_server):
+    lobby = in_process_server.app.lobby
+    store = lobby.store
+    event, _ = await service.create_event(store, EventSpec("bot-late cup"))
+    keys = {}
+    for name in ("ann", "bob", "cid", "dee"):
+        key = new_key()
+        player = await store.add_player(new_player(name, PlayerKind.BOT, issued=True), key_hash(key))
+        await service.add_player(store, event.id, player.id)
+        keys[name] = (player.id, key)
+    [row] = await service.start_round(store, event.id)
+
+    async def opened() -> bool:
+        return (await store.event_tables(event.id))[0].state is EventTableState.OPEN
+    await _until(opened)
+    table = lobby.tables[(await store.event_tables(event.id))[0].table_id]
+    games = asyncio.gather(*(play(make_bot("builtin", name, seed=1), in_process_server.url, code=table.invite,
+                                  player_key=keys[name][1], timeout=120) for name in ("ann", "bob", "cid")))
+    dee = await Client.connect(in_process_server.url, "dee", player_key=keys["dee"][1])
+    await dee.send({"type": "join", "code": table.invite})
+    await dee.send({"type": "ready"})
+    while (await dee.recv())["type"] != "event":
+        pass
+    await service.substitute(store, event.id, keys["dee"][0], service.SUBSTITUTE_BOT)
+    while (message := await dee.recv())["type"] != "bye":  # still connected: told the seat is taken
+        pass
+    assert message["code"] == "replaced"
+    results = await games  # the bot plays the seat: the game goes to its end with no one waiting on it
+    assert all(r.final is not None for r in results)
+
+    async def done() -> bool:
+        return (await store.event_tables(event.id))[0].state is EventTableState.DONE
+    await _until(done, 10)
+    [result] = await service.table_results(store, event.id)
+    seat = row.seats.index(keys["dee"][0])
+    assert [s.substitute for s in result.seats] == [i == seat for i in range(4)]
+    assert result.seats[seat].player == keys["dee"][0]  # credited to the missing player (credit-player)
