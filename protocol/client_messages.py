@@ -85,3 +85,8 @@ def ping(id: int | str | None = None) -> dict[str, Any]:  # noqa: A002 (the fiel
 def rename(name: str) -> dict[str, Any]:
     """The player's display name from now on."""
     return {"type": _T.RENAME.value, "name": name}
+
+
+def register_event(event: str, token: str, name: str | None = None) -> dict[str, Any]:
+    """Self-registration for an event by its link's token, under `name` (the player's, if none)."""
+    return {"type": _T.REGISTER_EVENT.value, "event": event, "token": token, **_present(name=name)}

@@ -60,6 +60,7 @@ class ErrorCode(StrEnum):
     ILLEGAL_ACTION = "illegal_action"
     UNKNOWN_PLAYER = "unknown_player"  # the server admits only the player keys it issued (the connection closes)
     NO_PLAYER = "no_player"  # a rename from a connection whose hello said no player key
+    REGISTRATION = "registration"  # a register_event refused: a link no event's, registration closed, a name taken
     UNAVAILABLE = "unavailable"  # the service cannot reach what it needs (Redis) just now: try again soon
     INTERNAL = "internal"
 
@@ -75,7 +76,8 @@ class ByeCode(StrEnum):
     ABANDONED = "abandoned"  # no player was connected for the server's limit: the game ended unfinished
     SERVER_RESTARTING = "server_restarting"  # games in play are kept: resume once the server is back
     SERVER_ENDED = "server_ended"  # the server is not coming back (riichi-play --local quit): nor its games
-    REPLACED = "replaced"  # another connection resumed this session (hello's takeover, or the same client)
+    REPLACED = "replaced"  # another connection resumed this session (hello's takeover, or the same client), or
+    # an event's substitute took the seat (server/table/seating.py SitIn)
 
 
 class MessageType(StrEnum):
@@ -94,6 +96,7 @@ class MessageType(StrEnum):
     REMATCH = "rematch"
     PING = "ping"
     RENAME = "rename"
+    REGISTER_EVENT = "register_event"
     WELCOME = "welcome"
     TABLE = "table"
     CATCHUP = "catchup"
@@ -107,6 +110,7 @@ class MessageType(StrEnum):
     PONG = "pong"
     REMATCH_OFFERED = "rematch_offered"
     PLAYER = "player"
+    EVENT_REGISTERED = "event_registered"
     BYE = "bye"
 
 
@@ -129,6 +133,8 @@ CLIENT_MESSAGES: dict[MessageType, Fields] = {
     _T.REMATCH: {"game": (_INT, True)},
     _T.PING: {"id": (_INT + _STR, False)},
     _T.RENAME: {"name": (_STR, True)},  # the player's display name, from now on
+    # self-registration from an event's link (docs/events.md): the event, the link's token, the name to play under
+    _T.REGISTER_EVENT: {"event": (_STR, True), "token": (_STR, True), "name": (_STR, False)},
 }
 
 # ---- server to client ------------------------------------------------------------------
@@ -235,6 +241,9 @@ SERVER_MESSAGES: dict[MessageType, Fields] = {
     _T.REMATCH_OFFERED: {"game": (_INT, True), "invite": (_STR, True), "seat": (_INT, True), "by": (_STR, True)},
     # the answer to rename: the player as it is now
     _T.PLAYER: _PLAYER,
+    # the answer to register_event: the event (its id and name) and the player as registered
+    _T.EVENT_REGISTERED: {"event": (_STR, True), "event_name": (_STR, True), "player": ((MapOf(_PLAYER),), True),
+                          "added": (_BOOL, True)},  # false: the player was in the event already
     # a server that stops says bye to connections at no table too: without a seq then
     _T.BYE: {"seq": (_INT, False), "code": ((Among(frozenset(ByeCode)),), True), "reason": (_STR, True)},
 }

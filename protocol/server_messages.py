@@ -105,6 +105,12 @@ def player(id: str, name: str) -> dict[str, Any]:  # noqa: A002 (the field's nam
     return {"type": _T.PLAYER.value, "id": id, "name": name}
 
 
+def event_registered(event: str, event_name: str, player: dict[str, str], added: bool) -> dict[str, Any]:
+    """The answer to register_event: the player (`{id, name}`) is in the event (`added` false: was already)."""
+    return {"type": _T.EVENT_REGISTERED.value, "event": event, "event_name": event_name, "player": player,
+            "added": added}
+
+
 def bye(code: ByeCode, reason: str, seq: int | None = None) -> dict[str, Any]:
     """A bye frame: `code` for programs, `reason` for people (no seq: at no table)."""
     return {"type": _T.BYE.value, "code": ByeCode(code).value, "reason": reason, **_present(seq=seq)}

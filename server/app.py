@@ -53,7 +53,9 @@ from server.pace import AddressShare
 from server.rules.decompose import prefill as prefill_readings
 from server.rules.shanten import prefill as prefill_shanten
 from server.standings import Standings, is_standings_path
+from server.events import registration
 from server.events.runner import POLL_EVERY, EventTables
+from server.events.spec import EventError
 from server.event_page import EventPages, is_event_path
 from server.session import Session
 from server.stopping import awaited_by
@@ -603,6 +605,8 @@ class Connection:
             return self.send(error(ErrorCode.HELLO_FIRST, "say hello first: {type: hello, name, version}"))
         if kind == MessageType.RENAME:
             return await self.rename(session, msg["name"])
+        if kind == MessageType.REGISTER_EVENT:
+            return await self.register_event(session, msg)
         try:
             if kind == MessageType.CREATE_TABLE:
                 self.app.lobby.create_table(session, msg.get("rules", "ema2016"), msg.get("overrides"),
@@ -744,6 +748,27 @@ class Connection:
             return self.send(error(ErrorCode.UNAVAILABLE, f"{away}: try again in a few seconds"))
         session.name = name
         self.send(server_messages.player(session.player_id, name))
+
+    async def register_event(self, session: Session, msg: dict[str, Any]) -> None:
+        """Self-registration from an event's link (server/events/registration.py), under the name
+        the page asked for: the player's display name from now on, as after a rename."""
+        if session.player_id is None:
+            return self.send(error(ErrorCode.NO_PLAYER, "this connection has no player to register: say hello with"
+                                   " a player key (hello.player), as the web client does"))
+        name = clean_name(msg.get("name") or session.name)
+        store = self.app.lobby.store
+        try:
+            event, added = await registration.register(store, msg["event"], msg["token"], session.player_id, name)
+            if name != session.name:
+                await store.rename_player(session.player_id, name)
+                session.name = name
+        except EventError as refused:
+            return self.send(error(ErrorCode.REGISTRATION, str(refused)))
+        except Away as away:
+            return self.send(error(ErrorCode.UNAVAILABLE, f"{away}: try again in a few seconds"))
+        self.log.info("event_registered", event_id=event.id, player=session.player_id, added=added)
+        self.send(server_messages.event_registered(event.id, event.name, {"id": session.player_id, "name": name},
+                                                                   added))
 
 
 # ---- the command line -----------------------------------------------------

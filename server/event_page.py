@@ -5,14 +5,17 @@ can take them) and to watch, a table ended linked to its game's replay; the stan
 games played out so far, with the penalties; and the standings as CSV.
 
 Read-only: the organiser acts with `riichi-server event ...` (server/cli/events.py).  A table's
-join and watch links show for the tables this node runs (the codes of another node's are not
-kept here).
+join and watch links show on every node: this node's tables' codes from its lobby, another
+node's from the store (a join sent here is handed to the table's node, or the front routes it).
+`GET /api/events/ID` is what the self-registration page (web/src/register_page.ts) shows before
+it registers: the event's name, rounds and whether registration is still open.
 """
 
 from __future__ import annotations
 
+import json
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from http import HTTPStatus
 
 import structlog
@@ -25,15 +28,28 @@ from server.html_pages import csv_response, html_response, link, not_found, page
 from server.store.event_rows import BOT_PREFIX, EventRow, EventTableRow, EventTableState, PenaltyRow
 from server.events.winds import WINDS
 from server.store.protocol import Store
+from server.web import answer
 
 log = structlog.get_logger("riichi.pages")
 
 PATH = re.compile(r"^/events/([0-9a-f]{1,32})(/standings\.csv)?$")
-Codes = Callable[[str], "tuple[str, str] | None"]  # a table id -> its (invite, watch) codes, if this node runs it
+API_PATH = re.compile(r"^/api/events/([0-9a-f]{1,32})$")
+Codes = Callable[[str], "tuple[str, str] | None"]  # a table id -> its (invite, watch) codes, if known
+LINKED = (EventTableState.OPEN, EventTableState.RESEAT)  # the tables shown with join and watch links
 
 
 def is_event_path(path: str) -> bool:
-    return PATH.match(path) is not None
+    return PATH.match(path) is not None or API_PATH.match(path) is not None
+
+
+async def table_links(store: Store, rows: Iterable[EventTableRow], here: Codes) -> Codes:
+    """The codes of the rows' open tables wherever they run: `here` (this node's lobby) first,
+    else the store's (another node's table)."""
+    found: dict[str, tuple[str, str] | None] = {}
+    for row in rows:
+        if row.table_id is not None and row.state in LINKED:
+            found[row.table_id] = here(row.table_id) or await store.table_codes(row.table_id)
+    return lambda table_id: found.get(table_id)
 
 
 class EventPages:
@@ -41,6 +57,8 @@ class EventPages:
         self.store, self.codes = store, codes
 
     async def respond(self, path: str) -> Response:
+        if (api := API_PATH.match(path)) is not None:
+            return await self.about(api.group(1))
         match = PATH.match(path)
         assert match is not None
         event_id, as_csv = match.group(1), match.group(2) is not None
@@ -49,6 +67,7 @@ class EventPages:
             lines = await service.event_standings(self.store, event_id)
             names = await self._names(lines, tables := await self.store.event_tables(event_id))
             penalties = await self.store.event_penalties(event_id)
+            links = await table_links(self.store, tables, self.codes)
         except EventError:
             return not_found("No such event", f"There is no event {text(event_id)} on this server.")
         except Exception:  # noqa: BLE001 - a store that fails one request: the server goes on
@@ -56,7 +75,22 @@ class EventPages:
             return unavailable()
         if as_csv:
             return csv_response(standings_csv(lines, spec.rounds, names), f"event-{event_id}-standings.csv")
-        return html_response(HTTPStatus.OK, event_page(event, spec, tables, lines, penalties, names, self.codes))
+        return html_response(HTTPStatus.OK, event_page(event, spec, tables, lines, penalties, names, links))
+
+    async def about(self, event_id: str) -> Response:
+        """The event as JSON for the registration page: 404 with a line when there is none."""
+        try:
+            event, spec = await service.event_of(self.store, event_id)
+            started = bool(await self.store.event_tables(event_id))
+            players = len(await self.store.event_players(event_id))
+        except EventError as missing:
+            return answer(HTTPStatus.NOT_FOUND, f"{missing}\n".encode(), "text/plain; charset=utf-8")
+        except Exception:  # noqa: BLE001 - a store that fails one request: the server goes on
+            log.exception("event_api_failed", event_id=event_id)
+            return unavailable()
+        body = json.dumps({"id": event.id, "name": event.name, "rules": spec.rules, "rounds": spec.rounds,
+                           "players": players, "registration_open": not started}).encode()
+        return answer(HTTPStatus.OK, body, "application/json; charset=utf-8")
 
     async def _names(self, lines: list[Standing], tables: list[EventTableRow]) -> dict[str, str]:
         names: dict[str, str] = {}
@@ -94,6 +128,7 @@ async def player_tables(store: Store, player_id: str, codes: Codes) -> str:
     rows = [row for row in await store.player_event_tables(player_id) if player_id in row.sitting]
     if not rows:
         return ""
+    codes = await table_links(store, rows, codes)
     cells = []
     for row in rows:
         event = await store.event(row.event_id)

@@ -1,10 +1,10 @@
 """The web client's HTTP side: `riichi-server` serves the page on its own port.
 
 `GET /` is the lobby, `/join/CODE` and `/watch/CODE` open a table's links, `/games/ID` a
-finished game's replay and `/replay` the replay of a dropped Tenhou log (the same page: it
-reads its address), and the built files (web/ built into server/webclient/ by
-scripts/setup.sh, package data of this package) are served as they are, gzipped for a
-browser that takes it.
+finished game's replay, `/replay` the replay of a dropped Tenhou log and `/events/ID/register`
+an event's self-registration (the same page: it reads its address), and the built files (web/
+built into server/webclient/ by scripts/setup.sh, package data of this package) are served as
+they are, gzipped for a browser that takes it.
 Every response carries a validator (ETag, Last-Modified) and a Content-Security-Policy that
 allows no inline script and nothing from anywhere but this server; the page's websocket is
 on the same origin (a request with `Upgrade: websocket` is the protocol's, at any path).
@@ -29,8 +29,10 @@ from websockets.http11 import Request, Response
 WEB_ROOT = Path(__file__).resolve().parent / "webclient"
 PAGE = "index.html"
 # The page's own addresses: a code is what server/lobby.py makes (token_urlsafe), at most 64 long;
-# a finished game's replay (/games/ID) and the replay of a dropped log (/replay).
-PAGE_PATH = re.compile(r"^/(?:|index\.html|(?:join|watch)/[A-Za-z0-9_-]{1,64}/?|games/\d{1,18}/?|replay/?)$")
+# a finished game's replay (/games/ID), the replay of a dropped log (/replay) and an event's
+# self-registration (/events/ID/register: server/events/registration.py).
+PAGE_PATH = re.compile(r"^/(?:|index\.html|(?:join|watch)/[A-Za-z0-9_-]{1,64}/?|games/\d{1,18}/?|replay/?"
+                       r"|events/[0-9a-f]{1,32}/register/?)$")
 CONTENT_TYPES = {".html": "text/html; charset=utf-8", ".js": "text/javascript; charset=utf-8",
                  ".css": "text/css; charset=utf-8", ".svg": "image/svg+xml", ".json": "application/json",
                  ".md": "text/plain; charset=utf-8"}

@@ -1,6 +1,7 @@
 """`riichi-server event ...`: an organiser's commands for an event (issue 27; docs/events.md).
 
-`create` makes the event and prints its id; `add` adds players by name (a name no player has
+`create` makes the event and prints its id and its self-registration link (`link` prints a new
+one: the token is kept only as its hash); `add` adds players by name (a name no player has
 yet makes one, with a key and its link, as `players add` does) or by id; `start-round` seats
 the next round and writes its tables, which the running server opens within a few seconds (it
 polls the database: server/events/runner.py); `tables` shows each round's tables;
@@ -19,7 +20,7 @@ from typing import Any
 from server.cli.games import aligned
 from server.cli.store_command import run_on_store
 from server.cli.players import page_of, print_added
-from server.events import service
+from server.events import registration, service
 from server.events.spec import EndingPolicy, EventError, EventSpec, Scoring, Seating, SubstituteRule
 from server.events.standings import shown, standings_csv
 from server.identity import key_hash, new_key, new_player
@@ -30,7 +31,7 @@ from server.store.rows import PlayerKind
 
 
 def add_commands(commands: Any) -> None:
-    """`event create|list|add|start-round|tables|standings|penalty|substitute`, on riichi-server's subcommands."""
+    """`event create|link|list|add|start-round|tables|standings|penalty|substitute`, on riichi-server's subcommands."""
     event = commands.add_parser("event", help="tournaments: create an event, add players, start rounds, standings",
                                 description="An organiser's commands for an event (docs/events.md).")
     db = argparse.ArgumentParser(add_help=False)
@@ -57,6 +58,12 @@ def add_commands(commands: Any) -> None:
                         default=SubstituteRule.CREDIT_PLAYER.value,
                         help="a substitute's game counts for the missing player, or for no one")
     create.add_argument("--bot", default="builtin", help="the strategy of the bots that fill seats (default builtin)")
+    create.add_argument("--url", default=None, help="the server's address as players reach it, for the"
+                        " self-registration link (default: from --host and --port)")
+    link = what.add_parser("link", parents=[db],
+                           help="a new self-registration link (the one before stops working): players open it")
+    link.add_argument("event", help="the event's id")
+    link.add_argument("--url", default=None, help="the server's address as players reach it")
     what.add_parser("list", parents=[db], help="every event, the oldest first")
     add = what.add_parser("add", parents=[db], help="players by name or id (a new name: a new player and its key)")
     add.add_argument("event", help="the event's id")
@@ -108,8 +115,19 @@ async def create(store: Store, args: argparse.Namespace) -> int:
     print(f"created {spec.name}: {spec.rounds} rounds of {spec.rules}, {spec.scoring.value} scoring,"
           f" {spec.seating.value} seating; add players: riichi-server event add {event.id} NAME...",
           file=sys.stderr)
-    print(f"self-registration token (shown once; the page that takes it is not built yet): {token}", file=sys.stderr)
+    print(f"self-registration link (shown once; registration closes when round 1 starts; `riichi-server event link"
+          f" {event.id}` makes a new one): {_link(args, event.id, token)}", file=sys.stderr)
     return 0
+
+
+async def link(store: Store, args: argparse.Namespace) -> int:
+    """A new self-registration link on standard output (the one before stops working)."""
+    print(_link(args, args.event, await registration.new_registration(store, args.event)))
+    return 0
+
+
+def _link(args: argparse.Namespace, event_id: str, token: str) -> str:
+    return registration.registration_link(args.url or page_of(args.host, args.port), event_id, token)
 
 
 async def list_events(store: Store, args: argparse.Namespace) -> int:
@@ -218,5 +236,5 @@ async def _names(store: Store, ids: list[str]) -> dict[str, str]:
     return names
 
 
-COMMANDS = {"create": create, "list": list_events, "add": add, "start-round": start_round, "tables": tables,
-            "standings": standings, "penalty": penalty, "substitute": substitute}
+COMMANDS = {"create": create, "link": link, "list": list_events, "add": add, "start-round": start_round,
+            "tables": tables, "standings": standings, "penalty": penalty, "substitute": substitute}

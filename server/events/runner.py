@@ -12,6 +12,7 @@ within `every` seconds.
 from __future__ import annotations
 
 import asyncio
+import secrets
 
 import structlog
 
@@ -21,7 +22,7 @@ from server.events.spec import EventSpec
 from server.finished import GameFinished
 from server.lobby import Lobby, LobbyError
 from server.store.event_rows import BOT_PREFIX, EventTableRow, EventTableState
-from server.table.io import Stop
+from server.table.io import SitIn, Stop
 from server.table.seats import TableState
 from server.table.spec import SeatSpec, TableSpec
 
@@ -33,6 +34,8 @@ POLL_EVERY = 2.0  # seconds between looks for pending event tables
 class EventTables:
     def __init__(self, lobby: Lobby, every: float = POLL_EVERY):
         self.lobby, self.every = lobby, every
+        # this server's name in its claims (the node's, of several): a claim it never opened goes stale
+        self.claimant = f"{lobby.cluster.node if lobby.cluster is not None else 'local'}:{secrets.token_hex(4)}"
         self.unsubscribe = lobby.finishes.subscribe(self.ended, relayed=False)  # the node that ran it writes
 
     async def run(self) -> None:
@@ -55,7 +58,8 @@ class EventTables:
             if row.state is EventTableState.RESEAT:
                 await self.reseat(row)
                 continue
-            if self.lobby.closing or not await self.lobby.store.claim_event_table(row.event_id, row.round, row.table):
+            if self.lobby.closing or not await self.lobby.store.claim_event_table(row.event_id, row.round, row.table,
+                                                                                  self.claimant):
                 continue
             if row.event_id not in specs:
                 event = await self.lobby.store.event(row.event_id)
@@ -66,9 +70,13 @@ class EventTables:
             except LobbyError as problem:  # (the server stops): another server, or this one's next start, opens it
                 log.warning("event_table_not_opened", event_id=row.event_id, round=row.round, table=row.table,
                             why=str(problem))
-                await self.lobby.store.release_event_table(row.event_id, row.round, row.table)
+                await self.lobby.store.release_event_table(row.event_id, row.round, row.table, self.claimant)
                 continue
-            await self.lobby.store.event_table_opened(row.event_id, row.round, row.table, table.id)
+            if not await self.lobby.store.event_table_opened(row.event_id, row.round, row.table, table.id,
+                                                             self.claimant):  # too slow: another server took it
+                table.put(Stop("another server opened this event table: its page links it", keep=False))
+                log.warning("event_table_claim_lost", event_id=row.event_id, round=row.round, table=row.table)
+                continue
             log.info("event_table_opened", event_id=row.event_id, round=row.round, table=row.table, id=table.id)
             opened += 1
         return opened
@@ -76,7 +84,9 @@ class EventTables:
     async def reseat(self, row: EventTableRow) -> None:
         """A substitute was named for an open table: if this node runs it and its game has not
         begun, close it (its row goes back to pending, and the next look opens it with the new
-        seat); if its game has begun, it is too late: the row is open again as it was."""
+        seat); if its game has begun, the substitute sits in at the missing player's seat (a bot
+        at once; a player by the table's link, the seat played for until then) and the row is
+        open again."""
         table = self.lobby.tables.get(row.table_id) if row.table_id else None
         if table is None:  # another node's table: that node reseats it
             return
@@ -86,8 +96,12 @@ class EventTables:
             await self.lobby.store.reopen_event_table(row.event_id, row.round, row.table, reopen=True)
             log.info("event_table_reseated", event_id=row.event_id, round=row.round, table=row.table)
         else:
+            event = await self.lobby.store.event(row.event_id)
+            assert event is not None
+            for item in sit_ins(row, EventSpec.from_data(event.spec)):
+                table.put(item)
             await self.lobby.store.reopen_event_table(row.event_id, row.round, row.table, reopen=False)
-            log.warning("event_substitute_too_late", event_id=row.event_id, round=row.round, table=row.table)
+            log.info("event_substitute_sits_in", event_id=row.event_id, round=row.round, table=row.table)
 
     async def ended(self, finished: GameFinished) -> None:
         if any(label.startswith("event:") for label in finished.labels):
@@ -96,6 +110,13 @@ class EventTables:
 
     def close(self) -> None:
         self.unsubscribe()
+
+
+def sit_ins(row: EventTableRow, spec: EventSpec) -> list[SitIn]:
+    """Who sits in for a missing player at a game in play: each seat whose sitter is not its own
+    player (the table does nothing for one seated already)."""
+    return [SitIn(seat, strategy=spec.bot) if sitter.startswith(BOT_PREFIX) else SitIn(seat, player=sitter)
+            for seat, (player, sitter) in enumerate(zip(row.seats, row.sitting, strict=True)) if sitter != player]
 
 
 def table_spec(row: EventTableRow, spec: EventSpec) -> TableSpec:

@@ -55,14 +55,6 @@ async def add_player(store: Store, event_id: str, player_id: str) -> bool:
     return await store.add_event_player(event_id, player_id)
 
 
-async def register(store: Store, token: str, player_id: str) -> tuple[EventRow, bool]:
-    """Self-registration: the player added to the event whose token this is."""
-    event = await store.event_of_registration(key_hash(token))
-    if event is None:
-        raise EventError("this registration link is no event's: ask the organiser for the link again")
-    return event, await add_player(store, event.id, player_id)
-
-
 async def start_round(store: Store, event_id: str, given: Sequence[Sequence[str]] | None = None) -> list[EventTableRow]:
     """The next round's tables, written pending for a server to open: seated by the event's
     method, bots filling the seats left over, winds fair across rounds.  EventError when the

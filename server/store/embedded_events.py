@@ -24,6 +24,12 @@ class EmbeddedEvents:
     async def event_of_registration(self, registration_hash: str) -> EventRow | None:
         return self.file.event_of_registration(registration_hash)
 
+    async def set_event_registration(self, event_id: str, registration_hash: str) -> None:
+        self.file.set_event_registration(event_id, registration_hash)
+
+    async def table_codes(self, table_id: str) -> tuple[str, str] | None:
+        return self.file.table_codes(table_id)
+
     async def add_event_player(self, event_id: str, player_id: str) -> bool:
         return self.file.add_event_player(event_id, player_id)
 
@@ -36,14 +42,15 @@ class EmbeddedEvents:
     async def event_tables(self, event_id: str) -> list[EventTableRow]:
         return self.file.event_tables(event_id)
 
-    async def pending_event_tables(self) -> list[EventTableRow]:
-        return self.file.pending_event_tables()
+    async def pending_event_tables(self, stale_before: float | None = None) -> list[EventTableRow]:
+        return self.file.pending_event_tables(stale_before)
 
     async def player_event_tables(self, player_id: str) -> list[EventTableRow]:
         return self.file.player_event_tables(player_id)
 
-    async def claim_event_table(self, event_id: str, round_: int, table: int) -> bool:
-        return self.file.claim_event_table(event_id, round_, table)
+    async def claim_event_table(self, event_id: str, round_: int, table: int, claim: str = "",
+                                now: float | None = None) -> bool:
+        return self.file.claim_event_table(event_id, round_, table, claim, now)
 
     async def substitute_event_table(self, event_id: str, round_: int, table: int, sitters: Sequence[str]) -> bool:
         return self.file.substitute_event_table(event_id, round_, table, sitters)
@@ -51,11 +58,12 @@ class EmbeddedEvents:
     async def reopen_event_table(self, event_id: str, round_: int, table: int, reopen: bool) -> None:
         self.file.reopen_event_table(event_id, round_, table, reopen)
 
-    async def release_event_table(self, event_id: str, round_: int, table: int) -> None:
-        self.file.release_event_table(event_id, round_, table)
+    async def release_event_table(self, event_id: str, round_: int, table: int, claim: str = "") -> None:
+        self.file.release_event_table(event_id, round_, table, claim)
 
-    async def event_table_opened(self, event_id: str, round_: int, table: int, table_id: str) -> None:
-        self.file.event_table_opened(event_id, round_, table, table_id)
+    async def event_table_opened(self, event_id: str, round_: int, table: int, table_id: str,
+                                 claim: str = "") -> bool:
+        return self.file.event_table_opened(event_id, round_, table, table_id, claim)
 
     async def event_table_ended(self, table_id: str, game_id: int, abandoned: bool) -> bool:
         return self.file.event_table_ended(table_id, game_id, abandoned)

@@ -11,17 +11,22 @@ ADD_EVENT = f"INSERT INTO events ({EVENT_COLUMNS}) VALUES (?, ?, ?, ?, ?)"
 EVENT = f"SELECT {EVENT_COLUMNS} FROM events WHERE id = ?"
 EVENTS = f"SELECT {EVENT_COLUMNS} FROM events ORDER BY created, id"
 EVENT_OF_REGISTRATION = f"SELECT {EVENT_COLUMNS} FROM events WHERE registration_hash = ?"
+SET_REGISTRATION = "UPDATE events SET registration_hash = ? WHERE id = ?"
+# an open table's links, for any node's pages (the table may run on another)
+TABLE_CODES = "SELECT invite_code, watch_code FROM tables WHERE id = ?"
 # the next seq is counted in the insert itself: a player added twice is added once
 ADD_PLAYER = ("INSERT INTO event_players (event_id, player_id, seq, added)"
               " SELECT ?, ?, COUNT(*), ? FROM event_players WHERE event_id = ? ON CONFLICT DO NOTHING")
 PLAYERS = "SELECT player_id FROM event_players WHERE event_id = ? ORDER BY seq, player_id"
 ADD_TABLE = f"INSERT INTO event_tables ({EVENT_TABLE_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?)"
 TABLES = f"SELECT {EVENT_TABLE_COLUMNS} FROM event_tables WHERE event_id = ? ORDER BY round, table_no"
-# the tables a server has work with: to open, or (reseat) to close and open again
+# the tables a server has work with: to open, or (reseat) to close and open again, or claimed by a server
+# that never opened them (claimed before the argument: it stopped between the claim and the open)
 PENDING_TABLES = (f"SELECT {EVENT_TABLE_COLUMNS} FROM event_tables WHERE state IN ('pending', 'reseat')"
-                  " ORDER BY event_id, round, table_no")
-CLAIM_TABLE = ("UPDATE event_tables SET state = 'opening' WHERE event_id = ? AND round = ? AND table_no = ?"
-               " AND state = 'pending'")
+                  " OR (state = 'opening' AND (claimed IS NULL OR claimed < ?)) ORDER BY event_id, round, table_no")
+# one server's claim (its name, the time): of a pending table, or of one whose claim is older than the last argument
+CLAIM_TABLE = ("UPDATE event_tables SET state = 'opening', claim = ?, claimed = ? WHERE event_id = ? AND round = ?"
+               " AND table_no = ? AND (state = 'pending' OR (state = 'opening' AND (claimed IS NULL OR claimed < ?)))")
 # a substitute named: who sits in each seat; an open table is to be opened again with them
 SUBSTITUTE = ("UPDATE event_tables SET sitters = ?, state = CASE WHEN state = 'pending' THEN 'pending'"
               " ELSE 'reseat' END WHERE event_id = ? AND round = ? AND table_no = ? AND state IN ('pending', 'open')")
@@ -31,9 +36,10 @@ REOPEN_TABLE = ("UPDATE event_tables SET state = 'pending', table_id = NULL WHER
 KEEP_TABLE = ("UPDATE event_tables SET state = 'open' WHERE event_id = ? AND round = ? AND table_no = ?"
               " AND state = 'reseat'")
 RELEASE_TABLE = ("UPDATE event_tables SET state = 'pending' WHERE event_id = ? AND round = ? AND table_no = ?"
-                 " AND state = 'opening'")
+                 " AND state = 'opening' AND claim = ?")
+# opened by the server of the claim, if that claim still holds (a claim gone stale may have been taken over)
 TABLE_OPENED = ("UPDATE event_tables SET state = 'open', table_id = ? WHERE event_id = ? AND round = ?"
-                " AND table_no = ?")
+                " AND table_no = ? AND state = 'opening' AND claim = ?")
 TABLE_ENDED = ("UPDATE event_tables SET state = ?, game_id = ? WHERE table_id = ? AND state IN ('open', 'reseat')")
 # the tables not yet ended that a player sits at (the JSON holds each id in quotes: '%"ID"%')
 PLAYER_TABLES = (f"SELECT {EVENT_TABLE_COLUMNS} FROM event_tables WHERE state IN ('pending', 'opening', 'open',"

@@ -22,6 +22,7 @@ class EventTableState(StrEnum):
     ABANDONED = "abandoned"
 
 
+CLAIM_STALE_AFTER = 60.0  # seconds: a claim this old whose table is not open is a stopped server's, claimed again
 BOT_PREFIX = "bot:"  # a seat filled by a bot: "bot:N" (N tells the round's fillers apart)
 
 

@@ -11,8 +11,8 @@ from typing import Any
 from server.store import event_queries as q
 from server.store.event_queries import numbered
 from server.store.event_rows import (
-    EventRow, EventSeatRow, EventTableRow, EventTableState, PenaltyRow, event_row, event_seat_row, event_table_row,
-    penalty_row,
+    CLAIM_STALE_AFTER, EventRow, EventSeatRow, EventTableRow, EventTableState, PenaltyRow, event_row, event_seat_row,
+    event_table_row, penalty_row,
 )
 from server.store.pg_away import Outage
 
@@ -47,6 +47,13 @@ class PostgresEvents:
         rows = await self._event_rows(q.EVENT_OF_REGISTRATION, registration_hash)
         return event_row(rows[0]) if rows else None
 
+    async def set_event_registration(self, event_id: str, registration_hash: str) -> None:
+        await self._event_write(q.SET_REGISTRATION, registration_hash, event_id)
+
+    async def table_codes(self, table_id: str) -> tuple[str, str] | None:
+        rows = await self._event_rows(q.TABLE_CODES, table_id)
+        return (rows[0][0], rows[0][1]) if rows else None
+
     async def add_event_player(self, event_id: str, player_id: str) -> bool:
         return _changed(await self._event_write(q.ADD_PLAYER, event_id, player_id, time.time(), event_id)) == 1
 
@@ -70,14 +77,18 @@ class PostgresEvents:
     async def event_tables(self, event_id: str) -> list[EventTableRow]:
         return [event_table_row(row) for row in await self._event_rows(q.TABLES, event_id)]
 
-    async def pending_event_tables(self) -> list[EventTableRow]:
-        return [event_table_row(row) for row in await self._event_rows(q.PENDING_TABLES)]
+    async def pending_event_tables(self, stale_before: float | None = None) -> list[EventTableRow]:
+        stale = time.time() - CLAIM_STALE_AFTER if stale_before is None else stale_before
+        return [event_table_row(row) for row in await self._event_rows(q.PENDING_TABLES, stale)]
 
     async def player_event_tables(self, player_id: str) -> list[EventTableRow]:
         return [event_table_row(row) for row in await self._event_rows(q.PLAYER_TABLES, f'%"{player_id}"%')]
 
-    async def claim_event_table(self, event_id: str, round_: int, table: int) -> bool:
-        return _changed(await self._event_write(q.CLAIM_TABLE, event_id, round_, table)) == 1
+    async def claim_event_table(self, event_id: str, round_: int, table: int, claim: str = "",
+                                now: float | None = None) -> bool:
+        now = time.time() if now is None else now
+        return _changed(await self._event_write(q.CLAIM_TABLE, claim, now, event_id, round_, table,
+                                                now - CLAIM_STALE_AFTER)) == 1
 
     async def substitute_event_table(self, event_id: str, round_: int, table: int, sitters: Sequence[str]) -> bool:
         return _changed(await self._event_write(q.SUBSTITUTE, json.dumps(list(sitters)), event_id, round_, table)) == 1
@@ -85,11 +96,12 @@ class PostgresEvents:
     async def reopen_event_table(self, event_id: str, round_: int, table: int, reopen: bool) -> None:
         await self._event_write(q.REOPEN_TABLE if reopen else q.KEEP_TABLE, event_id, round_, table)
 
-    async def release_event_table(self, event_id: str, round_: int, table: int) -> None:
-        await self._event_write(q.RELEASE_TABLE, event_id, round_, table)
+    async def release_event_table(self, event_id: str, round_: int, table: int, claim: str = "") -> None:
+        await self._event_write(q.RELEASE_TABLE, event_id, round_, table, claim)
 
-    async def event_table_opened(self, event_id: str, round_: int, table: int, table_id: str) -> None:
-        await self._event_write(q.TABLE_OPENED, table_id, event_id, round_, table)
+    async def event_table_opened(self, event_id: str, round_: int, table: int, table_id: str,
+                                 claim: str = "") -> bool:
+        return _changed(await self._event_write(q.TABLE_OPENED, table_id, event_id, round_, table, claim)) == 1
 
     async def event_table_ended(self, table_id: str, game_id: int, abandoned: bool) -> bool:
         state = EventTableState.ABANDONED if abandoned else EventTableState.DONE

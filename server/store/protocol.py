@@ -155,6 +155,12 @@ class Store(Protocol):
     async def event_of_registration(self, registration_hash: str) -> EventRow | None:
         """The event whose self-registration token has this hash."""
 
+    async def set_event_registration(self, event_id: str, registration_hash: str) -> None:
+        """A new self-registration token's hash for the event (the old one no longer registers)."""
+
+    async def table_codes(self, table_id: str) -> tuple[str, str] | None:
+        """A table's invite and watch codes, whichever node runs it (None: no such table)."""
+
     async def add_event_player(self, event_id: str, player_id: str) -> bool:
         """A player added to an event, after those before; False: it was in already."""
 
@@ -167,14 +173,17 @@ class Store(Protocol):
     async def event_tables(self, event_id: str) -> list[EventTableRow]:
         """An event's tables by round and table."""
 
-    async def pending_event_tables(self) -> list[EventTableRow]:
-        """Every event's tables that no server has opened yet."""
+    async def pending_event_tables(self, stale_before: float | None = None) -> list[EventTableRow]:
+        """Every event's tables that no server has opened yet: pending, to reseat, or claimed before
+        `stale_before` (default CLAIM_STALE_AFTER ago) and still not open."""
 
     async def player_event_tables(self, player_id: str) -> list[EventTableRow]:
         """The event tables not yet ended that this player sits at (its own, or as a substitute)."""
 
-    async def claim_event_table(self, event_id: str, round_: int, table: int) -> bool:
-        """Pending to opening: True for the one server (of several) that claims it."""
+    async def claim_event_table(self, event_id: str, round_: int, table: int, claim: str = "",
+                                now: float | None = None) -> bool:
+        """Pending (or claimed more than CLAIM_STALE_AFTER before `now` and not opened) to opening,
+        with `claim` (who claims) and the time: True for the one server (of several) that claims it."""
 
     async def substitute_event_table(self, event_id: str, round_: int, table: int, sitters: Sequence[str]) -> bool:
         """Who sits in each seat now (a substitute for a missing player); an open table becomes
@@ -182,13 +191,15 @@ class Store(Protocol):
 
     async def reopen_event_table(self, event_id: str, round_: int, table: int, reopen: bool) -> None:
         """A `reseat` table: pending again with no table (`reopen`: the server closed its table
-        before its game began), or open again (its game had begun: too late to substitute)."""
+        before its game began), or open again (its game had begun: the substitute sits in at it)."""
 
-    async def release_event_table(self, event_id: str, round_: int, table: int) -> None:
-        """Opening to pending again: the server that claimed it could not open it (it stops)."""
+    async def release_event_table(self, event_id: str, round_: int, table: int, claim: str = "") -> None:
+        """Opening to pending again: the server of `claim` could not open it (it stops)."""
 
-    async def event_table_opened(self, event_id: str, round_: int, table: int, table_id: str) -> None:
-        """The table a server opened for it."""
+    async def event_table_opened(self, event_id: str, round_: int, table: int, table_id: str,
+                                 claim: str = "") -> bool:
+        """The table the server of `claim` opened for it; False: that claim was taken over (it went
+        stale), and the server closes the table it opened."""
 
     async def event_table_ended(self, table_id: str, game_id: int, abandoned: bool) -> bool:
         """The open event table that is `table_id` ended with `game_id` (False: no such table)."""

@@ -119,6 +119,9 @@ STEPS: Sequence[Step] = (
      """CREATE TABLE IF NOT EXISTS event_penalties (
         id {id}, event_id TEXT NOT NULL, player_id TEXT NOT NULL, points TEXT NOT NULL, reason TEXT NOT NULL,
         round INTEGER, created {real} NOT NULL)"""),
+    # 15: who claimed an event table to open it, and when (server/events/runner.py): a claim that old
+    # with no table opened is a server's stopped between the claim and the open, and is claimed again
+    (AddColumn("event_tables", "claim", "TEXT"), AddColumn("event_tables", "claimed", "{real}")),
 )
 
 

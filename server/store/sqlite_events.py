@@ -10,8 +10,8 @@ from collections.abc import Sequence
 
 from server.store import event_queries as q
 from server.store.event_rows import (
-    EventRow, EventSeatRow, EventTableRow, EventTableState, PenaltyRow, event_row, event_seat_row, event_table_row,
-    penalty_row,
+    CLAIM_STALE_AFTER, EventRow, EventSeatRow, EventTableRow, EventTableState, PenaltyRow, event_row, event_seat_row,
+    event_table_row, penalty_row,
 )
 
 
@@ -32,6 +32,13 @@ class SqliteEvents:
     def event_of_registration(self, registration_hash: str) -> EventRow | None:
         row = self.db.execute(q.EVENT_OF_REGISTRATION, (registration_hash,)).fetchone()
         return None if row is None else event_row(row)
+
+    def set_event_registration(self, event_id: str, registration_hash: str) -> None:
+        self.db.execute(q.SET_REGISTRATION, (registration_hash, event_id))
+
+    def table_codes(self, table_id: str) -> tuple[str, str] | None:
+        row = self.db.execute(q.TABLE_CODES, (table_id,)).fetchone()
+        return None if row is None else (row[0], row[1])
 
     def add_event_player(self, event_id: str, player_id: str) -> bool:
         """False: the player was in the event already."""
@@ -59,30 +66,37 @@ class SqliteEvents:
     def event_tables(self, event_id: str) -> list[EventTableRow]:
         return [event_table_row(row) for row in self.db.execute(q.TABLES, (event_id,))]
 
-    def pending_event_tables(self) -> list[EventTableRow]:
-        return [event_table_row(row) for row in self.db.execute(q.PENDING_TABLES)]
+    def pending_event_tables(self, stale_before: float | None = None) -> list[EventTableRow]:
+        stale = time.time() - CLAIM_STALE_AFTER if stale_before is None else stale_before
+        return [event_table_row(row) for row in self.db.execute(q.PENDING_TABLES, (stale,))]
 
     def player_event_tables(self, player_id: str) -> list[EventTableRow]:
         return [event_table_row(row) for row in self.db.execute(q.PLAYER_TABLES, (f'%"{player_id}"%',))]
 
-    def claim_event_table(self, event_id: str, round_: int, table: int) -> bool:
-        """Pending -> opening, for one server only: True for the one that claimed it."""
-        return self.db.execute(q.CLAIM_TABLE, (event_id, round_, table)).rowcount == 1
+    def claim_event_table(self, event_id: str, round_: int, table: int, claim: str = "",
+                          now: float | None = None) -> bool:
+        """Pending (or claimed long ago, never opened) -> opening, for one server only: True for the one
+        that claimed it."""
+        now = time.time() if now is None else now
+        return self.db.execute(q.CLAIM_TABLE, (claim, now, event_id, round_, table,
+                                               now - CLAIM_STALE_AFTER)).rowcount == 1
 
     def substitute_event_table(self, event_id: str, round_: int, table: int, sitters: Sequence[str]) -> bool:
-        """Who sits in each seat now; False: the table is neither pending nor open (try again, or too late)."""
+        """Who sits in each seat now; False: the table is neither pending nor open (being opened or closed:
+        try again; or ended)."""
         return self.db.execute(q.SUBSTITUTE, (json.dumps(list(sitters)), event_id, round_, table)).rowcount == 1
 
     def reopen_event_table(self, event_id: str, round_: int, table: int, reopen: bool) -> None:
         """A table to reseat: pending again (`reopen`: its table closed before its game began) or open."""
         self.db.execute(q.REOPEN_TABLE if reopen else q.KEEP_TABLE, (event_id, round_, table))
 
-    def release_event_table(self, event_id: str, round_: int, table: int) -> None:
+    def release_event_table(self, event_id: str, round_: int, table: int, claim: str = "") -> None:
         """Opening -> pending again: the server that claimed it could not open it."""
-        self.db.execute(q.RELEASE_TABLE, (event_id, round_, table))
+        self.db.execute(q.RELEASE_TABLE, (event_id, round_, table, claim))
 
-    def event_table_opened(self, event_id: str, round_: int, table: int, table_id: str) -> None:
-        self.db.execute(q.TABLE_OPENED, (table_id, event_id, round_, table))
+    def event_table_opened(self, event_id: str, round_: int, table: int, table_id: str, claim: str = "") -> bool:
+        """False: the claim was taken over by another server (it had gone stale)."""
+        return self.db.execute(q.TABLE_OPENED, (table_id, event_id, round_, table, claim)).rowcount == 1
 
     def event_table_ended(self, table_id: str, game_id: int, abandoned: bool) -> bool:
         """The event table that `table_id` is, ended with `game_id`; False: it is no event's open table."""

@@ -37,7 +37,7 @@ from server.table.clock import BetweenHands, Offer, auto_action
 from server.table.io import (
     Abandon, Act, AddBot, Announce, AppendDecisions, CancelTimer, ClockFired, Disconnect, FinishGame, GameStarted,
     Holds, Input, Join, Leave, Log, Member, Output, Ready, Reconnect, Released, Restored, ResultClosed, SaveTable,
-    SetTableState, SetTimer, Stop, StoreHeld, TableClosed, Watch,
+    SetTableState, SetTimer, SitIn, Stop, StoreHeld, TableClosed, Watch,
 )
 from server.table.seating import Seating
 from server.table.seats import Seat, SeatState, TableState
@@ -164,6 +164,8 @@ class TableCore(Seating):
                     self._advance([])
             case StoreHeld(seconds=seconds):
                 self._give_time_back(seconds)
+            case SitIn():
+                self._sit_in(item)
 
     # ---- the game ------------------------------------------------------------------
 

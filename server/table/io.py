@@ -125,6 +125,17 @@ class Stop:
 
 
 @dataclass(frozen=True, slots=True)
+class SitIn:
+    """A substitute for the player of `seat` in a game in play (an event's: server/events/runner.py):
+    the seat's holder gives it up; it is reserved for `player`, who takes it with the table's invite
+    code (played for until then), or a server bot of `strategy` takes it at once."""
+
+    seat: int
+    player: str | None = None
+    strategy: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
 class GameStarted:
     """The store's answer to `StartGame`: the game's id and the seed it was stored with (None:
     it was stored with the spec's walls, and is dealt from them)."""
@@ -147,7 +158,7 @@ class StoreHeld:
 
 
 Input = (Join | Watch | AddBot | Ready | Act | Leave | ResultClosed | Disconnect | Reconnect | ClockFired | Abandon
-         | Stop | GameStarted | Restored | StoreHeld)
+         | Stop | GameStarted | Restored | StoreHeld | SitIn)
 
 
 # ---- outputs: to members ----------------------------------------------------

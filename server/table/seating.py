@@ -22,7 +22,7 @@ from server.table.base import TableBase
 from server.table.clock import auto_action
 from server.table.io import (
     AddBot, Holds, Join, Leave, Member, Reconnect, Released, RemoveSeat, RemoveWatcher, SaveSeat, SaveWatcher, Seated,
-    SetSeatHost, SetSeatLeft, StartGame,
+    SetSeatHost, SetSeatLeft, SitIn, StartGame,
 )
 from server.table.seats import Seat, SeatState, TableState
 
@@ -35,6 +35,8 @@ class Seating(TableBase, ABC):
         if self._seat_of_token(who.token_hash) is not None:
             return self._reconnect(Reconnect(), who)
         if self.state is not WAITING:
+            if (seat := self._kept_for_substitute(who)) is not None:
+                return self._substitute_seated(seat, who)
             return self._send(who.id, error(ErrorCode.IN_PLAY,
                                             "the game has started: watch it with the watch code instead"))
         seat = item.seat
@@ -64,6 +66,54 @@ class Seating(TableBase, ABC):
                                        player_id=who.player_id))]
         self._log("seat_joined", seat=seat, name=who.name, seq=self.seq)
         self._broadcast_table()
+
+    def _sit_in(self, item: SitIn) -> None:
+        """A substitute for a seat's player in a game in play (SitIn): whoever held it gives it up
+        (told so, if connected); a bot takes it at once, or it waits for the substitute's join,
+        played for meanwhile as it was while its player was away (or had left)."""
+        held = self.seats[item.seat] if 0 <= item.seat <= 3 else None
+        if self.state is not PLAYING or held is None or (item.player is not None and held.player_id == item.player) \
+                or (item.strategy is not None and held.state is BOT):
+            return  # (sitting there already)
+        if held.member is not None:
+            self._send(held.member, bye(ByeCode.REPLACED, "a substitute sits in for you at this table (the event's"
+                                        " organiser named them)", seq=self.seq))
+            self._out.append(Released(held.member))
+        if held.token_hash is not None:
+            self._out.append(Holds(held.token_hash, None))
+        self._log("substitute_named", seat=item.seat, player=item.player, strategy=item.strategy, seq=self.seq)
+        if item.strategy is not None:
+            self.reserved.pop(item.seat, None)
+            self._seat_bots({item.seat: item.strategy}, named=held.name)
+            self.offers.pop(item.seat, None)
+            self._broadcast_table()
+            return self._advance([])
+        self.reserved[item.seat] = item.player  # type: ignore[assignment]
+        held.token_hash = None
+        if held.state is HERE:
+            held.away(self.now)
+        self._out.append(SaveSeat(SeatRow(item.seat, held.name, "human", None, None, False, left=held.state is LEFT,
+                                          player_id=held.player_id)))
+        self._broadcast_table()
+
+    def _kept_for_substitute(self, who: Member) -> int | None:
+        """The seat of a game in play that waits for this player as a substitute (SitIn), if any."""
+        if self.state is not PLAYING or who.player_id is None:
+            return None
+        return next((i for i, player in self.reserved.items() if player == who.player_id
+                     and (s := self.seats[i]) is not None and s.token_hash is None and s.state is not BOT), None)
+
+    def _substitute_seated(self, seat: int, who: Member) -> None:
+        self.seats[seat] = Seat(who.name, HERE, who.token_hash, ready=True, member=who.id, program=who.program,
+                                player_id=who.player_id)
+        self.spectators.pop(who.id, None)
+        self._out += [Seated(who.id, seat, joined=True), Holds(who.token_hash, seat),
+                      SaveSeat(SeatRow(seat, who.name, "human", None, who.token_hash, False,
+                                       player_id=who.player_id))]
+        self._log("substitute_seated", seat=seat, name=who.name, seq=self.seq)
+        self._broadcast_table()
+        self._snapshot(who.id, seat)
+        self._send_offer(seat)
 
     def _watch(self, who: Member) -> None:
         mine = self._seat_of_token(who.token_hash)

@@ -4,11 +4,14 @@ organiser appear in the standings"; "Standings ... on a page and as CSV")."""
 
 from __future__ import annotations
 
+import re
 import time
 
 import pytest
 
 from server.app import main
+from server.identity import key_hash
+from server.store import SqliteFile
 
 
 def _run(capsys, *args: str) -> tuple[int, str, str]:
@@ -40,6 +43,27 @@ def test_an_event_is_created_players_added_by_name_a_round_seated_and_a_penalty_
     status, out, _ = _run(capsys, "standings", event, "--csv", *db)
     assert out.splitlines()[0] == "rank,player,round 1,round 2,penalties,total,regular points"
     assert out.splitlines()[-1] == "8,bob,,,-1.5,-1.5,0"
+
+
+def test_create_prints_the_registration_link_and_link_prints_a_new_one_that_replaces_it(tmp_path, capsys):
+    """"Players register from a link (self-registration)": the token is in the link's fragment."""
+    db = ("--db", str(tmp_path / "riichi.sqlite3"))
+    status, out, err = _run(capsys, "create", "--name", "Open cup", "--rounds", "1", "--url", "https://club.example/",
+                            *db)
+    event = out.strip()
+    first = re.search(r"(\S+)$", err.strip()).group(1)
+    assert status == 0 and first.startswith(f"https://club.example/events/{event}/register#")
+    status, out, _ = _run(capsys, "link", event, "--url", "https://club.example", *db)
+    second = out.strip()
+    assert status == 0 and second.startswith(f"https://club.example/events/{event}/register#") and second != first
+    store = SqliteFile(tmp_path / "riichi.sqlite3")
+    try:
+        assert store.event_of_registration(key_hash(first.split("#")[1])) is None
+        assert store.event_of_registration(key_hash(second.split("#")[1])).id == event
+    finally:
+        store.close()
+    assert _run(capsys, "link", "nope", *db)[2].strip() \
+        == "riichi-server: no event nope: `riichi-server event list` shows the events"
 
 
 def test_a_bad_event_says_what_to_change_in_one_line(tmp_path, capsys):

@@ -54,6 +54,8 @@ SAMPLES = [
     (client_messages.rematch(9), {"type": "rematch", "game": 9}),
     (client_messages.ping("heartbeat"), {"type": "ping", "id": "heartbeat"}),
     (client_messages.rename("Ann"), {"type": "rename", "name": "Ann"}),
+    (client_messages.register_event("e1", "tok", "Ann"), {"type": "register_event", "event": "e1", "token": "tok",
+                                                          "name": "Ann"}),
 ]
 
 

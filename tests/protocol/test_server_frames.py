@@ -20,6 +20,8 @@ from websockets.exceptions import ConnectionClosed
 
 from protocol.client import Client
 from protocol.messages import EVENTS, MAX_FRAME, SERVER_MESSAGES, VERSION, ErrorCode, ProtocolError, check_server
+from server.events import service
+from server.events.spec import EventSpec
 from server.table.spec import SeatSpec, TableSpec
 
 RECV_SECONDS = 30.0
@@ -331,6 +333,18 @@ async def players_and_renames(url: str) -> None:
         await client.close()
 
 
+async def an_event_registration(server: Any) -> None:
+    """A player registers for an event by its link's token (event_registered); a token that is no
+    event's is refused with `registration`."""
+    event, token = await service.create_event(server.app.lobby.store, EventSpec("frames cup"))
+    bea = await connect(server.url, "bea", player_key="b" * 24)
+    await bea.send({"type": "register_event", "event": event.id, "token": token, "name": "Bea"})
+    answer = await bea.until("event_registered")
+    assert (answer["event_name"], answer["player"]["name"], answer["added"]) == ("frames cup", "Bea", True)
+    await bea.expect_error({"type": "register_event", "event": event.id, "token": "wrong"}, ErrorCode.REGISTRATION)
+    await bea.close()
+
+
 @pytest.mark.server("--history", str(HISTORY), "--tables-per-address", str(TABLES_PER_ADDRESS))
 @pytest.mark.asyncio
 async def test_every_frame_the_server_sends_in_whole_games_and_mistakes_is_one_the_protocol_defines(in_process_server):
@@ -341,6 +355,7 @@ async def test_every_frame_the_server_sends_in_whole_games_and_mistakes_is_one_t
     await asyncio.wait_for(a_rematch(in_process_server.url), 120)
     await asyncio.wait_for(a_reserved_seat(in_process_server), 30)
     await players_and_renames(in_process_server.url)
+    await an_event_registration(in_process_server)
     idle = await connect(in_process_server.url, "idle")
     stopping = asyncio.create_task(in_process_server.stop_async())  # a bye to a connection at no table: no seq
     assert (await idle.until("bye"))["code"] == "server_restarting"

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import csv
+import json
 import io
 import urllib.error
 import urllib.request
@@ -83,3 +84,22 @@ async def test_the_event_page_links_a_table_in_play_to_join_and_an_ended_one_to_
     assert sum(float(r[5]) for r in rows[1:]) == 7  # "a total of 7 table points are awarded" a game
     assert "'=dee" in {r[1] for r in rows[1:]}  # (a name a spreadsheet would take for a formula)
     assert (await get(in_process_server, "/events/0000dead"))[0] == 404
+
+
+async def test_the_registration_page_is_served_and_the_api_says_whether_registration_is_open(in_process_server):
+    """The self-registration link's page is the web client's (it reads its address); what it shows
+    of the event comes from /api/events/ID, which says when the first round has closed registration."""
+    store = in_process_server.app.lobby.store
+    event, _ = await service.create_event(store, EventSpec("open cup", rounds=2))
+    status, body = await get(in_process_server, f"/events/{event.id}/register")
+    assert status == 200 and 'id="register-form"' in body
+    status, body = await get(in_process_server, f"/api/events/{event.id}")
+    assert status == 200 and json.loads(body) == {"id": event.id, "name": "open cup", "rules": "ema2016",
+                                                  "rounds": 2, "players": 0, "registration_open": True}
+    player = await store.add_player(new_player("solo", PlayerKind.HUMAN, issued=True), key_hash(new_key()))
+    await service.add_player(store, event.id, player.id)
+    await service.start_round(store, event.id)
+    status, body = await get(in_process_server, f"/api/events/{event.id}")
+    assert json.loads(body)["registration_open"] is False and json.loads(body)["players"] == 1
+    status, body = await get(in_process_server, "/api/events/abc123")
+    assert (status, body.strip()) == (404, "no event abc123: `riichi-server event list` shows the events")

@@ -3,11 +3,12 @@ tables from pending to ended, penalties, and the standings read back from the ga
 
 from __future__ import annotations
 
+import time
 from fractions import Fraction
 
 import pytest
 
-from server.events import service
+from server.events import registration, service
 from server.events.seating import meetings
 from server.events.spec import EventError, EventSpec, Scoring, Seating
 from server.events.standings import SeatResult, TableResult, standings
@@ -16,7 +17,7 @@ from server.game.flow import final_results
 from server.game.record import GameRecord
 from server.identity import new_player
 from server.rules.config import preset
-from server.store.event_rows import EventTableState, PenaltyRow
+from server.store.event_rows import CLAIM_STALE_AFTER, EventTableState, PenaltyRow
 
 pytestmark = pytest.mark.asyncio
 RULES = preset("ema2016")
@@ -63,11 +64,76 @@ async def test_an_event_and_its_players_come_back_in_the_order_they_came(store):
 
 async def test_a_registration_token_adds_its_player_to_its_event_only(store):
     event, token = await service.create_event(store, EventSpec("open day"))
+    other, other_token = await service.create_event(store, EventSpec("other day"))
     player = await store.add_player(new_player("walk-in", PlayerKind.HUMAN), "walk-in-hash")
-    found, added = await service.register(store, token, player.id)
+    found, added = await registration.register(store, event.id, token, player.id, "walk-in")
     assert (found.id, added) == (event.id, True) and await store.event_players(event.id) == [player.id]
+    assert (await registration.register(store, event.id, token, player.id, "walk-in"))[1] is False  # in once
     with pytest.raises(EventError, match="no event's"):
-        await service.register(store, "not-a-token", player.id)
+        await registration.register(store, event.id, "not-a-token", player.id, "walk-in")
+    with pytest.raises(EventError, match="no event's"):  # another event's token is not this one's
+        await registration.register(store, event.id, other_token, player.id, "walk-in")
+    assert await store.event_players(other.id) == []
+
+
+async def test_a_new_registration_link_replaces_the_one_before(store):
+    event, old = await service.create_event(store, EventSpec("open day"))
+    new = await registration.new_registration(store, event.id)
+    player = await store.add_player(new_player("late", PlayerKind.HUMAN), "late-hash")
+    with pytest.raises(EventError, match="replaced"):
+        await registration.register(store, event.id, old, player.id, "late")
+    assert (await registration.register(store, event.id, new, player.id, "late"))[1]
+
+
+async def test_a_name_another_player_of_the_event_has_is_refused(store):
+    """Names are not unique among players, but the standings show names: two of one event may not share one."""
+    event, token = await service.create_event(store, EventSpec("open day"))
+    first = await store.add_player(new_player("Ann", PlayerKind.HUMAN), "ann-hash")
+    second = await store.add_player(new_player("someone", PlayerKind.HUMAN), "someone-hash")
+    await registration.register(store, event.id, token, first.id, "Ann")
+    with pytest.raises(EventError, match="another player of open day is named ann"):
+        await registration.register(store, event.id, token, second.id, "ann")
+    assert await store.event_players(event.id) == [first.id]
+
+
+async def test_registration_closes_when_the_first_round_starts(store):
+    event_id, ids = await _event(store, players=4)
+    token = await registration.new_registration(store, event_id)
+    await service.start_round(store, event_id)
+    late = await store.add_player(new_player("late", PlayerKind.HUMAN), "late-hash")
+    with pytest.raises(EventError, match="closed when its first round started"):
+        await registration.register(store, event_id, token, late.id, "late")
+    assert (await registration.register(store, event_id, token, ids[0], "player00"))[1] is False  # in already
+
+
+async def test_a_claim_left_opening_by_a_stopped_server_is_claimed_again_once_stale(store):
+    """A server stopped between its claim and the open leaves the table `opening`: once the claim is
+    CLAIM_STALE_AFTER old the table is pending again for every server, one claims it, and the stopped
+    server's open (had it been only slow) is refused, so that one table opens."""
+    event_id, _ = await _event(store, players=4)
+    [row] = await service.start_round(store, event_id)
+    then = time.time() - CLAIM_STALE_AFTER - 5
+    assert await store.claim_event_table(event_id, 1, 1, "stopped", now=then)
+    assert [t.table for t in await store.pending_event_tables()] == [1]  # stale: there is work
+    assert await store.pending_event_tables(stale_before=then - 1) == []  # not yet stale then
+    assert not await store.claim_event_table(event_id, 1, 1, "fresh", now=then + 1)  # a fresh claim holds
+    assert await store.claim_event_table(event_id, 1, 1, "alive")
+    assert not await store.claim_event_table(event_id, 1, 1, "another")
+    assert await store.pending_event_tables() == []
+    assert not await store.event_table_opened(event_id, 1, 1, "t-late", "stopped")  # its claim was taken over
+    assert await store.event_table_opened(event_id, 1, 1, "t-alive", "alive")
+    [now] = await store.event_tables(event_id)
+    assert (now.state, now.table_id) == (EventTableState.OPEN, "t-alive")
+
+
+async def test_a_table_released_by_its_claimant_only(store):
+    event_id, _ = await _event(store, players=4)
+    await service.start_round(store, event_id)
+    assert await store.claim_event_table(event_id, 1, 1, "mine")
+    await store.release_event_table(event_id, 1, 1, "not-mine")
+    assert (await store.event_tables(event_id))[0].state is EventTableState.OPENING
+    await store.release_event_table(event_id, 1, 1, "mine")
+    assert (await store.event_tables(event_id))[0].state is EventTableState.PENDING
 
 
 async def test_three_shuffled_rounds_are_written_played_and_added_up_as_by_hand(store):
@@ -175,14 +241,17 @@ async def test_a_substitute_sits_in_at_a_pending_table_and_an_open_one_is_to_be_
         == (EventTableState.PENDING, None, "bot:substitute")
 
 
-async def test_a_substitute_comes_too_late_once_the_game_has_begun(store):
+async def test_a_table_whose_game_has_begun_is_open_again_after_its_reseat(store):
+    """(The server seats the substitute in the game in play: tests/events/test_substitute_in_play.py.)"""
     event_id, ids = await _event(store, players=4)
     await service.start_round(store, event_id)
     assert await store.claim_event_table(event_id, 1, 1)
     await store.event_table_opened(event_id, 1, 1, "t-open")
     await service.substitute(store, event_id, ids[0], service.SUBSTITUTE_BOT)
     await store.reopen_event_table(event_id, 1, 1, reopen=False)  # (the server found its game begun)
-    assert (await store.event_tables(event_id))[0].state is EventTableState.OPEN
+    row = (await store.event_tables(event_id))[0]
+    assert (row.state, row.table_id, row.sitting[row.seats.index(ids[0])]) \
+        == (EventTableState.OPEN, "t-open", "bot:substitute")
     await _finish_open(store, event_id)
     with pytest.raises(EventError, match="no table of the event waiting"):
         await service.substitute(store, event_id, ids[0], service.SUBSTITUTE_BOT)

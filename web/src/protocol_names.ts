@@ -19,6 +19,7 @@ export const MessageType = {
   REMATCH: "rematch",
   PING: "ping",
   RENAME: "rename",
+  REGISTER_EVENT: "register_event",
   WELCOME: "welcome",
   TABLE: "table",
   CATCHUP: "catchup",
@@ -32,6 +33,7 @@ export const MessageType = {
   PONG: "pong",
   REMATCH_OFFERED: "rematch_offered",
   PLAYER: "player",
+  EVENT_REGISTERED: "event_registered",
   BYE: "bye",
 } as const;
 export type MessageType = (typeof MessageType)[keyof typeof MessageType];
@@ -101,6 +103,7 @@ export const ErrorCode = {
   ILLEGAL_ACTION: "illegal_action",
   UNKNOWN_PLAYER: "unknown_player",
   NO_PLAYER: "no_player",
+  REGISTRATION: "registration",
   UNAVAILABLE: "unavailable",
   INTERNAL: "internal",
 } as const;
@@ -188,7 +191,8 @@ export type ClientMessageType =
   | "result_closed"
   | "rematch"
   | "ping"
-  | "rename";
+  | "rename"
+  | "register_event";
 /** The message types the server sends. */
 export type ServerMessageType =
   | "welcome"
@@ -204,4 +208,5 @@ export type ServerMessageType =
   | "pong"
   | "rematch_offered"
   | "player"
+  | "event_registered"
   | "bye";
