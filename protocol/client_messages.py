@@ -85,3 +85,8 @@ def ping(id: int | str | None = None) -> dict[str, Any]:  # noqa: A002 (the fiel
 def rename(name: str) -> dict[str, Any]:
     """The player's display name from now on."""
     return {"type": _T.RENAME.value, "name": name}
+
+
+def ladder_join(ladder: str) -> dict[str, Any]:
+    """Queue this connection's player (a bot, said with its key) on `ladder` (docs/ladder.md)."""
+    return {"type": _T.LADDER_JOIN.value, "ladder": ladder}

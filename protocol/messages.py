@@ -59,7 +59,8 @@ class ErrorCode(StrEnum):
     STALE_DECISION = "stale_decision"
     ILLEGAL_ACTION = "illegal_action"
     UNKNOWN_PLAYER = "unknown_player"  # the server admits only the player keys it issued (the connection closes)
-    NO_PLAYER = "no_player"  # a rename from a connection whose hello said no player key
+    NO_PLAYER = "no_player"  # a rename (or a ladder_join) from a connection whose hello said no player key
+    NO_LADDER = "no_ladder"  # a ladder_join of a ladder the server does not have
     UNAVAILABLE = "unavailable"  # the service cannot reach what it needs (Redis) just now: try again soon
     INTERNAL = "internal"
 
@@ -94,6 +95,7 @@ class MessageType(StrEnum):
     REMATCH = "rematch"
     PING = "ping"
     RENAME = "rename"
+    LADDER_JOIN = "ladder_join"
     WELCOME = "welcome"
     TABLE = "table"
     CATCHUP = "catchup"
@@ -107,6 +109,8 @@ class MessageType(StrEnum):
     PONG = "pong"
     REMATCH_OFFERED = "rematch_offered"
     PLAYER = "player"
+    LADDER_JOINED = "ladder_joined"
+    LADDER_TABLE = "ladder_table"
     BYE = "bye"
 
 
@@ -129,6 +133,7 @@ CLIENT_MESSAGES: dict[MessageType, Fields] = {
     _T.REMATCH: {"game": (_INT, True)},
     _T.PING: {"id": (_INT + _STR, False)},
     _T.RENAME: {"name": (_STR, True)},  # the player's display name, from now on
+    _T.LADDER_JOIN: {"ladder": (_STR, True)},  # a bot queues on a ladder (docs/ladder.md)
 }
 
 # ---- server to client ------------------------------------------------------------------
@@ -235,6 +240,10 @@ SERVER_MESSAGES: dict[MessageType, Fields] = {
     _T.REMATCH_OFFERED: {"game": (_INT, True), "invite": (_STR, True), "seat": (_INT, True), "by": (_STR, True)},
     # the answer to rename: the player as it is now
     _T.PLAYER: _PLAYER,
+    # a bot is queued on a ladder; later, the table of its next game there (join it with `invite`)
+    _T.LADDER_JOINED: {"ladder": (_STR, True), "player": (_STR, True)},
+    _T.LADDER_TABLE: {"ladder": (_STR, True), "set": (_INT, True), "rotation": (_INT, True), "invite": (_STR, True),
+                      "seat": (_INT, True)},
     # a server that stops says bye to connections at no table too: without a seq then
     _T.BYE: {"seq": (_INT, False), "code": ((Among(frozenset(ByeCode)),), True), "reason": (_STR, True)},
 }

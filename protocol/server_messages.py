@@ -105,6 +105,18 @@ def player(id: str, name: str) -> dict[str, Any]:  # noqa: A002 (the field's nam
     return {"type": _T.PLAYER.value, "id": id, "name": name}
 
 
+def ladder_joined(ladder: str, player: str) -> dict[str, Any]:
+    """A bot (`player`) is queued on `ladder`: its tables follow as they open."""
+    return {"type": _T.LADDER_JOINED.value, "ladder": ladder, "player": player}
+
+
+def ladder_table(ladder: str, set: int, rotation: int, invite: str, seat: int) -> dict[str, Any]:  # noqa: A002
+    """The table of a queued bot's next game on `ladder`: game `rotation` of duplicate set `set`,
+    its seat there (reserved for it: join with `invite`)."""
+    return {"type": _T.LADDER_TABLE.value, "ladder": ladder, "set": set, "rotation": rotation, "invite": invite,
+            "seat": seat}
+
+
 def bye(code: ByeCode, reason: str, seq: int | None = None) -> dict[str, Any]:
     """A bye frame: `code` for programs, `reason` for people (no seq: at no table)."""
     return {"type": _T.BYE.value, "code": ByeCode(code).value, "reason": reason, **_present(seq=seq)}

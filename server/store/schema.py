@@ -119,6 +119,26 @@ STEPS: Sequence[Step] = (
      """CREATE TABLE IF NOT EXISTS event_penalties (
         id {id}, event_id TEXT NOT NULL, player_id TEXT NOT NULL, points TEXT NOT NULL, reason TEXT NOT NULL,
         round INTEGER, created {real} NOT NULL)"""),
+    # 15: ladders (issue 26; server/ladder/): each ladder, the bots queued on it (which node holds each
+    # one's connection, and when it was last seen there), its duplicate sets (one seed, the four
+    # entrants), each set's games, and the ladder's own ratings
+    ("""CREATE TABLE IF NOT EXISTS ladders (
+        name TEXT PRIMARY KEY, rules TEXT NOT NULL, fill TEXT NOT NULL, created {real} NOT NULL, matcher TEXT,
+        matcher_until {real})""",
+     """CREATE TABLE IF NOT EXISTS ladder_bots (
+        ladder TEXT NOT NULL, player_id TEXT NOT NULL, state TEXT NOT NULL, since {real} NOT NULL,
+        seen {real} NOT NULL, node TEXT NOT NULL, PRIMARY KEY (ladder, player_id))""",
+     """CREATE TABLE IF NOT EXISTS ladder_sets (
+        ladder TEXT NOT NULL, set_no INTEGER NOT NULL, seed TEXT NOT NULL, entrants TEXT NOT NULL,
+        state TEXT NOT NULL, created {real} NOT NULL, PRIMARY KEY (ladder, set_no))""",
+     """CREATE TABLE IF NOT EXISTS ladder_games (
+        ladder TEXT NOT NULL, set_no INTEGER NOT NULL, rotation INTEGER NOT NULL, seats TEXT NOT NULL,
+        state TEXT NOT NULL, table_id TEXT, invite TEXT, game_id {big}, ended {real},
+        PRIMARY KEY (ladder, set_no, rotation))""",
+     "CREATE INDEX IF NOT EXISTS ladder_games_table ON ladder_games (table_id)",
+     """CREATE TABLE IF NOT EXISTS ladder_ratings (
+        ladder TEXT NOT NULL, player_id TEXT NOT NULL, mu {real} NOT NULL, sigma {real} NOT NULL,
+        games INTEGER NOT NULL, PRIMARY KEY (ladder, player_id))"""),
 )
 
 

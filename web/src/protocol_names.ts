@@ -19,6 +19,7 @@ export const MessageType = {
   REMATCH: "rematch",
   PING: "ping",
   RENAME: "rename",
+  LADDER_JOIN: "ladder_join",
   WELCOME: "welcome",
   TABLE: "table",
   CATCHUP: "catchup",
@@ -32,6 +33,8 @@ export const MessageType = {
   PONG: "pong",
   REMATCH_OFFERED: "rematch_offered",
   PLAYER: "player",
+  LADDER_JOINED: "ladder_joined",
+  LADDER_TABLE: "ladder_table",
   BYE: "bye",
 } as const;
 export type MessageType = (typeof MessageType)[keyof typeof MessageType];
@@ -101,6 +104,7 @@ export const ErrorCode = {
   ILLEGAL_ACTION: "illegal_action",
   UNKNOWN_PLAYER: "unknown_player",
   NO_PLAYER: "no_player",
+  NO_LADDER: "no_ladder",
   UNAVAILABLE: "unavailable",
   INTERNAL: "internal",
 } as const;
@@ -188,7 +192,8 @@ export type ClientMessageType =
   | "result_closed"
   | "rematch"
   | "ping"
-  | "rename";
+  | "rename"
+  | "ladder_join";
 /** The message types the server sends. */
 export type ServerMessageType =
   | "welcome"
@@ -204,4 +209,6 @@ export type ServerMessageType =
   | "pong"
   | "rematch_offered"
   | "player"
+  | "ladder_joined"
+  | "ladder_table"
   | "bye";
