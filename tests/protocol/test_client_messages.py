@@ -54,6 +54,7 @@ SAMPLES = [
     (client_messages.rematch(9), {"type": "rematch", "game": 9}),
     (client_messages.ping("heartbeat"), {"type": "ping", "id": "heartbeat"}),
     (client_messages.rename("Ann"), {"type": "rename", "name": "Ann"}),
+    (client_messages.ladder_join("main"), {"type": "ladder_join", "ladder": "main"}),
 ]
 
 
