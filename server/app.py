@@ -969,7 +969,8 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--ladder-poll", type=float, default=LADDER_POLL, metavar="S",
                    help=f"seconds between the ladders' looks for free bots and games to open (default {LADDER_POLL:g})")
     p.add_argument("--ladder-gather", type=float, default=LADDER_GATHER, metavar="S",
-                   help=f"seconds two or three free bots wait for more before their set starts with fill bots"
+                   help=f"seconds two or three free bots wait from the newest one's joining before their set starts with"
+                        f" fill bots"
                         f" (default {LADDER_GATHER:g})")
     commands = admin.add_commands(p)
     players_cli.add_commands(commands)

@@ -2,9 +2,10 @@
 set's next game can open now.
 
 Four free bots make a set at once.  Fewer (two or three) make one with the ladder's fill bots
-in the other seats, but only once the longest waiting of them has waited `gather` seconds: bots
-that connect together (or come back from their sets together) then play together, rather than
-two of them starting a set the third could have joined.  One bot alone waits for another.
+in the other seats, but only once the newest of them joined the ladder `gather` seconds ago: bots
+that connect together then play together, rather than two of them starting a set the third was
+a moment from joining; bots back from a set (they joined long ago) start the next at once.  One
+bot alone waits for another.
 """
 
 from __future__ import annotations
@@ -18,10 +19,11 @@ FEWEST = 2  # registered bots at a set with fill bots: one bot would play the se
 
 @dataclass(frozen=True, slots=True)
 class Waiting:
-    """A free bot not in a set: its player id and when it was queued."""
+    """A free bot not in a set: its player id, when it was queued, and when it joined the ladder."""
 
     player_id: str
     since: float
+    joined: float
 
 
 def choose(waiting: Sequence[Waiting], now: float, gather: float, fills: bool) -> tuple[str, ...] | None:
@@ -29,7 +31,7 @@ def choose(waiting: Sequence[Waiting], now: float, gather: float, fills: bool) -
     queue = sorted(waiting, key=lambda bot: (bot.since, bot.player_id))
     if len(queue) >= FULL:
         return tuple(bot.player_id for bot in queue[:FULL])
-    if fills and len(queue) >= FEWEST and now - queue[0].since >= gather:
+    if fills and len(queue) >= FEWEST and now - max(bot.joined for bot in queue) >= gather:
         return tuple(bot.player_id for bot in queue)
     return None
 

@@ -34,7 +34,7 @@ from server.store.ladder_rows import BotState, LadderBotRow, LadderGameState, La
 log = structlog.get_logger("riichi.ladder")
 
 POLL_EVERY = 1.0  # seconds between looks
-GATHER = 3.0  # seconds the longest waiting of two or three free bots waits for more before their set starts
+GATHER = 3.0  # seconds two or three free bots wait from the newest one's joining before their set starts
 
 
 class LadderRefused(Exception):
@@ -123,7 +123,7 @@ class Ladders:
         in_sets: set[str] = set()
         for one in await store.playing_sets(ladder.name):
             in_sets |= await self.go_on(ladder, one, bots)
-        waiting = [Waiting(b.player_id, b.since) for b in bots.values()
+        waiting = [Waiting(b.player_id, b.since, b.joined) for b in bots.values()
                    if b.state is BotState.FREE and b.player_id not in in_sets]
         for chosen in sets_of(waiting, now, self.gather, ladder.fills):
             made = await store.add_ladder_set(ladder.name, new_seed(), entrants(chosen, ladder.fill))

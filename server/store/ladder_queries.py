@@ -13,8 +13,9 @@ LADDERS = f"SELECT {LADDER_COLUMNS} FROM ladders ORDER BY created, name"
 CLAIM_MATCHER = ("UPDATE ladders SET matcher = ?, matcher_until = ? WHERE name = ?"
                  " AND (matcher IS NULL OR matcher = ? OR matcher_until < ?)")
 # queued: free again (a bot at a table stays busy: its game frees it), on the node holding its connection
-QUEUE_BOT = (f"INSERT INTO ladder_bots ({BOT_COLUMNS}) VALUES (?, ?, 'free', ?, ?, ?)"
+QUEUE_BOT = (f"INSERT INTO ladder_bots ({BOT_COLUMNS}) VALUES (?, ?, 'free', ?, ?, ?, ?)"
              " ON CONFLICT (ladder, player_id) DO UPDATE SET seen = excluded.seen, node = excluded.node,"
+             " joined = CASE WHEN ladder_bots.state = 'gone' THEN excluded.joined ELSE ladder_bots.joined END,"
              " state = CASE WHEN ladder_bots.state = 'busy' THEN 'busy' ELSE 'free' END,"
              " since = CASE WHEN ladder_bots.state = 'busy' THEN ladder_bots.since ELSE excluded.since END")
 TOUCH_BOTS = "UPDATE ladder_bots SET seen = ? WHERE ladder = ? AND node = ? AND state <> 'gone'"

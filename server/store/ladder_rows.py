@@ -46,7 +46,8 @@ class LadderRow:
 @dataclass(frozen=True, slots=True)
 class LadderBotRow:
     """A bot registered to a ladder: `since` when it was last queued (free), `seen` when the node
-    holding its connection last said it is there, `node` that node."""
+    holding its connection last said it is there, `node` that node, `joined` when it joined the
+    ladder (again, after it had left)."""
 
     ladder: str
     player_id: str
@@ -54,6 +55,7 @@ class LadderBotRow:
     since: float
     seen: float
     node: str
+    joined: float
 
 
 @dataclass(frozen=True, slots=True)
@@ -98,7 +100,7 @@ class LadderSeatRow:
 
 
 LADDER_COLUMNS = "name, rules, fill, created"
-BOT_COLUMNS = "ladder, player_id, state, since, seen, node"
+BOT_COLUMNS = "ladder, player_id, state, since, seen, node, joined"
 SET_COLUMNS = "ladder, set_no, seed, entrants, state, created"
 GAME_COLUMNS = "ladder, set_no, rotation, seats, state, table_id, invite, game_id, ended"
 
@@ -108,7 +110,7 @@ def ladder_row(row: Sequence[Any]) -> LadderRow:
 
 
 def bot_row(row: Sequence[Any]) -> LadderBotRow:
-    return LadderBotRow(row[0], row[1], BotState(row[2]), float(row[3]), float(row[4]), row[5])
+    return LadderBotRow(row[0], row[1], BotState(row[2]), float(row[3]), float(row[4]), row[5], float(row[6]))
 
 
 def set_row(row: Sequence[Any]) -> LadderSetRow:

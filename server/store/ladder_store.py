@@ -43,7 +43,7 @@ class LadderStore:
 
     async def queue_bot(self, ladder: str, player_id: str, node: str) -> None:
         now = time.time()
-        await self._ladder_write(q.QUEUE_BOT, ladder, player_id, now, now, node)
+        await self._ladder_write(q.QUEUE_BOT, ladder, player_id, now, now, node, now)
 
     async def touch_bots(self, ladder: str, node: str) -> None:
         """The bots whose connection `node` holds are there now."""

@@ -120,14 +120,14 @@ STEPS: Sequence[Step] = (
         id {id}, event_id TEXT NOT NULL, player_id TEXT NOT NULL, points TEXT NOT NULL, reason TEXT NOT NULL,
         round INTEGER, created {real} NOT NULL)"""),
     # 15: ladders (issue 26; server/ladder/): each ladder, the bots queued on it (which node holds each
-    # one's connection, and when it was last seen there), its duplicate sets (one seed, the four
+    # one's connection, when it was last seen there, when it joined), its duplicate sets (one seed, the four
     # entrants), each set's games, and the ladder's own ratings
     ("""CREATE TABLE IF NOT EXISTS ladders (
         name TEXT PRIMARY KEY, rules TEXT NOT NULL, fill TEXT NOT NULL, created {real} NOT NULL, matcher TEXT,
         matcher_until {real})""",
      """CREATE TABLE IF NOT EXISTS ladder_bots (
         ladder TEXT NOT NULL, player_id TEXT NOT NULL, state TEXT NOT NULL, since {real} NOT NULL,
-        seen {real} NOT NULL, node TEXT NOT NULL, PRIMARY KEY (ladder, player_id))""",
+        seen {real} NOT NULL, node TEXT NOT NULL, joined {real} NOT NULL, PRIMARY KEY (ladder, player_id))""",
      """CREATE TABLE IF NOT EXISTS ladder_sets (
         ladder TEXT NOT NULL, set_no INTEGER NOT NULL, seed TEXT NOT NULL, entrants TEXT NOT NULL,
         state TEXT NOT NULL, created {real} NOT NULL, PRIMARY KEY (ladder, set_no))""",

@@ -43,6 +43,9 @@ async def test_a_free_bot_is_claimed_by_one_caller_and_a_busy_bot_that_joins_aga
     assert (await store.ladder_bots("main"))[0].state is BotState.GONE
     await store.free_bot("main", "p1")  # a game that ends frees a bot gone no more
     assert (await store.ladder_bots("main"))[0].state is BotState.GONE
+    joined = (await store.ladder_bots("main"))[0].joined
+    await store.queue_bot("main", "p1", "b")  # back after it left: it joins anew
+    assert (await store.ladder_bots("main"))[0].joined > joined
 
 
 async def test_sets_are_numbered_in_order_and_each_game_of_a_set_is_claimed_once(store) -> None:
