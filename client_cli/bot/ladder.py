@@ -56,9 +56,10 @@ async def play_ladder(make_bot: Callable[[], Bot], url: str, ladder: str, *, pla
                 if close is not None:
                     await close()
                 bot = None
-            results.append(result)
             if on_game is not None:
                 on_game(result, table)
+            if result.final is not None:  # (a table closed before its game, when a bot left, is opened again)
+                results.append(result)
         return results
     finally:
         listening.cancel()

@@ -30,6 +30,8 @@ from server.lobby import Lobby, LobbyError
 from server.ratings import rated
 from server.session import Session
 from server.store.ladder_rows import BotState, LadderBotRow, LadderGameState, LadderSetRow
+from server.table.io import Stop
+from server.table.seats import TableState
 
 log = structlog.get_logger("riichi.ladder")
 
@@ -51,7 +53,7 @@ class Ladders:
         self.lease = max(3.0, 5 * every)  # a node that stops matching hands the ladder on after this
         self.stale = max(5.0, 5 * every)  # a bot its node has not said is there for this long is not seated
         self.here: dict[tuple[str, str], Session] = {}  # (ladder, player id) -> its ladder connection's session
-        self.told: dict[tuple[str, str], tuple[int, int]] = {}  # ... -> the (set, rotation) it was last told
+        self.told: dict[tuple[str, str], str] = {}  # ... -> the invite code of the table it was last told
         self.unsubscribe = lobby.finishes.subscribe(self.ended, relayed=False)  # the node that ran it rates it
 
     # ---- a bot queues --------------------------------------------------------------------
@@ -87,6 +89,7 @@ class Ladders:
     async def look(self) -> None:
         for row in await self.lobby.store.ladders():
             await self.keep(row.name)
+            await self.reopen_deserted(row.name)
             if not self.lobby.closing and await self.lobby.store.claim_matcher(row.name, self.node, self.lease):
                 await self.match(Ladder.of_row(row))
             await self.tell(row.name)
@@ -103,15 +106,34 @@ class Ladders:
                 log.info("ladder_left", ladder=name, player=key[1])
         await store.touch_bots(name, self.node)
 
+    async def reopen_deserted(self, name: str) -> None:
+        """A table this node runs whose game has not begun, and that waits for a bot gone from the
+        queue (stopped between games, or its connection lost): closed, its other bots queued again,
+        and the game opened again at the next look (the gone bot's seat played by the fill bot)."""
+        store, now = self.lobby.store, time.time()
+        bots = {b.player_id: b for b in await store.ladder_bots(name)}
+        for game in await store.open_ladder_games(name):
+            table = self.lobby.tables.get(game.table_id or "")
+            if table is None or table.state is not TableState.WAITING:
+                continue
+            gone = [p for p in registered(game.seats)
+                    if p not in bots or bots[p].state is BotState.GONE or now - bots[p].seen > self.stale]
+            if not gone or not await store.ladder_game_closed(table.id):
+                continue
+            table.put(Stop("a bot of this ladder game left before it began: the game opens again without it",
+                           keep=False))
+            for player in registered(game.seats):
+                await store.free_bot(name, player)
+            log.info("ladder_table_deserted", ladder=name, set=game.number, rotation=game.rotation, gone=gone)
+
     async def tell(self, name: str) -> None:
         """Each bot held here that has a table open for it, and was not told of it: told."""
         for game in await self.lobby.store.open_ladder_games(name):
             for seat, player in enumerate(game.seats):
                 session = self.here.get((name, player))
-                if session is None or game.invite is None or self.told.get((name, player)) == (game.number,
-                                                                                                game.rotation):
+                if session is None or game.invite is None or self.told.get((name, player)) == game.invite:
                     continue
-                self.told[(name, player)] = (game.number, game.rotation)
+                self.told[(name, player)] = game.invite
                 session.send(server_messages.ladder_table(name, game.number, game.rotation, game.invite, seat))
 
     # ---- the matchmaker (the node holding the ladder's lease) -----------------------------

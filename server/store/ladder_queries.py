@@ -33,6 +33,8 @@ SET_DONE = "UPDATE ladder_sets SET state = 'done' WHERE ladder = ? AND set_no = 
 ADD_GAME = (f"INSERT INTO ladder_games ({GAME_COLUMNS}) VALUES (?, ?, ?, ?, 'opening', NULL, NULL, NULL, NULL)"
             " ON CONFLICT DO NOTHING")
 DROP_GAME = "DELETE FROM ladder_games WHERE ladder = ? AND set_no = ? AND rotation = ? AND state = 'opening'"
+# a table closed before its game began (a bot it waited for left): the game is opened again
+DROP_OPEN_GAME = "DELETE FROM ladder_games WHERE table_id = ? AND state = 'open'"
 GAME_OPENED = ("UPDATE ladder_games SET state = 'open', table_id = ?, invite = ? WHERE ladder = ? AND set_no = ?"
                " AND rotation = ?")
 GAME_ENDED = "UPDATE ladder_games SET state = ?, game_id = ?, ended = ? WHERE table_id = ? AND state = 'open'"

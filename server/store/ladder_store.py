@@ -83,6 +83,11 @@ class LadderStore:
         """Its table could not be opened: the claim goes, for a later look."""
         await self._ladder_write(q.DROP_GAME, ladder, number, rotation)
 
+    async def ladder_game_closed(self, table_id: str) -> bool:
+        """Its table closed before its game began: the set's game is to be opened again (False: it is
+        no ladder's open game)."""
+        return await self._ladder_write(q.DROP_OPEN_GAME, table_id) == 1
+
     async def ladder_game_opened(self, ladder: str, number: int, rotation: int, table_id: str, invite: str) -> None:
         await self._ladder_write(q.GAME_OPENED, table_id, invite, ladder, number, rotation)
 

@@ -245,6 +245,10 @@ class Store(Protocol):
     async def release_ladder_game(self, ladder: str, number: int, rotation: int) -> None:
         """Its table could not be opened: the claim goes, for a later look."""
 
+    async def ladder_game_closed(self, table_id: str) -> bool:
+        """Its table closed before its game began: the set's game is to be opened again (False: it is
+        no ladder's open game)."""
+
     async def ladder_game_opened(self, ladder: str, number: int, rotation: int, table_id: str, invite: str) -> None: ...
 
     async def ladder_game_ended(self, table_id: str, game_id: int, abandoned: bool) -> LadderGameRow | None:
