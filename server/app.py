@@ -867,6 +867,7 @@ async def running(args: argparse.Namespace) -> AsyncIterator[App]:
                 sweeper.cancel()
                 opener.cancel()
                 matchmaker.cancel()
+                app.ladders.close()
                 if cluster is not None:
                     cluster.leaving = True  # its tables move to the other nodes, with their clients
                 await lobby.stop(ended=args.ephemeral)
