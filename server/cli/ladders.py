@@ -1,9 +1,9 @@
 """`riichi-server ladder ...`: an operator's commands for the bot ladders (issue 26; docs/ladder.md).
 
 `create NAME` makes a ladder (its rules preset and the server's bot that fills the seats
-registered bots leave empty, or none); `list` shows each with its bots and sets; `ratings NAME`
-prints its table of bots, and `--rebuild` checks it against the ratings rated again from the
-stored games.  They write the server's database (--db), which the running server reads: a bot
+registered bots leave empty, or none); `list` shows each with its bots and games; `ratings NAME`
+prints its table of bots, and `--rebuild` rates the stored games again and keeps those ratings,
+saying how many differed.  They write the server's database (--db), which the running server reads: a bot
 can join a new ladder at once.  `riichi-server --ladder NAME` makes a ladder at start if missing.
 """
 
@@ -45,7 +45,8 @@ def add_commands(commands: Any) -> None:
     ratings = what.add_parser("ratings", parents=[db], help="a ladder's bots: rating, games, average place")
     ratings.add_argument("name", help="the ladder's name")
     ratings.add_argument("--rebuild", action="store_true",
-                         help="rate the stored games again and say whether the ratings kept are the same")
+                         help="rate the stored games again, say how many ratings kept differ, and keep the rebuilt"
+                              " ones (best with no game of the ladder in play)")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -113,8 +114,10 @@ async def ratings(store: Store, args: argparse.Namespace) -> int:
     if args.rebuild:
         again = await rating.rebuild(store, args.name)
         differ = sum(kept.get(p) != again.get(p) for p in set(kept) | set(again))
-        print(f"rebuilt from {len(games)} games: {differ} rating(s) differ from those kept", file=sys.stderr)
-        return 1 if differ else 0
+        if differ:  # (kept from now on: the stored games are what a rating is of)
+            await store.set_ladder_ratings(args.name, again)
+        print(f"rebuilt from {len(games)} games: {differ} rating(s) differed from those kept"
+              + (", which are the rebuilt ones now" if differ else ""), file=sys.stderr)
     return 0
 
 

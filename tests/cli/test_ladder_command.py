@@ -22,7 +22,7 @@ def test_a_ladder_is_created_once_listed_and_its_table_shown(tmp_path, capsys):
     status, out, _ = _run(capsys, "list", *db)
     assert status == 0 and out.split("\n")[1].split() == ["weekly", "tenhou", "none", "0", "0"]
     status, out, err = _run(capsys, "ratings", "weekly", "--rebuild", *db)
-    assert status == 0 and "rebuilt from 0 games: 0 rating(s) differ" in err
+    assert status == 0 and "rebuilt from 0 games: 0 rating(s) differed from those kept" in err
     assert "no ladder is named daily" in _run(capsys, "ratings", "daily", *db)[2]
 
 
