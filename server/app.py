@@ -57,7 +57,8 @@ from server.standings import Standings, is_standings_path
 from server.events.runner import POLL_EVERY, EventTables
 from server.event_page import EventPages, is_event_path
 from server.ladder.page import LadderPages, is_ladder_path
-from server.ladder.service import GATHER as LADDER_GATHER, POLL_EVERY as LADDER_POLL, LadderRefused, Ladders
+from server.ladder.service import GATHER as LADDER_GATHER, JOIN_WAIT as LADDER_JOIN_WAIT, POLL_EVERY as LADDER_POLL
+from server.ladder.service import LadderRefused, Ladders
 from server.session import Session
 from server.stopping import awaited_by
 from server.store import token_hash
@@ -853,7 +854,7 @@ async def running(args: argparse.Namespace) -> AsyncIterator[App]:
             event_tables = EventTables(lobby, every=args.event_poll)  # rounds `event start-round` wrote
             opener = asyncio.create_task(event_tables.run())
             app.ladders = Ladders(lobby, cluster.node if cluster is not None else "local", every=args.ladder_poll,
-                                  gather=args.ladder_gather)
+                                  gather=args.ladder_gather, join_wait=args.ladder_join_wait)
             await ladders_cli.made(store, args.ladder or ())  # --ladder NAME: made at start if missing
             matchmaker = asyncio.create_task(app.ladders.run())
             try:
@@ -973,6 +974,9 @@ def parser() -> argparse.ArgumentParser:
                    help=f"seconds two or three free bots wait from the newest one's joining before their set starts with"
                         f" fill bots"
                         f" (default {LADDER_GATHER:g})")
+    p.add_argument("--ladder-join-wait", type=float, default=LADDER_JOIN_WAIT, metavar="S",
+                   help=f"seconds a ladder's table waits for a bot told of it to take its seat; then the bot is"
+                        f" dropped from the queue and the game opened again without it (default {LADDER_JOIN_WAIT:g})")
     commands = admin.add_commands(p)
     players_cli.add_commands(commands)
     ratings_cli.add_commands(commands)
@@ -999,8 +1003,9 @@ def main(argv: list[str] | None = None) -> int:
     if args.command is not None:
         return admin.run(args)
     args.db = args.db or SERVER_DEFAULT
-    if not args.ladder_poll > 0 or args.ladder_gather < 0:
-        return fail("--ladder-poll is a time above 0 and --ladder-gather one of 0 or more: give seconds, such as 1")
+    if not args.ladder_poll > 0 or args.ladder_gather < 0 or not args.ladder_join_wait > 0:
+        return fail("--ladder-poll and --ladder-join-wait are times above 0, --ladder-gather one of 0 or more: give"
+                    " seconds, such as 1")
     problem = ladders_cli.names_problem(args.ladder or ())
     if problem is not None:
         return fail(problem)

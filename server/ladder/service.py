@@ -36,6 +36,7 @@ from server.table.seats import TableState
 log = structlog.get_logger("riichi.ladder")
 
 POLL_EVERY = 1.0  # seconds between looks
+JOIN_WAIT = 60.0  # seconds a table waits for a bot told of it to take its seat before the bot is dropped
 GATHER = 3.0  # seconds two or three free bots wait from the newest one's joining before their set starts
 
 
@@ -48,12 +49,14 @@ class LadderRefused(Exception):
 
 
 class Ladders:
-    def __init__(self, lobby: Lobby, node: str, every: float = POLL_EVERY, gather: float = GATHER):
-        self.lobby, self.node, self.every, self.gather = lobby, node, every, gather
+    def __init__(self, lobby: Lobby, node: str, every: float = POLL_EVERY, gather: float = GATHER,
+                 join_wait: float = JOIN_WAIT):
+        self.lobby, self.node, self.every, self.gather, self.join_wait = lobby, node, every, gather, join_wait
         self.lease = max(3.0, 5 * every)  # a node that stops matching hands the ladder on after this
         self.stale = max(5.0, 5 * every)  # a bot its node has not said is there for this long is not seated
         self.here: dict[tuple[str, str], Session] = {}  # (ladder, player id) -> its ladder connection's session
         self.told: dict[tuple[str, str], str] = {}  # ... -> the invite code of the table it was last told
+        self.waiting: dict[str, float] = {}  # a table of a ladder game this node runs -> when it was first seen waiting
         self.unsubscribe = lobby.finishes.subscribe(self.ended, relayed=False)  # the node that ran it rates it
 
     # ---- a bot queues --------------------------------------------------------------------
@@ -108,18 +111,28 @@ class Ladders:
 
     async def reopen_deserted(self, name: str) -> None:
         """A table this node runs whose game has not begun, and that waits for a bot gone from the
-        queue (stopped between games, or its connection lost): closed, its other bots queued again,
-        and the game opened again at the next look (the gone bot's seat played by the fill bot)."""
+        queue (stopped between games, or its connection lost), or for one that has not taken its
+        seat in `join_wait` seconds (that one is dropped from the queue): closed, its other bots
+        queued again, and the game opened again at the next look (the gone bot's seat played by
+        the fill bot)."""
         store, now = self.lobby.store, time.time()
         bots = {b.player_id: b for b in await store.ladder_bots(name)}
         for game in await store.open_ladder_games(name):
             table = self.lobby.tables.get(game.table_id or "")
             if table is None or table.state is not TableState.WAITING:
+                self.waiting.pop(game.table_id or "", None)
                 continue
             gone = [p for p in registered(game.seats)
                     if p not in bots or bots[p].state is BotState.GONE or now - bots[p].seen > self.stale]
+            if time.monotonic() - self.waiting.setdefault(table.id, time.monotonic()) > self.join_wait:
+                seated = {seat.player_id for seat in table.seats if seat is not None}
+                for player in registered(game.seats):
+                    if player not in seated and player not in gone:
+                        await store.drop_bot(name, player)
+                        gone.append(player)
             if not gone or not await store.ladder_game_closed(table.id):
                 continue
+            self.waiting.pop(table.id, None)
             table.put(Stop("a bot of this ladder game left before it began: the game opens again without it",
                            keep=False))
             for player in registered(game.seats):
@@ -200,6 +213,7 @@ class Ladders:
         if name is None:
             return
         store = self.lobby.store
+        self.waiting.pop(finished.table_id, None)
         game = await store.ladder_game_ended(finished.table_id, finished.game_id, finished.abandoned is not None)
         if game is None:
             return

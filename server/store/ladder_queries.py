@@ -20,6 +20,7 @@ QUEUE_BOT = (f"INSERT INTO ladder_bots ({BOT_COLUMNS}) VALUES (?, ?, 'free', ?, 
              " since = CASE WHEN ladder_bots.state = 'busy' THEN ladder_bots.since ELSE excluded.since END")
 TOUCH_BOTS = "UPDATE ladder_bots SET seen = ? WHERE ladder = ? AND node = ? AND state <> 'gone'"
 BOT_GONE = "UPDATE ladder_bots SET state = 'gone' WHERE ladder = ? AND player_id = ? AND node = ?"
+DROP_BOT = "UPDATE ladder_bots SET state = 'gone' WHERE ladder = ? AND player_id = ?"
 BOTS = f"SELECT {BOT_COLUMNS} FROM ladder_bots WHERE ladder = ? ORDER BY since, player_id"
 CLAIM_BOT = "UPDATE ladder_bots SET state = 'busy' WHERE ladder = ? AND player_id = ? AND state = 'free'"
 FREE_BOT = "UPDATE ladder_bots SET state = 'free', since = ? WHERE ladder = ? AND player_id = ? AND state = 'busy'"

@@ -53,6 +53,10 @@ class LadderStore:
         """Its connection (on `node`) closed: out of the queue (unless it came back on another node)."""
         await self._ladder_write(q.BOT_GONE, ladder, player_id, node)
 
+    async def drop_bot(self, ladder: str, player_id: str) -> None:
+        """Out of the queue, whichever node holds its connection (it did not take the seat it was given)."""
+        await self._ladder_write(q.DROP_BOT, ladder, player_id)
+
     async def ladder_bots(self, ladder: str) -> list[LadderBotRow]:
         return [bot_row(row) for row in await self._ladder_rows(q.BOTS, ladder)]
 

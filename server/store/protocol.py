@@ -224,6 +224,9 @@ class Store(Protocol):
     async def bot_gone(self, ladder: str, player_id: str, node: str) -> None:
         """Its connection (on `node`) closed: out of the queue (unless it came back on another node)."""
 
+    async def drop_bot(self, ladder: str, player_id: str) -> None:
+        """Out of the queue, whichever node holds its connection (it did not take the seat it was given)."""
+
     async def ladder_bots(self, ladder: str) -> list[LadderBotRow]: ...
 
     async def claim_bot(self, ladder: str, player_id: str) -> bool:

@@ -46,6 +46,8 @@ async def test_a_free_bot_is_claimed_by_one_caller_and_a_busy_bot_that_joins_aga
     joined = (await store.ladder_bots("main"))[0].joined
     await store.queue_bot("main", "p1", "b")  # back after it left: it joins anew
     assert (await store.ladder_bots("main"))[0].joined > joined
+    await store.drop_bot("main", "p1")  # dropped by any node (it did not take its seat)
+    assert (await store.ladder_bots("main"))[0].state is BotState.GONE
 
 
 async def test_sets_are_numbered_in_order_and_each_game_of_a_set_is_claimed_once(store) -> None:
