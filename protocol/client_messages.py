@@ -90,3 +90,6 @@ def rename(name: str) -> dict[str, Any]:
 def register_event(event: str, token: str, name: str | None = None) -> dict[str, Any]:
     """Self-registration for an event by its link's token, under `name` (the player's, if none)."""
     return {"type": _T.REGISTER_EVENT.value, "event": event, "token": token, **_present(name=name)}
+def ladder_join(ladder: str) -> dict[str, Any]:
+    """Queue this connection's player (a bot, said with its key) on `ladder` (docs/ladder.md)."""
+    return {"type": _T.LADDER_JOIN.value, "ladder": ladder}

@@ -59,8 +59,9 @@ class ErrorCode(StrEnum):
     STALE_DECISION = "stale_decision"
     ILLEGAL_ACTION = "illegal_action"
     UNKNOWN_PLAYER = "unknown_player"  # the server admits only the player keys it issued (the connection closes)
-    NO_PLAYER = "no_player"  # a rename from a connection whose hello said no player key
     REGISTRATION = "registration"  # a register_event refused: a link no event's, registration closed, a name taken
+    NO_PLAYER = "no_player"  # a rename, register_event or ladder_join from a connection whose hello said no player key
+    NO_LADDER = "no_ladder"  # a ladder_join of a ladder the server does not have
     UNAVAILABLE = "unavailable"  # the service cannot reach what it needs (Redis) just now: try again soon
     INTERNAL = "internal"
 
@@ -97,6 +98,7 @@ class MessageType(StrEnum):
     PING = "ping"
     RENAME = "rename"
     REGISTER_EVENT = "register_event"
+    LADDER_JOIN = "ladder_join"
     WELCOME = "welcome"
     TABLE = "table"
     CATCHUP = "catchup"
@@ -111,6 +113,8 @@ class MessageType(StrEnum):
     REMATCH_OFFERED = "rematch_offered"
     PLAYER = "player"
     EVENT_REGISTERED = "event_registered"
+    LADDER_JOINED = "ladder_joined"
+    LADDER_TABLE = "ladder_table"
     BYE = "bye"
 
 
@@ -135,6 +139,7 @@ CLIENT_MESSAGES: dict[MessageType, Fields] = {
     _T.RENAME: {"name": (_STR, True)},  # the player's display name, from now on
     # self-registration from an event's link (docs/events.md): the event, the link's token, the name to play under
     _T.REGISTER_EVENT: {"event": (_STR, True), "token": (_STR, True), "name": (_STR, False)},
+    _T.LADDER_JOIN: {"ladder": (_STR, True)},  # a bot queues on a ladder (docs/ladder.md)
 }
 
 # ---- server to client ------------------------------------------------------------------
@@ -244,6 +249,10 @@ SERVER_MESSAGES: dict[MessageType, Fields] = {
     # the answer to register_event: the event (its id and name) and the player as registered
     _T.EVENT_REGISTERED: {"event": (_STR, True), "event_name": (_STR, True), "player": ((MapOf(_PLAYER),), True),
                           "added": (_BOOL, True)},  # false: the player was in the event already
+    # a bot is queued on a ladder; later, the table of its next game there (join it with `invite`)
+    _T.LADDER_JOINED: {"ladder": (_STR, True), "player": (_STR, True)},
+    _T.LADDER_TABLE: {"ladder": (_STR, True), "set": (_INT, True), "rotation": (_INT, True), "invite": (_STR, True),
+                      "seat": (_INT, True)},
     # a server that stops says bye to connections at no table too: without a seq then
     _T.BYE: {"seq": (_INT, False), "code": ((Among(frozenset(ByeCode)),), True), "reason": (_STR, True)},
 }

@@ -109,6 +109,16 @@ def event_registered(event: str, event_name: str, player: dict[str, str], added:
     """The answer to register_event: the player (`{id, name}`) is in the event (`added` false: was already)."""
     return {"type": _T.EVENT_REGISTERED.value, "event": event, "event_name": event_name, "player": player,
             "added": added}
+def ladder_joined(ladder: str, player: str) -> dict[str, Any]:
+    """A bot (`player`) is queued on `ladder`: its tables follow as they open."""
+    return {"type": _T.LADDER_JOINED.value, "ladder": ladder, "player": player}
+
+
+def ladder_table(ladder: str, set: int, rotation: int, invite: str, seat: int) -> dict[str, Any]:  # noqa: A002
+    """The table of a queued bot's next game on `ladder`: game `rotation` of duplicate set `set`,
+    its seat there (reserved for it: join with `invite`)."""
+    return {"type": _T.LADDER_TABLE.value, "ladder": ladder, "set": set, "rotation": rotation, "invite": invite,
+            "seat": seat}
 
 
 def bye(code: ByeCode, reason: str, seq: int | None = None) -> dict[str, Any]:

@@ -40,6 +40,7 @@ from server.cli import games as admin
 from server.cli import players as players_cli
 from server.cli import ratings as ratings_cli
 from server.cli import events as events_cli
+from server.cli import ladders as ladders_cli
 from server.cli.local_games import SERVER_DEFAULT
 from server.downloads import Downloads, is_download
 from server.dropped_log import PATH as DROPPED_LOG_PATH, receive_dropped_log
@@ -57,6 +58,9 @@ from server.events import registration
 from server.events.runner import POLL_EVERY, EventTables
 from server.events.spec import EventError
 from server.event_page import EventPages, is_event_path
+from server.ladder.page import LadderPages, is_ladder_path
+from server.ladder.service import GATHER as LADDER_GATHER, JOIN_WAIT as LADDER_JOIN_WAIT, POLL_EVERY as LADDER_POLL
+from server.ladder.service import LadderRefused, Ladders
 from server.session import Session
 from server.stopping import awaited_by
 from server.store import token_hash
@@ -197,6 +201,8 @@ class App:
         self.player_pages = PlayerPages(lobby.store, self._codes)  # GET /players/NAME (server/player_page.py)
         self.standings = Standings(lobby.store, lobby.finishes)  # GET /standings(.csv) (server/standings.py)
         self.event_pages = EventPages(lobby.store, self._codes)  # GET /events/ID(/standings.csv)
+        self.ladder_pages = LadderPages(lobby.store)  # GET /ladder/NAME(.json)
+        self.ladders: Ladders | None = None  # the bots queued on ladders (server/ladder/service.py), once serving
 
     def _codes(self, table_id: str) -> tuple[str, str] | None:
         """A table's invite and watch codes, if this node runs it (the event pages' links)."""
@@ -277,6 +283,8 @@ class App:
             return await self.standings.respond(path, urlsplit(request.path).query)
         if is_event_path(path) and not is_websocket(request):
             return await self.event_pages.respond(path)
+        if is_ladder_path(path) and not is_websocket(request):
+            return await self.ladder_pages.respond(path)
         return web_request(self.web, request, path)
 
     async def problem(self) -> str | None:
@@ -617,6 +625,8 @@ class Connection:
                 await self.app.lobby.join(session, msg["code"], msg.get("seat"))
             elif kind == MessageType.WATCH:
                 await self.app.lobby.watch_anywhere(session, msg["code"])
+            elif kind == MessageType.LADDER_JOIN:
+                await self.ladder_join(session, msg["ladder"])
             elif kind == MessageType.REMATCH:
                 for token, offer in self.app.lobby.rematch(session, msg["game"], address=self.address):
                     other = self.app.sessions.get(token)
@@ -735,6 +745,15 @@ class Connection:
             self.send(bye(*self.app.lobby.stopping_bye()))
         self.log = self.log.bind(session=session.id)
         self.log.info("hello", name=name, resumed=resumed, player=session.player_id)
+
+    async def ladder_join(self, session: Session, ladder: str) -> None:
+        """Queue the session's bot on a ladder (docs/ladder.md); an error says why not."""
+        if self.app.ladders is None:
+            return self.send(error(ErrorCode.CLOSING, "the server is not serving ladders now"))
+        try:
+            await self.app.ladders.join(session, ladder)
+        except LadderRefused as refused:
+            self.send(error(refused.code, str(refused)))
 
     async def rename(self, session: Session, name: str) -> None:
         """The player's display name from now on (the tables it joins after show it)."""
@@ -859,6 +878,10 @@ async def running(args: argparse.Namespace) -> AsyncIterator[App]:
             sweeper = asyncio.create_task(app.sweeper())
             event_tables = EventTables(lobby, every=args.event_poll)  # rounds `event start-round` wrote
             opener = asyncio.create_task(event_tables.run())
+            app.ladders = Ladders(lobby, cluster.node if cluster is not None else "local", every=args.ladder_poll,
+                                  gather=args.ladder_gather, join_wait=args.ladder_join_wait)
+            await ladders_cli.made(store, args.ladder or ())  # --ladder NAME: made at start if missing
+            matchmaker = asyncio.create_task(app.ladders.run())
             try:
                 yield app
             finally:
@@ -869,6 +892,8 @@ async def running(args: argparse.Namespace) -> AsyncIterator[App]:
                 janitor.cancel()
                 sweeper.cancel()
                 opener.cancel()
+                matchmaker.cancel()
+                app.ladders.close()
                 if cluster is not None:
                     cluster.leaving = True  # its tables move to the other nodes, with their clients
                 await lobby.stop(ended=args.ephemeral)
@@ -965,10 +990,23 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--event-poll", type=float, default=POLL_EVERY, metavar="S",
                    help=f"seconds between looks for the event tables `riichi-server event start-round` wrote,"
                         f" which this server then opens (default {POLL_EVERY:g}; docs/events.md)")
+    p.add_argument("--ladder", action="append", metavar="NAME", default=None,
+                   help="serve a bot ladder of this name, made at start if missing (default rules and fill; again"
+                        " for more; riichi-server ladder create sets them; docs/ladder.md)")
+    p.add_argument("--ladder-poll", type=float, default=LADDER_POLL, metavar="S",
+                   help=f"seconds between the ladders' looks for free bots and games to open (default {LADDER_POLL:g})")
+    p.add_argument("--ladder-gather", type=float, default=LADDER_GATHER, metavar="S",
+                   help=f"seconds two or three free bots wait from the newest one's joining before their set starts with"
+                        f" fill bots"
+                        f" (default {LADDER_GATHER:g})")
+    p.add_argument("--ladder-join-wait", type=float, default=LADDER_JOIN_WAIT, metavar="S",
+                   help=f"seconds a ladder's table waits for a bot told of it to take its seat; then the bot is"
+                        f" dropped from the queue and the game opened again without it (default {LADDER_JOIN_WAIT:g})")
     commands = admin.add_commands(p)
     players_cli.add_commands(commands)
     ratings_cli.add_commands(commands)
     events_cli.add_commands(commands)
+    ladders_cli.add_commands(commands)
     return p
 
 
@@ -985,9 +1023,17 @@ def main(argv: list[str] | None = None) -> int:
         return ratings_cli.run(args)
     if args.command == "event":
         return events_cli.run(args)
+    if args.command == "ladder":
+        return ladders_cli.run(args)
     if args.command is not None:
         return admin.run(args)
     args.db = args.db or SERVER_DEFAULT
+    if not args.ladder_poll > 0 or args.ladder_gather < 0 or not args.ladder_join_wait > 0:
+        return fail("--ladder-poll and --ladder-join-wait are times above 0, --ladder-gather one of 0 or more: give"
+                    " seconds, such as 1")
+    problem = ladders_cli.names_problem(args.ladder or ())
+    if problem is not None:
+        return fail(problem)
     if not args.event_poll > 0:
         return fail(f"--event-poll {args.event_poll:g} is not a time: give the seconds between looks, such as 2")
     if not 0 <= args.address_share <= 1:

@@ -3,6 +3,7 @@
     riichi-bot --server ws://HOST:PORT --code INVITE [--count N] [--strategy builtin|random]
     riichi-bot --server ws://HOST:PORT --new-table [--rules ema2016|tenhou] [--count 4] [--games N]
     riichi-bot ... --mjai "COMMAND"       # the seats are mjai bots (client_cli.mjai.bridge)
+    riichi-bot --server ws://HOST:PORT --ladder NAME --player-key KEY [--games N]   # a bot on a ladder
 
 Each finished game's id is printed on standard output, one a line (for `riichi-server
 export ID`); the standings go to standard error.
@@ -40,6 +41,9 @@ def parser() -> argparse.ArgumentParser:
     where.add_argument("--code", metavar="CODE", help="join the table with this invite code")
     where.add_argument("--new-table", action="store_true",
                        help="create a table, fill it with bots and play (a table plays one game)")
+    where.add_argument("--ladder", metavar="NAME",
+                       help="play on the server's ladder NAME, game after game until Ctrl+C or --games N (one bot,"
+                            " with its --player-key; docs/ladder.md)")
     p.add_argument("--count", type=int, metavar="N",
                    help="how many bots to seat (--code: default 1; --new-table: default 4, the server's own bots "
                         "fill the other seats)")
@@ -55,8 +59,8 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--mjai-timeout", type=float, default=3.0, metavar="S",
                    help="with --mjai: seconds a bot may take to answer (default 3; 15 for its first answer)")
     p.add_argument("--rules", default="ema2016", choices=sorted(PRESETS), help="--new-table: the rules preset (default ema2016)")
-    p.add_argument("--games", type=int, default=1, metavar="N", help="--new-table: play N tables one after another "
-                   "(default 1)")
+    p.add_argument("--games", type=int, default=None, metavar="N", help="--new-table: play N tables one after"
+                   " another (default 1); --ladder: stop after N games (default: until Ctrl+C)")
     p.add_argument("--seat", type=int, choices=range(4), metavar="SEAT",
                    help="--code with --count 1: take this seat (0-3)")
     p.add_argument("--no-clock", action="store_true", help="--new-table: a table without a clock")
@@ -201,6 +205,24 @@ async def new_table(args: argparse.Namespace) -> BotResult:
     return results[0]
 
 
+async def ladder(args: argparse.Namespace) -> int:
+    """--ladder: one bot plays the ladder's games; each game's id on standard output."""
+    from client_cli.bot.ladder import play_ladder
+
+    def on_game(result: BotResult, table: dict[str, Any]) -> None:
+        if result.game is not None and result.final is not None:
+            print(result.game, flush=True)
+        print(f"riichi-bot: ladder {args.ladder} set {table['set']} game {table['rotation'] + 1}/4 (seat"
+              f" {table['seat']}): {_standings(result)}", file=sys.stderr, flush=True)
+
+    def make() -> Bot:
+        return _bots(args, 1)[0]
+
+    await play_ladder(make, args.server, args.ladder, player_key=args.player_key, games=args.games,
+                      name=args.name, on_game=on_game)
+    return 0
+
+
 def _standings(result: BotResult) -> str:
     final = result.final or {}
     places, scores = final.get("places"), final.get("scores")
@@ -214,12 +236,15 @@ def main(argv: list[str] | None = None) -> int:
     args = parser().parse_args(argv)
     if args.count is not None and not 1 <= args.count <= 4:
         parser().error("--count is 1-4")
-    if args.games < 1:
+    if args.games is not None and args.games < 1:
         parser().error("--games is at least 1")
     if args.seat is not None and (args.code is None or (args.count or 1) != 1):
         parser().error("--seat goes with --code and one bot (--count 1)")
-    if args.code is not None and args.games != 1:
-        parser().error("--games goes with --new-table (a table plays one game)")
+    if args.code is not None and args.games is not None:
+        parser().error("--games goes with --new-table or --ladder (a table plays one game)")
+    if args.ladder is not None and (args.player_key is None or (args.count or 1) != 1):
+        parser().error("--ladder needs the bot's --player-key (riichi-server players add NAME --bot prints one),"
+                       " and plays one bot")
     logging.basicConfig(level=logging.INFO if args.verbose else logging.WARNING, stream=sys.stderr,
                         format="%(asctime)s %(levelname)s %(message)s")
     try:
@@ -230,7 +255,9 @@ def main(argv: list[str] | None = None) -> int:
                 print(ours.game, flush=True)
             print(f"riichi-bot: {_standings(ours)}", file=sys.stderr)
             return 0 if ours.final is not None else 1
-        for i in range(args.games):
+        if args.ladder is not None:
+            return asyncio.run(ladder(args))
+        for i in range(args.games or 1):
             result = asyncio.run(new_table(args))
             if result.final is None:
                 print(f"riichi-bot: game {i + 1}: {_standings(result)}", file=sys.stderr)

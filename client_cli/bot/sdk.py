@@ -8,6 +8,7 @@
             return view["you"]["drawn"] if view["you"]["drawn"] in tiles else tiles[-1]
 
     run(Tsumogiri(), "ws://127.0.0.1:8765", code="INVITE")     # or: await play(...)
+    run_ladder(Tsumogiri, "ws://HOST:8765", "main", player_key=KEY)   # game after game on a ladder
 
 `view` is the seat's picture of the game, the shape of `server.game.views.seat_view`
 without "actions": "you" (seat, hand, drawn, waits, furiten), "seats" (each seat's
@@ -33,7 +34,7 @@ from protocol import client_messages
 from protocol.messages import ByeCode, ErrorCode, MessageType
 from server.players.dispatch import InvalidDecision, dispatch
 
-__all__ = ["Bot", "BotError", "BotResult", "InvalidDecision", "Runner", "play", "run"]
+__all__ = ["Bot", "BotError", "BotResult", "InvalidDecision", "Runner", "play", "play_ladder", "run", "run_ladder"]
 
 log = logging.getLogger("riichi_bot")
 
@@ -359,3 +360,17 @@ def run(bot: Bot, url: str = "ws://127.0.0.1:8765", **options: Any) -> BotResult
     """`play` from synchronous code: `asyncio.run(play(...))`."""
     return asyncio.run(play(bot, url, **options))
 
+
+
+async def play_ladder(make_bot: Callable[[], Bot], url: str, ladder: str, **options: Any) -> list[BotResult]:
+    """Play the server's ladder `ladder` game after game with a bot from `make_bot` each game (a
+    Bot subclass will do), until cancelled or `games` are played: `player_key` (required: a
+    ladder rates known players), `games`, `name`, `on_game` as client_cli/bot/ladder.py says."""
+    from client_cli.bot.ladder import play_ladder as on_ladder  # (it runs each game with `play`)
+
+    return await on_ladder(make_bot, url, ladder, **options)
+
+
+def run_ladder(make_bot: Callable[[], Bot], url: str, ladder: str, **options: Any) -> list[BotResult]:
+    """`play_ladder` from synchronous code: `asyncio.run(play_ladder(...))` (Ctrl+C stops it)."""
+    return asyncio.run(play_ladder(make_bot, url, ladder, **options))

@@ -23,13 +23,20 @@ from server.rules.config import Rules
 from server.ratings import Progress, Rating, Rebuilt
 from server.store.rows import GameRow, PastSeat, PlayerGame, PlayerRow, PlayerTotals, SeatRow, TableRow
 from server.store.embedded_events import EmbeddedEvents
+from server.store.ladder_store import LadderStore
 from server.store.sqlite import SqliteFile
 
 
-class SqliteStore(EmbeddedEvents):
+class SqliteStore(EmbeddedEvents, LadderStore):
     def __init__(self, file: SqliteFile):
         self.file = file
         self._gathered: list[tuple[int, int, Sequence[tuple[int, Action]]]] = []
+
+    async def _ladder_write(self, query: str, *args: Any) -> int:
+        return self.file.db.execute(query, args).rowcount
+
+    async def _ladder_rows(self, query: str, *args: Any) -> list[tuple[Any, ...]]:
+        return self.file.db.execute(query, args).fetchall()
 
     # ---- decisions: the group commit -------------------------------------------------
 

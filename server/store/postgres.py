@@ -41,6 +41,8 @@ from server.store.rows import GameRow, PastSeat, PlayerGame, PlayerRow, PlayerTo
 from server.store.totals import Dialect, in_standing_order, totals, totals_arguments, totals_query
 from server.store.schema import migrate_postgres
 from server.store.postgres_events import PostgresEvents
+from server.store.ladder_store import LadderStore
+from server.store.event_queries import numbered
 
 URL_SCHEMES = ("postgresql://", "postgres://")
 GIVEN_UP = -1  # the epoch kept for a table whose lease this node lost (no stored epoch is below 1)
@@ -63,7 +65,7 @@ def shown(url: str) -> str:
     return f"{scheme}://{user}{':***' if ':' in credentials else ''}@{host}"
 
 
-class PostgresStore(PostgresEvents):
+class PostgresStore(PostgresEvents, LadderStore):
     def __init__(self, pool: Any, url: str):
         self.pool, self.url = pool, url
         self.outage = Outage(renew=pool.expire_connections)
@@ -72,6 +74,14 @@ class PostgresStore(PostgresEvents):
         self._epochs: dict[str, int] = {}  # tables written for under a lease: id -> its epoch (take)
         # a node of several claims each table it makes as it is stored (server/cluster/node.py)
         self.on_new_table: Callable[[str], Awaitable[None]] | None = None
+
+    async def _ladder_write(self, query: str, *args: Any) -> int:
+        """The ladders' commands (server/store/ladder_store.py): the rows changed ("UPDATE 1", "INSERT 0 1")."""
+        status = await self.outage.held(lambda: self.pool.execute(numbered(query), *args))
+        return int(status.rsplit(" ", 1)[-1])
+
+    async def _ladder_rows(self, query: str, *args: Any) -> list[Any]:
+        return [tuple(row) for row in await self.outage.asked(lambda: self.pool.fetch(numbered(query), *args))]
 
     @classmethod
     async def open(cls, url: str, max_connections: int = 8) -> PostgresStore:

@@ -22,6 +22,7 @@ from server.game.record import GameRecord
 from server.rules.config import Rules
 from server.ratings import Progress, Rating, Rebuilt
 from server.store.event_rows import EventRow, EventSeatRow, EventTableRow, PenaltyRow
+from server.store.ladder_rows import LadderBotRow, LadderGameRow, LadderRow, LadderSeatRow, LadderSetRow
 from server.store.rows import GameRow, PastSeat, PlayerGame, PlayerRow, PlayerTotals, SeatRow, TableRow
 
 
@@ -212,6 +213,73 @@ class Store(Protocol):
         """The seats of an event's games played out (`game_seats` of its done tables)."""
 
     # ---- the store itself ----------------------------------------------------------------
+
+    # ---- ladders (issue 26; server/ladder/, schema step 15): both stores take LadderStore's ----
+
+    async def add_ladder(self, ladder: LadderRow) -> bool:
+        """False: a ladder of that name exists already."""
+
+    async def ladder(self, name: str) -> LadderRow | None: ...
+
+    async def ladders(self) -> list[LadderRow]: ...
+
+    async def claim_matcher(self, name: str, node: str, lease: float) -> bool:
+        """Whether `node` matches the ladder's bots for the next `lease` seconds (it did, or nobody
+        does, or the last one's lease lapsed)."""
+
+    async def queue_bot(self, ladder: str, player_id: str, node: str) -> None: ...
+
+    async def touch_bots(self, ladder: str, node: str) -> None:
+        """The bots whose connection `node` holds are there now."""
+
+    async def bot_gone(self, ladder: str, player_id: str, node: str) -> None:
+        """Its connection (on `node`) closed: out of the queue (unless it came back on another node)."""
+
+    async def drop_bot(self, ladder: str, player_id: str) -> None:
+        """Out of the queue, whichever node holds its connection (it did not take the seat it was given)."""
+
+    async def ladder_bots(self, ladder: str) -> list[LadderBotRow]: ...
+
+    async def claim_bot(self, ladder: str, player_id: str) -> bool:
+        """Free -> busy: True for the one caller that took it."""
+
+    async def free_bot(self, ladder: str, player_id: str) -> None:
+        """Busy -> free, queued from now (a bot gone stays gone)."""
+
+    async def add_ladder_set(self, ladder: str, seed: bytes, entrants: Sequence[str]) -> LadderSetRow:
+        """A new set, numbered after the last (the matchmaker's lease holder alone adds them)."""
+
+    async def playing_sets(self, ladder: str) -> list[LadderSetRow]: ...
+
+    async def ladder_set_done(self, ladder: str, number: int) -> None: ...
+
+    async def claim_ladder_game(self, ladder: str, number: int, rotation: int, seats: Sequence[str]) -> bool:
+        """A set's game to open, claimed by its row: False when it exists already."""
+
+    async def release_ladder_game(self, ladder: str, number: int, rotation: int) -> None:
+        """Its table could not be opened: the claim goes, for a later look."""
+
+    async def ladder_game_closed(self, table_id: str) -> bool:
+        """Its table closed before its game began: the set's game is to be opened again (False: it is
+        no ladder's open game)."""
+
+    async def ladder_game_opened(self, ladder: str, number: int, rotation: int, table_id: str, invite: str) -> None: ...
+
+    async def ladder_game_ended(self, table_id: str, game_id: int, abandoned: bool) -> LadderGameRow | None:
+        """The ladder game of `table_id`, ended; None when it is no ladder's open game."""
+
+    async def set_games(self, ladder: str, number: int) -> list[LadderGameRow]: ...
+
+    async def open_ladder_games(self, ladder: str) -> list[LadderGameRow]: ...
+
+    async def ended_ladder_games(self, ladder: str, limit: int = 20) -> list[LadderGameRow]: ...
+
+    async def ladder_seats(self, ladder: str) -> list[LadderSeatRow]:
+        """The seats of the ladder's games played out, by game id and seat."""
+
+    async def ladder_ratings(self, ladder: str) -> dict[str, Rating]: ...
+
+    async def set_ladder_ratings(self, ladder: str, ratings: Mapping[str, Rating]) -> None: ...
 
     async def healthy(self) -> bool:
         """It answers."""

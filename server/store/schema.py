@@ -122,6 +122,26 @@ STEPS: Sequence[Step] = (
     # 15: who claimed an event table to open it, and when (server/events/runner.py): a claim that old
     # with no table opened is a server's stopped between the claim and the open, and is claimed again
     (AddColumn("event_tables", "claim", "TEXT"), AddColumn("event_tables", "claimed", "{real}")),
+    # 16: ladders (issue 26; server/ladder/): each ladder, the bots queued on it (which node holds each
+    # one's connection, when it was last seen there, when it joined), its duplicate sets (one seed, the four
+    # entrants), each set's games, and the ladder's own ratings
+    ("""CREATE TABLE IF NOT EXISTS ladders (
+        name TEXT PRIMARY KEY, rules TEXT NOT NULL, fill TEXT NOT NULL, created {real} NOT NULL, matcher TEXT,
+        matcher_until {real})""",
+     """CREATE TABLE IF NOT EXISTS ladder_bots (
+        ladder TEXT NOT NULL, player_id TEXT NOT NULL, state TEXT NOT NULL, since {real} NOT NULL,
+        seen {real} NOT NULL, node TEXT NOT NULL, joined {real} NOT NULL, PRIMARY KEY (ladder, player_id))""",
+     """CREATE TABLE IF NOT EXISTS ladder_sets (
+        ladder TEXT NOT NULL, set_no INTEGER NOT NULL, seed TEXT NOT NULL, entrants TEXT NOT NULL,
+        state TEXT NOT NULL, created {real} NOT NULL, PRIMARY KEY (ladder, set_no))""",
+     """CREATE TABLE IF NOT EXISTS ladder_games (
+        ladder TEXT NOT NULL, set_no INTEGER NOT NULL, rotation INTEGER NOT NULL, seats TEXT NOT NULL,
+        state TEXT NOT NULL, table_id TEXT, invite TEXT, game_id {big}, ended {real},
+        PRIMARY KEY (ladder, set_no, rotation))""",
+     "CREATE INDEX IF NOT EXISTS ladder_games_table ON ladder_games (table_id)",
+     """CREATE TABLE IF NOT EXISTS ladder_ratings (
+        ladder TEXT NOT NULL, player_id TEXT NOT NULL, mu {real} NOT NULL, sigma {real} NOT NULL,
+        games INTEGER NOT NULL, PRIMARY KEY (ladder, player_id))"""),
 )
 
 

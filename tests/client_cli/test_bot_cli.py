@@ -96,7 +96,7 @@ def test_help_and_usage_errors():
     out = riichi_bot("--help", timeout=30)
     assert out.returncode == 0 and "--new-table" in out.stdout and "--code" in out.stdout and "--mjai" in out.stdout
     out = riichi_bot(timeout=30)
-    assert out.returncode == 2 and "one of the arguments --code --new-table is required" in out.stderr
+    assert out.returncode == 2 and "one of the arguments --code --new-table --ladder is required" in out.stderr
     out = riichi_bot("--new-table", "--count", "5", timeout=30)
     assert out.returncode == 2 and "--count is 1-4" in out.stderr
     out = riichi_bot("--code", "x", "--count", "2", "--seat", "1", timeout=30)

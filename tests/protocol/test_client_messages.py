@@ -56,6 +56,7 @@ SAMPLES = [
     (client_messages.rename("Ann"), {"type": "rename", "name": "Ann"}),
     (client_messages.register_event("e1", "tok", "Ann"), {"type": "register_event", "event": "e1", "token": "tok",
                                                           "name": "Ann"}),
+    (client_messages.ladder_join("main"), {"type": "ladder_join", "ladder": "main"}),
 ]
 
 

@@ -14,7 +14,7 @@ from pathlib import Path
 from protocol.messages import ERROR_CODES
 
 ROOT = Path(__file__).resolve().parents[2]
-SENDERS = {"error", "LobbyError", "ProtocolError", "RematchError"}  # what takes an error code as its first argument
+SENDERS = {"error", "LobbyError", "ProtocolError", "RematchError", "LadderRefused"}  # what takes an error code as its first argument
 
 
 def codes_in_source() -> dict[str, list[str]]:

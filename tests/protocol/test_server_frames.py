@@ -345,7 +345,27 @@ async def an_event_registration(server: Any) -> None:
     await bea.close()
 
 
-@pytest.mark.server("--history", str(HISTORY), "--tables-per-address", str(TABLES_PER_ADDRESS))
+async def a_ladder(server: Any) -> None:
+    """Two bots join a ladder and are each told the table of their first game (a set with two of
+    the server's bots: --ladder-gather 0); an unknown ladder, and a client with no player key, are refused."""
+    from server.ladder.ladder import Ladder
+
+    await server.app.lobby.store.add_ladder(Ladder("frames").row())
+    bots = [await connect(server.url, f"bot{i}", bot=True, player_key=f"{i}" * 24) for i in range(2)]
+    await bots[0].expect_error({"type": "ladder_join", "ladder": "nope"}, ErrorCode.NO_LADDER)
+    nobody = await connect(server.url, "nobody")
+    await nobody.expect_error({"type": "ladder_join", "ladder": "frames"}, ErrorCode.NO_PLAYER)
+    for bot in bots:
+        await bot.send({"type": "ladder_join", "ladder": "frames"})
+        assert (await bot.until("ladder_joined"))["ladder"] == "frames"
+    for bot in bots:
+        assert (await bot.until("ladder_table"))["set"] == 1
+    for client in (*bots, nobody):
+        await client.close()
+
+
+@pytest.mark.server("--history", str(HISTORY), "--tables-per-address", str(TABLES_PER_ADDRESS),
+                    "--ladder-poll", "0.1", "--ladder-gather", "0")
 @pytest.mark.asyncio
 async def test_every_frame_the_server_sends_in_whole_games_and_mistakes_is_one_the_protocol_defines(in_process_server):
     seen = Checked.seen = Seen()
@@ -356,6 +376,7 @@ async def test_every_frame_the_server_sends_in_whole_games_and_mistakes_is_one_t
     await asyncio.wait_for(a_reserved_seat(in_process_server), 30)
     await players_and_renames(in_process_server.url)
     await an_event_registration(in_process_server)
+    await asyncio.wait_for(a_ladder(in_process_server), 30)
     idle = await connect(in_process_server.url, "idle")
     stopping = asyncio.create_task(in_process_server.stop_async())  # a bye to a connection at no table: no seq
     assert (await idle.until("bye"))["code"] == "server_restarting"

@@ -20,6 +20,7 @@ export const MessageType = {
   PING: "ping",
   RENAME: "rename",
   REGISTER_EVENT: "register_event",
+  LADDER_JOIN: "ladder_join",
   WELCOME: "welcome",
   TABLE: "table",
   CATCHUP: "catchup",
@@ -34,6 +35,8 @@ export const MessageType = {
   REMATCH_OFFERED: "rematch_offered",
   PLAYER: "player",
   EVENT_REGISTERED: "event_registered",
+  LADDER_JOINED: "ladder_joined",
+  LADDER_TABLE: "ladder_table",
   BYE: "bye",
 } as const;
 export type MessageType = (typeof MessageType)[keyof typeof MessageType];
@@ -102,8 +105,9 @@ export const ErrorCode = {
   STALE_DECISION: "stale_decision",
   ILLEGAL_ACTION: "illegal_action",
   UNKNOWN_PLAYER: "unknown_player",
-  NO_PLAYER: "no_player",
   REGISTRATION: "registration",
+  NO_PLAYER: "no_player",
+  NO_LADDER: "no_ladder",
   UNAVAILABLE: "unavailable",
   INTERNAL: "internal",
 } as const;
@@ -192,7 +196,8 @@ export type ClientMessageType =
   | "rematch"
   | "ping"
   | "rename"
-  | "register_event";
+  | "register_event"
+  | "ladder_join";
 /** The message types the server sends. */
 export type ServerMessageType =
   | "welcome"
@@ -209,4 +214,6 @@ export type ServerMessageType =
   | "rematch_offered"
   | "player"
   | "event_registered"
+  | "ladder_joined"
+  | "ladder_table"
   | "bye";
