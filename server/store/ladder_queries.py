@@ -1,4 +1,4 @@
-"""The ladders' SQL (schema step 15), written once with `?` for each argument (PostgreSQL's
+"""The ladders' SQL (schema step 16), written once with `?` for each argument (PostgreSQL's
 $1, $2, ... by event_queries.numbered).  Both stores run these and nothing else for ladders
 (server/store/ladder_store.py)."""
 

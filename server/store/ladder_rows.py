@@ -1,4 +1,4 @@
-"""A ladder's rows as both stores keep them and give them back (schema step 15): the ladder, the
+"""A ladder's rows as both stores keep them and give them back (schema step 16): the ladder, the
 bots queued on it, its duplicate sets, each set's games and the ladder's own ratings.  Plain data."""
 
 from __future__ import annotations

@@ -214,7 +214,7 @@ class Store(Protocol):
 
     # ---- the store itself ----------------------------------------------------------------
 
-    # ---- ladders (issue 26; server/ladder/, schema step 15): both stores take LadderStore's ----
+    # ---- ladders (issue 26; server/ladder/, schema step 16): both stores take LadderStore's ----
 
     async def add_ladder(self, ladder: LadderRow) -> bool:
         """False: a ladder of that name exists already."""

@@ -1,4 +1,4 @@
-"""Ladders kept by both stores (issue 26, schema step 15): a ladder made once, the matchmaker's
+"""Ladders kept by both stores (issue 26, schema step 16): a ladder made once, the matchmaker's
 lease held by one node at a time, a bot claimed by one caller only and kept busy when it joins
 again, a set numbered after the last, a set's game claimed once, and the ratings read back."""
 
