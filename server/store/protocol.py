@@ -41,6 +41,9 @@ class Store(Protocol):
     async def set_table_state(self, table_id: str, state: str, reason: str | None = None) -> None:
         """`reason`: why a table closed, in words a player who comes back is told."""
 
+    async def set_session_end(self, table_id: str, ends_at: float) -> None:
+        """When a timed table's session ends, wall-clock (server/table/session.py)."""
+
     async def set_table_broadcasts(self, table_id: str, count: int) -> None:
         """How many table broadcasts the table has sent (stored before the latest is sent)."""
 

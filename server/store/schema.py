@@ -119,6 +119,12 @@ STEPS: Sequence[Step] = (
      """CREATE TABLE IF NOT EXISTS event_penalties (
         id {id}, event_id TEXT NOT NULL, player_id TEXT NOT NULL, points TEXT NOT NULL, reason TEXT NOT NULL,
         round INTEGER, created {real} NOT NULL)"""),
+    # 15: a timed table's session end, wall-clock (server/table/session.py), so that a restart or
+    # another node keeps it; an event table's extra time asked for and not yet given by the node
+    # that runs it, and whether its game ended by time (docs/events.md 'The session clock')
+    (AddColumn("tables", "session_ends", "{real}"),
+     AddColumn("event_tables", "extra_asked", "{real} NOT NULL DEFAULT 0"),
+     AddColumn("event_tables", "by_time", "INTEGER NOT NULL DEFAULT 0")),
 )
 
 

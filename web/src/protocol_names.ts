@@ -33,6 +33,7 @@ export const MessageType = {
   REMATCH_OFFERED: "rematch_offered",
   PLAYER: "player",
   BYE: "bye",
+  SESSION: "session",
 } as const;
 export type MessageType = (typeof MessageType)[keyof typeof MessageType];
 
@@ -204,4 +205,5 @@ export type ServerMessageType =
   | "pong"
   | "rematch_offered"
   | "player"
-  | "bye";
+  | "bye"
+  | "session";
