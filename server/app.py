@@ -55,6 +55,7 @@ from server.rules.shanten import prefill as prefill_shanten
 from server.standings import Standings, is_standings_path
 from server.events.runner import POLL_EVERY, EventTables
 from server.event_page import EventPages, is_event_path
+from server.table.session import SessionClock
 from server.session import Session
 from server.stopping import awaited_by
 from server.store import token_hash
@@ -194,12 +195,17 @@ class App:
         self.player_api = PlayerApi(lobby.store)  # GET /api/players/ID (server/player_api.py)
         self.player_pages = PlayerPages(lobby.store, self._codes)  # GET /players/NAME (server/player_page.py)
         self.standings = Standings(lobby.store, lobby.finishes)  # GET /standings(.csv) (server/standings.py)
-        self.event_pages = EventPages(lobby.store, self._codes)  # GET /events/ID(/standings.csv)
+        self.event_pages = EventPages(lobby.store, self._codes, self._session_clock)  # GET /events/ID(/standings.csv)
 
     def _codes(self, table_id: str) -> tuple[str, str] | None:
         """A table's invite and watch codes, if this node runs it (the event pages' links)."""
         table = self.lobby.tables.get(table_id)
         return None if table is None else (table.invite, table.watch)
+
+    def _session_clock(self, table_id: str) -> SessionClock | None:
+        """A timed table's session clock, if this node runs it (the event pages' time left)."""
+        table = self.lobby.tables.get(table_id)
+        return None if table is None else table.session
 
     def connection_class(self) -> type[ServerConnection]:
         """websockets' connection, counted per client address from accept to close.  Its

@@ -12,6 +12,7 @@ kept here).
 from __future__ import annotations
 
 import re
+import time
 from collections.abc import Callable
 from http import HTTPStatus
 
@@ -25,11 +26,13 @@ from server.html_pages import csv_response, html_response, link, not_found, page
 from server.store.event_rows import BOT_PREFIX, EventRow, EventTableRow, EventTableState, PenaltyRow
 from server.events.winds import WINDS
 from server.store.protocol import Store
+from server.table.session import SessionClock
 
 log = structlog.get_logger("riichi.pages")
 
 PATH = re.compile(r"^/events/([0-9a-f]{1,32})(/standings\.csv)?$")
 Codes = Callable[[str], "tuple[str, str] | None"]  # a table id -> its (invite, watch) codes, if this node runs it
+Clocks = Callable[[str], "SessionClock | None"]  # a table id -> its session clock, if this node runs a timed one
 
 
 def is_event_path(path: str) -> bool:
@@ -37,8 +40,8 @@ def is_event_path(path: str) -> bool:
 
 
 class EventPages:
-    def __init__(self, store: Store, codes: Codes):
-        self.store, self.codes = store, codes
+    def __init__(self, store: Store, codes: Codes, clocks: Clocks = lambda _: None):
+        self.store, self.codes, self.clocks = store, codes, clocks
 
     async def respond(self, path: str) -> Response:
         match = PATH.match(path)
@@ -56,7 +59,8 @@ class EventPages:
             return unavailable()
         if as_csv:
             return csv_response(standings_csv(lines, spec.rounds, names), f"event-{event_id}-standings.csv")
-        return html_response(HTTPStatus.OK, event_page(event, spec, tables, lines, penalties, names, self.codes))
+        return html_response(HTTPStatus.OK, event_page(event, spec, tables, lines, penalties, names, self.codes,
+                                                       self.clocks))
 
     async def _names(self, lines: list[Standing], tables: list[EventTableRow]) -> dict[str, str]:
         names: dict[str, str] = {}
@@ -67,7 +71,8 @@ class EventPages:
 
 
 def event_page(event: EventRow, spec: EventSpec, tables: list[EventTableRow], lines: list[Standing],
-               penalties: list[PenaltyRow], names: dict[str, str], codes: Codes) -> str:
+               penalties: list[PenaltyRow], names: dict[str, str], codes: Codes,
+               clocks: Clocks = lambda _: None) -> str:
     scoring = ("EMA: each game's points with uma, summed" if spec.scoring is Scoring.EMA_POINTS
                else "table points 4/2/1/0 a game, ties split; regular points break ties")
     timing = f"{spec.session_minutes} minutes a session ({spec.ending.value})" if spec.session_minutes else "untimed"
@@ -80,9 +85,9 @@ def event_page(event: EventRow, spec: EventSpec, tables: list[EventTableRow], li
             (_player(p.player_id, names), shown(p.points), str(p.round or ""), text(p.reason)) for p in penalties],
             name_column=3)
     for round_ in sorted({t.round for t in tables}, reverse=True):
-        body += f"<h2>Round {round_}</h2>" + table(("Table", "East", "South", "West", "North", "Game"), [
-            (str(t.table), *(_seat(p, s, names) for p, s in zip(t.seats, t.sitting, strict=True)), _game(t, codes))
-            for t in tables if t.round == round_])
+        body += f"<h2>Round {round_}</h2>" + table(("Table", "East", "South", "West", "North", "Game", "Time"), [
+            (str(t.table), *(_seat(p, s, names) for p, s in zip(t.seats, t.sitting, strict=True)), _game(t, codes),
+             _time(t, spec, clocks)) for t in tables if t.round == round_])
     if not tables:
         body += "<p class=\"none\">No round has started.</p>"
     return page(event.name, body)
@@ -130,6 +135,21 @@ def _player(player: str, names: dict[str, str]) -> str:
     if player.startswith(BOT_PREFIX):
         return "bot"
     return link(player_href(player), names.get(player, player))
+
+
+def _time(row: EventTableRow, spec: EventSpec, clocks: Clocks) -> str:
+    """A timed table's time: left while in play (the tables this node runs), or how it ended."""
+    if spec.session_minutes is None:
+        return ""
+    if row.state is EventTableState.DONE:
+        return "ended by time" if row.by_time else "ended by its hands"
+    clock = clocks(row.table_id) if row.table_id else None
+    if clock is None or clock.ends_at is None:
+        return ""
+    if clock.time_up:
+        return "time is up: the last hand"
+    minutes, seconds = divmod(int(clock.left(time.time()) or 0), 60)
+    return f"{minutes}:{seconds:02d} left"
 
 
 def _game(row: EventTableRow, codes: Codes) -> str:

@@ -5,7 +5,8 @@ yet makes one, with a key and its link, as `players add` does) or by id; `start-
 the next round and writes its tables, which the running server opens within a few seconds (it
 polls the database: server/events/runner.py); `tables` shows each round's tables;
 `standings` the standings, or `--csv`; `penalty` a penalty or chombo for a player; `substitute`
-someone (or a bot) to sit in for a missing player.  The commands
+someone (or a bot) to sit in for a missing player; `extra-time` more minutes for one table's
+session (the server running it gives them at its next poll).  The commands
 write the server's database (--db), as `players add` does: whoever may write it organises.
 """
 
@@ -30,7 +31,8 @@ from server.store.rows import PlayerKind
 
 
 def add_commands(commands: Any) -> None:
-    """`event create|list|add|start-round|tables|standings|penalty|substitute`, on riichi-server's subcommands."""
+    """`event create|list|add|start-round|tables|standings|penalty|substitute|extra-time`, on riichi-server's
+    subcommands."""
     event = commands.add_parser("event", help="tournaments: create an event, add players, start rounds, standings",
                                 description="An organiser's commands for an event (docs/events.md).")
     db = argparse.ArgumentParser(add_help=False)
@@ -48,9 +50,9 @@ def add_commands(commands: Any) -> None:
     create.add_argument("--seating", choices=[s.value for s in Seating], default=Seating.SHUFFLED.value,
                         help="shuffled: the fewest repeat opponents; swiss: by standing; given: the organiser"
                              " names each table at start-round (default shuffled)")
-    create.add_argument("--session-minutes", type=int, default=None,
-                        help="each round's time, kept with the event (the clock that ends a session is not built"
-                             " yet: docs/events.md)")
+    create.add_argument("--session-minutes", type=float, default=None,
+                        help="each table's time from the start of its game; when it runs out the hand in play is"
+                             " finished (and one more, by --ending) and the game ends (default: untimed)")
     create.add_argument("--ending", choices=[e.value for e in EndingPolicy], default=EndingPolicy.FINISH_HAND.value,
                         help="when the session time runs out: finish the hand in play, or that and one more")
     create.add_argument("--substitute", choices=[s.value for s in SubstituteRule],
@@ -79,6 +81,12 @@ def add_commands(commands: Any) -> None:
     substitute.add_argument("--by", required=True,
                             help="who sits in: a player's name or id, or 'bot' for a server bot (the game counts for"
                                  " the missing player as the event's --substitute rule says)")
+    extra = what.add_parser("extra-time", parents=[db],
+                            help="more time for one table in play (its server gives it within seconds)")
+    extra.add_argument("event", help="the event's id")
+    extra.add_argument("--round", type=int, required=True, help="the table's round")
+    extra.add_argument("--table", type=int, required=True, help="the table's number in its round")
+    extra.add_argument("--minutes", type=float, required=True, help="the minutes added to its session")
     penalty = what.add_parser("penalty", parents=[db], help="a penalty or chombo in the scoring's unit")
     penalty.add_argument("event", help="the event's id")
     penalty.add_argument("player", help="the player's name or id")
@@ -101,8 +109,9 @@ async def _run(args: argparse.Namespace, db: str) -> int:
 
 
 async def create(store: Store, args: argparse.Namespace) -> int:
+    minutes = args.session_minutes
     spec = EventSpec(args.name, args.rules, args.rounds, Scoring(args.scoring), Seating(args.seating),
-                     args.session_minutes, EndingPolicy(args.ending), SubstituteRule(args.substitute), args.bot)
+                     int(minutes) if minutes is not None and float(minutes).is_integer() else minutes, EndingPolicy(args.ending), SubstituteRule(args.substitute), args.bot)
     event, token = await service.create_event(store, spec)
     print(event.id)
     print(f"created {spec.name}: {spec.rounds} rounds of {spec.rules}, {spec.scoring.value} scoring,"
@@ -199,6 +208,13 @@ async def substitute(store: Store, args: argparse.Namespace) -> int:
     return 0
 
 
+async def extra_time(store: Store, args: argparse.Namespace) -> int:
+    await service.give_extra_time(store, args.event, args.round, args.table, args.minutes)
+    print(f"table {args.table} of round {args.round}: {args.minutes:g} minutes more, given by its server within"
+          " seconds (unless its time is up by then)")
+    return 0
+
+
 async def penalty(store: Store, args: argparse.Namespace) -> int:
     try:
         points = Fraction(args.points)
@@ -219,4 +235,4 @@ async def _names(store: Store, ids: list[str]) -> dict[str, str]:
 
 
 COMMANDS = {"create": create, "list": list_events, "add": add, "start-round": start_round, "tables": tables,
-            "standings": standings, "penalty": penalty, "substitute": substitute}
+            "standings": standings, "penalty": penalty, "substitute": substitute, "extra-time": extra_time}

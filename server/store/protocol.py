@@ -193,8 +193,18 @@ class Store(Protocol):
     async def event_table_opened(self, event_id: str, round_: int, table: int, table_id: str) -> None:
         """The table a server opened for it."""
 
-    async def event_table_ended(self, table_id: str, game_id: int, abandoned: bool) -> bool:
-        """The open event table that is `table_id` ended with `game_id` (False: no such table)."""
+    async def event_table_ended(self, table_id: str, game_id: int, abandoned: bool, by_time: bool = False) -> bool:
+        """The open event table that is `table_id` ended with `game_id` (False: no such table);
+        `by_time`: its session's time ended it."""
+
+    async def ask_extra_time(self, event_id: str, round_: int, table: int, seconds: float) -> bool:
+        """The organiser asks for `seconds` more at an event table in play (False: it is not in play)."""
+
+    async def extra_time_asked(self) -> list[EventTableRow]:
+        """The event tables in play with extra time asked for and not yet given."""
+
+    async def take_extra_time(self, event_id: str, round_: int, table: int, seconds: float) -> bool:
+        """The node running the table takes the extra time asked for (`seconds`, as read): True once."""
 
     async def add_event_penalty(self, event_id: str, penalty: PenaltyRow) -> None: ...
 

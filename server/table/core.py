@@ -27,7 +27,7 @@ from protocol.server_messages import bye, error
 from server.game.actions import TABLE_SEAT, ActionError, TimeUp, action_from_data, action_to_data
 from server.game.engine import Game
 from server.game.events import Event
-from server.game.flow import uma_and_oka
+from server.game.flow import time_is_up, uma_and_oka
 from server.game.record import GameRecord
 from server.game.seat_stats import StatsTally
 from server.players import PLAYERS
@@ -436,7 +436,8 @@ class TableCore(Seating):
                                    final["places"][i] + 1 if final else None, uma[i] if uma else None,
                                    final["results"][i] if final else None, stats[i])
                       for i, s in enumerate(self.seats))
-        return GameFinished(self.game_id, self.id, self.rules.name, self.spec.labels, seats, abandoned)
+        return GameFinished(self.game_id, self.id, self.rules.name, self.spec.labels, seats, abandoned,
+                            by_time=final is not None and time_is_up(len(game.results) - 1, game.last_hand))
 
     def _close_empty(self) -> None:
         self._finish(End.CLOSED, "the host left and no player is seated", ByeCode.TABLE_CLOSED)
