@@ -212,9 +212,10 @@ _SEAT = MapOf({"name": (_STR, True), "kind": ((Among(frozenset(SEAT_KINDS)),), T
                "player": ((str, NONE), True)})  # the seat's player's id (null: a seat of before players)
 _PLAYER: Fields = {"id": (_STR, True), "name": (_STR, True)}
 ENDINGS = ("finish-hand", "one-more-hand")  # server/table/session.py Ending
-# A timed table's session clock (server/table/session.py): its length, the ending policy, the
-# milliseconds left when sent and the end in the server's wall-clock seconds (null: the game
-# has not started), whether the time is up and then the number of the game's last hand.
+# A timed table's session clock (server/table/session.py): its length with any extra time, the
+# ending policy, the milliseconds left when sent and the end in the server's wall-clock seconds
+# (null: the game has not started), whether the time is up and then the number of the game's
+# last hand.
 _SESSION = MapOf({"seconds": (_NUM, True), "ending": ((Among(frozenset(ENDINGS)),), True),
                   "left_ms": (_OPT_INT, True), "ends_at": ((int, float, NONE), True), "time_up": (_BOOL, True),
                   "last_hand": (_OPT_INT, True)})

@@ -55,7 +55,7 @@ class Session:
 @dataclass(slots=True)
 class SessionClock:
     """A table's running session: `ends_at` the wall-clock end (None until the game starts),
-    `extra` seconds given before it started, `time_up` once the game has been told."""
+    `extra` the extra time given (before the start or since), `time_up` once the game has been told."""
 
     session: Session
     ends_at: float | None = None
@@ -71,9 +71,8 @@ class SessionClock:
         """Move the end by `seconds`; False (nothing changes) once the time is up."""
         if self.time_up:
             return False
-        if self.ends_at is None:
-            self.extra += seconds
-        else:
+        self.extra += seconds
+        if self.ends_at is not None:
             self.ends_at += seconds
         return True
 
@@ -88,6 +87,6 @@ class SessionClock:
     def to_message(self, wall: float, last_hand: int | None) -> dict[str, Any]:
         """What clients are told (the `session` map of protocol/messages.py)."""
         left = self.left(wall)
-        return {"seconds": self.session.seconds, "ending": self.session.ending.value,
+        return {"seconds": self.session.seconds + self.extra, "ending": self.session.ending.value,
                 "left_ms": None if left is None else int(left * 1000),
                 "ends_at": self.ends_at, "time_up": self.time_up, "last_hand": last_hand}
