@@ -142,3 +142,38 @@ def test_time_up_as_plain_data():
     assert action_from_data(action_to_data(TimeUp(1))) == TimeUp(1)
     with pytest.raises(ActionError, match="extra_hands"):
         action_from_data({"type": "time_up", "extra_hands": -1})
+
+
+@pytest.mark.parametrize("extra", [0, 1])
+def test_a_game_ended_by_time_round_trips_through_the_tenhou6_importer(extra):
+    """Our tenhou.net/6 export says the game ended by time (`rule.time_up`); the importer then
+    tells the engine the time was up in the log's last hand: the same hands, the same final."""
+    from server.game.importers.replay import replay_log
+    from server.game.importers.tenhou6 import parse_tenhou6
+
+    rng = random.Random(7 + extra)
+    game = Game(TENHOU, seed=SEED)
+    _into_hand(game, rng, 1)
+    game.apply(TABLE_SEAT, TimeUp(extra))
+    _play(game, rng)
+    exported = export_tenhou6(GameRecord.of(game))
+    assert exported["rule"]["time_up"] == 1
+    replay = replay_log(parse_tenhou6(exported))
+    assert replay.error is None and replay.compare().agrees
+    assert {**replay.game.final, "seed": None} == {**game.final, "seed": None}
+    assert export_tenhou6(replay.record)["log"] == exported["log"]
+
+
+def test_a_log_that_stops_before_the_games_end_is_not_taken_for_one_ended_by_time():
+    """A log without `time_up` whose engine game goes on is still reported so (the importer's check)."""
+    from server.game.importers.replay import replay_log
+    from server.game.importers.tenhou6 import parse_tenhou6
+
+    rng = random.Random(9)
+    game = Game(TENHOU, seed=SEED)
+    _into_hand(game, rng, 1)
+    game.apply(TABLE_SEAT, TimeUp(0))
+    _play(game, rng)
+    exported = export_tenhou6(GameRecord.of(game))
+    del exported["rule"]["time_up"]
+    assert not replay_log(parse_tenhou6(exported)).compare().agrees
