@@ -11,9 +11,10 @@ from server.game.actions import TABLE_SEAT, TimeUp
 from server.game.record import GameRecord
 from server.rules.config import rules_to_data
 from server.store.rows import SeatRow, TableRow
+from server.table.clock import Clock
 from server.table.core import TableCore
 from server.table.io import (Act, AddBot, AppendDecisions, Broadcast, ClockFired, ExtraTime, FinishGame, Join, Log,
-                             Ready, Restored, SetSessionEnd, SetTimer)
+                             Ready, Restored, ResultClosed, SetSessionEnd, SetTimer)
 from server.table.session import Ending, Session
 from server.table.spec import TableSpec
 from tests.table.driver import Driver, member, of
@@ -152,3 +153,23 @@ def test_the_session_is_kept_with_the_spec():
     spec = TableSpec("ema2016", session=Session(5400, Ending.ONE_MORE_HAND))
     assert TableSpec.from_data(spec.to_data()).session == Session(5400, Ending.ONE_MORE_HAND)
     assert TableSpec.from_data(TableSpec("ema2016").to_data()).session is None
+
+
+def test_time_up_during_the_pause_between_hands_the_next_hand_already_dealt_is_the_last():
+    """Between hands the engine has dealt the next hand (held while the result is read): that hand
+    is the one in play, and is played out as the last."""
+    d = Driver(spec=TableSpec("tenhou", clock=Clock(per_decision=30, bank=0, between_hands=15),
+                              session=Session(10)))  # (the pause after a hand: 15 s)
+    d(Join(seat=0, host=True), host, at=START)
+    for _ in range(3):
+        d(AddBot(), host)
+    d(Ready(), host)
+    while d.core.between is None:
+        answer(d, 1)
+    ended = len(d.core.game.results)
+    d(ClockFired(), at=START + 10)  # in the pause: nothing of the next hand has been sent
+    assert d.core.between is not None and d.core.game.last_hand == ended
+    assert d.last(host, "session")["session"]["last_hand"] == ended
+    d(ResultClosed(), host)
+    play_out(d)
+    assert len(d.core.game.results) == ended + 1
