@@ -247,7 +247,7 @@ SERVER_MESSAGES: dict[MessageType, Fields] = {
     _T.PLAYER: _PLAYER,
     # a server that stops says bye to connections at no table too: without a seq then
     _T.BYE: {"seq": (_INT, False), "code": ((Among(frozenset(ByeCode)),), True), "reason": (_STR, True)},
-    # a timed table's session clock changed: started, extra time given (`extra_ms`), or the time is up
+    # a timed table's session clock changed: extra time given (`extra_ms`), or the time is up
     _T.SESSION: {**_SEQ, "session": ((_SESSION,), True), "extra_ms": (_INT, False)},
 }
 

@@ -40,8 +40,8 @@ def table(seq: int, table: str, state: str, rules: str, clock: Mapping[str, Any]
 
 
 def session(seq: int, clock: Mapping[str, Any], extra_ms: int | None = None) -> dict[str, Any]:
-    """A table's session clock as it is now: it started, the organiser gave extra time
-    (`extra_ms`), or the time is up."""
+    """A table's session clock as it is now: the organiser gave extra time (`extra_ms`), or the
+    time is up."""
     return {"type": _T.SESSION.value, "seq": seq, "session": dict(clock), **_present(extra_ms=extra_ms)}
 
 

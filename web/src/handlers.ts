@@ -48,7 +48,7 @@ function onCatchup(app: App, m: Msg): void {
   app.page.status(m.replay ? "back at the table: replaying what was missed" : "back at the table", "up");
 }
 
-/** A timed table's session clock changed: it started, extra time was given, or the time is up. */
+/** A timed table's session clock changed: extra time was given, or the time is up. */
 function onSession(app: App, m: Msg): void {
   app.model.keepSession(m.session);
   if (typeof m.extra_ms === "number") app.page.notice(`Extra time: ${Number((m.extra_ms / 60000).toFixed(2))} minutes more`, "info");
