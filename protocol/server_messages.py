@@ -39,10 +39,10 @@ def table(seq: int, table: str, state: str, rules: str, clock: Mapping[str, Any]
             "you": you, "game": game, "seats": seats, **_present(invite=invite, watch=watch, session=session)}
 
 
-def session(seq: int, clock: Mapping[str, Any], extra_ms: int | None = None) -> dict[str, Any]:
+def session(seq: int, session: Mapping[str, Any], extra_ms: int | None = None) -> dict[str, Any]:
     """A table's session clock as it is now: the organiser gave extra time (`extra_ms`), or the
     time is up."""
-    return {"type": _T.SESSION.value, "seq": seq, "session": dict(clock), **_present(extra_ms=extra_ms)}
+    return {"type": _T.SESSION.value, "seq": seq, "session": dict(session), **_present(extra_ms=extra_ms)}
 
 
 def table_for(base: Mapping[str, Any], you: int | None, invite: str | None = None,
