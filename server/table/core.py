@@ -182,9 +182,10 @@ class TableCore(Seating):
                          names=[s.name for s in self.seats])
         self.tally = StatsTally()
         self.game_id, self.saved, self.state = item.game_id, 0, PLAYING
-        self._out.append(SetTableState(PLAYING))
-        if self.session is not None:  # the session's clock starts with the game
+        if self.session is not None:  # the session's clock starts with the game (stored first: a
+            # table stored in play always has its end)
             self._out.append(SetSessionEnd(self.session.start(self.now + self.wall_offset)))
+        self._out.append(SetTableState(PLAYING))
         self._log("game_started", game=self.game_id, seq=self.seq)
         self._broadcast_table()
         self._advance(list(self.game.start_events))
