@@ -109,6 +109,9 @@ async def test_twelve_bots_play_three_rounds_at_the_tables_the_server_opened_and
         assert len(time_ups) == 1 and record.decisions[time_ups[0]][1] == TimeUp(0) and row.by_time
         assert len(game.results) == game.last_hand + 1  # the hand in play when time ran out, then the end
         assert game.final is not None
+    for round_ in (1, 2, 3):  # the table given extra time ends later than the others of its round
+        ended = {t.table: (await store.game(t.game_id)).finished for t in tables if t.round == round_}
+        assert ended[1] > max(ended[2], ended[3])
     page = (await in_process_server.app.event_pages.respond(f"/events/{event.id}")).body.decode()
     assert page.count("ended by time") == 6 and page.count("ended by its hands") == 3
     rounds = [[t.seats for t in tables if t.round == r] for r in (1, 2, 3)]
