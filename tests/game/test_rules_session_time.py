@@ -20,6 +20,8 @@ from server.game.export_mjai import export_mjai
 from server.game.export_tenhou6 import export_tenhou6
 from server.game.flow import final_result
 from server.game.record import GameRecord
+from server.game.seed_check import verify_seed
+from server.replay_document import replay_document
 from server.rules.config import EMA2016, TENHOU
 from tests.game.simple_players import greedy_player
 
@@ -119,6 +121,8 @@ def test_a_replay_of_the_record_ends_the_same(extra):
     assert replayed.over and replayed.final == game.final and replayed.results == game.results
     assert len(export_tenhou6(record)["log"]) == len(game.results)  # the exports read it as any game
     assert sum(1 for e in export_mjai(record) if e["type"] == "start_kyoku") == len(game.results)
+    assert len(replay_document(record)["hands"]) == len(game.results)  # the replay viewer's, too
+    assert verify_seed(record)[0]
 
 
 def test_time_up_is_the_tables_decision_not_a_seats():
