@@ -9,7 +9,8 @@ come from and the time as a number; outputs come out, in the order they must be 
 what to store (before what follows is sent), what to send to whom, the timer to set, the
 replies that tell the lobby who is where.  It never touches asyncio, sockets, the clock or
 the store, so it runs the same under any driver (server/table/actor.py is the server's) and
-its tests need no event loop.
+its tests need no event loop.  A timed table's session clock (server/table/session.py) is
+kept here too: at its end the game is given TimeUp.
 
 This module has the entry (`handle`), the game, its clocks and the end; seats and presence
 are in server/table/seating.py, the state and how members are told in server/table/base.py.
@@ -36,9 +37,8 @@ from server.store.rows import TableRow
 from server.table.clock import BetweenHands, Offer, auto_action
 from server.table.io import (
     Abandon, Act, AddBot, Announce, AppendDecisions, CancelTimer, ClockFired, Disconnect, ExtraTime, FinishGame,
-    GameStarted,
-    Holds, Input, Join, Leave, Log, Member, Output, Ready, Reconnect, Released, Restored, ResultClosed, SaveTable,
-    SetSessionEnd, SetTableState, SetTimer, Stop, StoreHeld, TableClosed, Watch,
+    GameStarted, Holds, Input, Join, Leave, Log, Member, Output, Ready, Reconnect, Released, Restored, ResultClosed,
+    SaveTable, SetSessionEnd, SetTableState, SetTimer, Stop, StoreHeld, TableClosed, Watch,
 )
 from server.table.seating import Seating
 from server.table.seats import Seat, SeatState, TableState
