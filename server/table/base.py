@@ -134,6 +134,11 @@ class TableBase:
         return self.session.to_message(self.now + self.wall_offset,
                                        self.game.last_hand if self.game is not None else None)
 
+    def _send_session(self, member: str) -> None:
+        """A timed table's session clock as it is now, to one member."""
+        if self.session is not None:
+            self._send(member, server_messages.session(self.seq, self._session_data()))
+
     def _personal(self, base: dict[str, Any], seat: int | None) -> dict[str, Any]:
         """A table message as it goes to `seat` (the host's also carries the codes)."""
         if seat is not None and self.seats[seat] is not None and self.seats[seat].host:

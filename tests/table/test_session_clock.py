@@ -13,8 +13,8 @@ from server.rules.config import rules_to_data
 from server.store.rows import SeatRow, TableRow
 from server.table.clock import Clock
 from server.table.core import TableCore
-from server.table.io import (Act, AddBot, AppendDecisions, Broadcast, ClockFired, ExtraTime, FinishGame, Join, Log,
-                             Ready, Restored, ResultClosed, SetSessionEnd, SetTimer)
+from server.table.io import (Act, AddBot, AppendDecisions, Broadcast, ClockFired, Disconnect, ExtraTime, FinishGame,
+                             Join, Log, Ready, Reconnect, Restored, ResultClosed, SetSessionEnd, SetTimer, Watch)
 from server.table.session import Ending, Session
 from server.table.spec import TableSpec
 from tests.table.driver import Driver, member, of
@@ -173,3 +173,17 @@ def test_time_up_during_the_pause_between_hands_the_next_hand_already_dealt_is_t
     d(ResultClosed(), host)
     play_out(d)
     assert len(d.core.game.results) == ended + 1
+
+
+def test_a_spectator_caught_up_after_a_resume_is_told_the_time_left_now():
+    """The table messages a resume replays say the time left when they were sent: a `session`
+    message follows with the time left now."""
+    d = timed_table(600)
+    watcher = member("watcher")
+    d(Watch(), watcher, at=START + 1)
+    since = d.core.seq
+    d(Disconnect(), watcher, at=START + 2)
+    answer(d, 2)
+    sent = d.to(watcher, d(Reconnect(since=since, watch=True), watcher, at=START + 100))
+    assert sent[0]["type"] == "catchup" and sent[0]["replay"]
+    assert sessions(sent)[-1]["session"]["left_ms"] == 500_000
