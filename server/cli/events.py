@@ -24,7 +24,7 @@ from server.events import service
 from server.events.spec import EndingPolicy, EventError, EventSpec, Scoring, Seating, SubstituteRule
 from server.events.standings import shown, standings_csv
 from server.identity import key_hash, new_key, new_player
-from server.store.event_rows import BOT_PREFIX, PenaltyRow
+from server.store.event_rows import BOT_PREFIX, EventTableRow, EventTableState, PenaltyRow
 from server.store.opening import open_store
 from server.store.protocol import Store
 from server.store.rows import PlayerKind
@@ -170,7 +170,7 @@ async def start_round(store: Store, args: argparse.Namespace) -> int:
 
 
 async def tables(store: Store, args: argparse.Namespace) -> int:
-    await service.event_of(store, args.event)
+    _, spec = await service.event_of(store, args.event)
     rows = await store.event_tables(args.event)
     if not rows:
         print("no round has started")
@@ -179,9 +179,13 @@ async def tables(store: Store, args: argparse.Namespace) -> int:
 
     def seat(player: str, sitter: str) -> str:
         return names[player] if sitter == player else f"{names[player]} (sub: {names[sitter]})"
-    print("\n".join(aligned([("ROUND", "TABLE", "EAST", "SOUTH", "WEST", "NORTH", "STATE", "GAME"),
+    def ended(row: EventTableRow) -> str:  # (a timed event's: by its hands or by its time)
+        return "by time" if row.by_time else "by hands" if row.state is EventTableState.DONE else "-"
+    timed = spec.session_minutes is not None
+    print("\n".join(aligned([("ROUND", "TABLE", "EAST", "SOUTH", "WEST", "NORTH", "STATE", "GAME",
+                               *(("ENDED",) if timed else ())),
                              *((str(r.round), str(r.table), *map(seat, r.seats, r.sitting), r.state.value,
-                                str(r.game_id or "-")) for r in rows)])))
+                                str(r.game_id or "-"), *((ended(r),) if timed else ())) for r in rows)])))
     return 0
 
 

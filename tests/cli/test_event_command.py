@@ -86,6 +86,8 @@ def test_extra_time_for_an_untimed_event_or_a_table_not_in_play_says_why(tmp_pat
         == ("riichi-server: table 1 of round 1 is pending, not in play: extra time is given to a table in play")
     assert "is not more than 0" in _run(capsys, "extra-time", timed, "--round", "1", "--table", "1", "--minutes",
                                         "0", *db)[2]
+    header, row = _run(capsys, "tables", timed, *db)[1].splitlines()  # a timed event's: how each table ended
+    assert header.split()[-1] == "ENDED" and row.split()[-1] == "-"
 
 
 @pytest.mark.server("--event-poll", "0.2", checked=True)
