@@ -116,6 +116,7 @@ class MessageType(StrEnum):
     LADDER_JOINED = "ladder_joined"
     LADDER_TABLE = "ladder_table"
     BYE = "bye"
+    SESSION = "session"
 
 
 # ---- client to server: type -> field -> (kinds, required) (protocol/shapes.py) ----------
@@ -221,13 +222,22 @@ _SEAT = MapOf({"name": (_STR, True), "kind": ((Among(frozenset(SEAT_KINDS)),), T
                "host": (_BOOL, True), "connected": (_BOOL, True), "program": (_BOOL, True),
                "player": ((str, NONE), True)})  # the seat's player's id (null: a seat of before players)
 _PLAYER: Fields = {"id": (_STR, True), "name": (_STR, True)}
+ENDINGS = ("finish-hand", "one-more-hand")  # server/table/session.py Ending
+# A timed table's session clock (server/table/session.py): its length with any extra time, the
+# ending policy, the milliseconds left when sent and the end in the server's wall-clock seconds
+# (null: the game has not started), whether the time is up and then the number of the game's
+# last hand.
+_SESSION = MapOf({"seconds": (_NUM, True), "ending": ((Among(frozenset(ENDINGS)),), True),
+                  "left_ms": (_OPT_INT, True), "ends_at": ((int, float, NONE), True), "time_up": (_BOOL, True),
+                  "last_hand": (_OPT_INT, True)})
 _SEQ: Fields = {"seq": (_INT, True)}  # (PROTOCOL.md "Server to client": what numbers mean)
 SERVER_MESSAGES: dict[MessageType, Fields] = {
     _T.WELCOME: {"version": (_INT, True), "session": (_STR, True), "resume": (_STR, True), "resumed": (_BOOL, True),
                  "player": ((MapOf(_PLAYER),), False)},  # the hello's player, when it said its key (or is a bot)
     _T.TABLE: {**_SEQ, "table": (_STR, True), "state": ((Among(frozenset(TABLE_STATES)),), True), "rules": (_STR, True),
                "clock": ((_CLOCK, NONE), True), "you": (_OPT_INT, True), "game": (_OPT_INT, True),
-               "seats": ((ListOf((_SEAT, NONE)),), True), "invite": (_STR, False), "watch": (_STR, False)},
+               "seats": ((ListOf((_SEAT, NONE)),), True), "invite": (_STR, False), "watch": (_STR, False),
+               "session": ((_SESSION,), False)},
     _T.CATCHUP: {**_SEQ, "since": (_INT, True), "replay": (_BOOL, True),
                  "reason": ((Among(frozenset(CATCHUP_REASONS)),), False)},
     _T.EVENT: {**_SEQ, "event": ((Typed(EVENTS),), True)},
@@ -255,6 +265,8 @@ SERVER_MESSAGES: dict[MessageType, Fields] = {
                       "seat": (_INT, True)},
     # a server that stops says bye to connections at no table too: without a seq then
     _T.BYE: {"seq": (_INT, False), "code": ((Among(frozenset(ByeCode)),), True), "reason": (_STR, True)},
+    # a timed table's session clock changed: extra time given (`extra_ms`), or the time is up
+    _T.SESSION: {**_SEQ, "session": ((_SESSION,), True), "extra_ms": (_INT, False)},
 }
 
 

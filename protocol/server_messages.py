@@ -32,10 +32,17 @@ def welcome(session: str, resume: str, resumed: bool, player: Mapping[str, str] 
 
 def table(seq: int, table: str, state: str, rules: str, clock: Mapping[str, Any] | None, you: int | None,
           game: int | None, seats: Sequence[Mapping[str, Any] | None], invite: str | None = None,
-          watch: str | None = None) -> dict[str, Any]:
-    """A table's seats and state as `you` sees them (None: a spectator); the host's also has the codes."""
+          watch: str | None = None, session: Mapping[str, Any] | None = None) -> dict[str, Any]:
+    """A table's seats and state as `you` sees them (None: a spectator); the host's also has the
+    codes; a timed table's its session clock."""
     return {"type": _T.TABLE.value, "seq": seq, "table": table, "state": state, "rules": rules, "clock": clock,
-            "you": you, "game": game, "seats": seats, **_present(invite=invite, watch=watch)}
+            "you": you, "game": game, "seats": seats, **_present(invite=invite, watch=watch, session=session)}
+
+
+def session(seq: int, session: Mapping[str, Any], extra_ms: int | None = None) -> dict[str, Any]:
+    """A table's session clock as it is now: the organiser gave extra time (`extra_ms`), or the
+    time is up."""
+    return {"type": _T.SESSION.value, "seq": seq, "session": dict(session), **_present(extra_ms=extra_ms)}
 
 
 def table_for(base: Mapping[str, Any], you: int | None, invite: str | None = None,

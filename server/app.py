@@ -61,6 +61,7 @@ from server.event_page import EventPages, is_event_path
 from server.ladder.page import LadderPages, is_ladder_path
 from server.ladder.service import GATHER as LADDER_GATHER, JOIN_WAIT as LADDER_JOIN_WAIT, POLL_EVERY as LADDER_POLL
 from server.ladder.service import LadderRefused, Ladders
+from server.table.session import SessionClock
 from server.session import Session
 from server.stopping import awaited_by
 from server.store import token_hash
@@ -200,7 +201,7 @@ class App:
         self.player_api = PlayerApi(lobby.store)  # GET /api/players/ID (server/player_api.py)
         self.player_pages = PlayerPages(lobby.store, self._codes)  # GET /players/NAME (server/player_page.py)
         self.standings = Standings(lobby.store, lobby.finishes)  # GET /standings(.csv) (server/standings.py)
-        self.event_pages = EventPages(lobby.store, self._codes)  # GET /events/ID(/standings.csv)
+        self.event_pages = EventPages(lobby.store, self._codes, self._session_clock)  # GET /events/ID(/standings.csv)
         self.ladder_pages = LadderPages(lobby.store)  # GET /ladder/NAME(.json)
         self.ladders: Ladders | None = None  # the bots queued on ladders (server/ladder/service.py), once serving
 
@@ -208,6 +209,11 @@ class App:
         """A table's invite and watch codes, if this node runs it (the event pages' links)."""
         table = self.lobby.tables.get(table_id)
         return None if table is None else (table.invite, table.watch)
+
+    def _session_clock(self, table_id: str) -> SessionClock | None:
+        """A timed table's session clock, if this node runs it (the event pages' time left)."""
+        table = self.lobby.tables.get(table_id)
+        return None if table is None else table.session
 
     def connection_class(self) -> type[ServerConnection]:
         """websockets' connection, counted per client address from accept to close.  Its

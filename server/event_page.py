@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import json
 import re
+import time
 from collections.abc import Callable, Iterable
 from http import HTTPStatus
 
@@ -28,6 +29,7 @@ from server.html_pages import csv_response, html_response, link, not_found, page
 from server.store.event_rows import BOT_PREFIX, EventRow, EventTableRow, EventTableState, PenaltyRow
 from server.events.winds import WINDS
 from server.store.protocol import Store
+from server.table.session import SessionClock
 from server.web import answer
 
 log = structlog.get_logger("riichi.pages")
@@ -36,6 +38,7 @@ PATH = re.compile(r"^/events/([0-9a-f]{1,32})(/standings\.csv)?$")
 API_PATH = re.compile(r"^/api/events/([0-9a-f]{1,32})$")
 Codes = Callable[[str], "tuple[str, str] | None"]  # a table id -> its (invite, watch) codes, if known
 LINKED = (EventTableState.OPEN, EventTableState.RESEAT)  # the tables shown with join and watch links
+Clocks = Callable[[str], "SessionClock | None"]  # a table id -> its session clock, if this node runs a timed one
 
 
 def is_event_path(path: str) -> bool:
@@ -53,8 +56,8 @@ async def table_links(store: Store, rows: Iterable[EventTableRow], here: Codes) 
 
 
 class EventPages:
-    def __init__(self, store: Store, codes: Codes):
-        self.store, self.codes = store, codes
+    def __init__(self, store: Store, codes: Codes, clocks: Clocks = lambda _: None):
+        self.store, self.codes, self.clocks = store, codes, clocks
 
     async def respond(self, path: str) -> Response:
         if (api := API_PATH.match(path)) is not None:
@@ -75,7 +78,8 @@ class EventPages:
             return unavailable()
         if as_csv:
             return csv_response(standings_csv(lines, spec.rounds, names), f"event-{event_id}-standings.csv")
-        return html_response(HTTPStatus.OK, event_page(event, spec, tables, lines, penalties, names, links))
+        return html_response(HTTPStatus.OK, event_page(event, spec, tables, lines, penalties, names, links,
+                                                       self.clocks))
 
     async def about(self, event_id: str) -> Response:
         """The event as JSON for the registration page: 404 with a line when there is none."""
@@ -101,7 +105,8 @@ class EventPages:
 
 
 def event_page(event: EventRow, spec: EventSpec, tables: list[EventTableRow], lines: list[Standing],
-               penalties: list[PenaltyRow], names: dict[str, str], codes: Codes) -> str:
+               penalties: list[PenaltyRow], names: dict[str, str], codes: Codes,
+               clocks: Clocks = lambda _: None) -> str:
     scoring = ("EMA: each game's points with uma, summed" if spec.scoring is Scoring.EMA_POINTS
                else "table points 4/2/1/0 a game, ties split; regular points break ties")
     timing = f"{spec.session_minutes} minutes a session ({spec.ending.value})" if spec.session_minutes else "untimed"
@@ -114,9 +119,9 @@ def event_page(event: EventRow, spec: EventSpec, tables: list[EventTableRow], li
             (_player(p.player_id, names), shown(p.points), str(p.round or ""), text(p.reason)) for p in penalties],
             name_column=3)
     for round_ in sorted({t.round for t in tables}, reverse=True):
-        body += f"<h2>Round {round_}</h2>" + table(("Table", "East", "South", "West", "North", "Game"), [
-            (str(t.table), *(_seat(p, s, names) for p, s in zip(t.seats, t.sitting, strict=True)), _game(t, codes))
-            for t in tables if t.round == round_])
+        body += f"<h2>Round {round_}</h2>" + table(("Table", "East", "South", "West", "North", "Game", "Time"), [
+            (str(t.table), *(_seat(p, s, names) for p, s in zip(t.seats, t.sitting, strict=True)), _game(t, codes),
+             _time(t, spec, clocks)) for t in tables if t.round == round_])
     if not tables:
         body += "<p class=\"none\">No round has started.</p>"
     return page(event.name, body)
@@ -165,6 +170,21 @@ def _player(player: str, names: dict[str, str]) -> str:
     if player.startswith(BOT_PREFIX):
         return "bot"
     return link(player_href(player), names.get(player, player))
+
+
+def _time(row: EventTableRow, spec: EventSpec, clocks: Clocks) -> str:
+    """A timed table's time: left while in play (the tables this node runs), or how it ended."""
+    if spec.session_minutes is None:
+        return ""
+    if row.state is EventTableState.DONE:
+        return "ended by time" if row.by_time else "ended by its hands"
+    clock = clocks(row.table_id) if row.table_id else None
+    if clock is None or clock.ends_at is None:
+        return ""
+    if clock.time_up:
+        return "time is up: the last hand"
+    minutes, seconds = divmod(int(clock.left(time.time()) or 0), 60)
+    return f"{minutes}:{seconds:02d} left"
 
 
 def _game(row: EventTableRow, codes: Codes) -> str:

@@ -61,6 +61,7 @@ class GameFinished:
     labels: tuple[str, ...]  # the table spec's ("arena:NAME", "event:ID")
     seats: tuple[FinishedSeat, ...]  # the four, by seat
     abandoned: str | None = None  # why the game was abandoned (None: it was played out)
+    by_time: bool = False  # its session's time ran out and ended it after the hand in play (or one more)
 
     @property
     def player_ids(self) -> tuple[str | None, ...]:
@@ -68,7 +69,8 @@ class GameFinished:
 
     def to_data(self) -> dict[str, Any]:
         return {"game_id": self.game_id, "table_id": self.table_id, "rules": self.rules, "labels": list(self.labels),
-                "seats": [s.to_data() for s in self.seats], "abandoned": self.abandoned}
+                "seats": [s.to_data() for s in self.seats], "abandoned": self.abandoned,
+                **({"by_time": True} if self.by_time else {})}
 
     @classmethod
     def from_data(cls, data: Mapping[str, Any]) -> GameFinished:
@@ -77,4 +79,5 @@ class GameFinished:
         if len(seats) != 4:
             raise ValueError("a finished game has four seats")
         return cls(int(data["game_id"]), str(data["table_id"]), str(data["rules"]),
-                   tuple(str(label) for label in data.get("labels") or ()), seats, data.get("abandoned"))
+                   tuple(str(label) for label in data.get("labels") or ()), seats, data.get("abandoned"),
+                   bool(data.get("by_time", False)))

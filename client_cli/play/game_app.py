@@ -23,6 +23,7 @@ from client_cli.play.offers import Choices, choices, label
 from client_cli.play.panes import StartPane, TablePane, WaitingPane
 from client_cli.play.quit_prompt import QuitPrompt
 from client_cli.play.results import FinalScreen, ResultScreen
+from client_cli.play.session_clock import session_text
 from client_cli.play.sessions import SessionFile
 from client_cli.play.widgets import HAND_KEYS, HandView
 from client_cli.seat_state import SeatState
@@ -70,12 +71,17 @@ class PlayApp(App[int]):
         self.catchups: list[Message] = []
         self.fatal: str | None = None
         self.handled = 0  # messages handled (tests wait on it)
+        self.session: Message | None = None  # a timed table's session clock, as last sent
+        self.session_at = 0.0  # when it came (monotonic)
+        self.hand_number: int | None = None  # the hand in play, once its hand_start is seen
+        self.status_line: tuple[str, str] = ("", "")  # the status line's own words and style
         self.handlers = {  # what each message does (a type with none: nothing)
             LocalType.STATUS: self._on_status, LocalType.FATAL: self._on_fatal, LocalType.CLOSED: self._on_closed,
             MessageType.TABLE: self._on_table, MessageType.SNAPSHOT: self._on_snapshot,
             MessageType.EVENT: self._on_event, MessageType.OFFER: self._on_offer,
             MessageType.TIMEOUT: self._on_timeout, MessageType.RESULT: self._on_result,
-            MessageType.ERROR: self._on_error, MessageType.BYE: self._on_bye, MessageType.CATCHUP: self._on_catchup}
+            MessageType.ERROR: self._on_error, MessageType.BYE: self._on_bye, MessageType.CATCHUP: self._on_catchup,
+            MessageType.SESSION: self._on_session}
 
     # ---- layout -------------------------------------------------------------
 
@@ -148,7 +154,28 @@ class PlayApp(App[int]):
                 self.call_after_refresh(lambda: self.query_one("#hand", HandView).focus())
 
     def status(self, text: str, style: str = "") -> None:
-        self.query_one("#status", Static).update(Text(text, style=style))
+        self.status_line = (text, style)
+        self._show_status()
+
+    def _show_status(self) -> None:
+        """The status line: its words, and a timed table's session clock after them."""
+        text, style = self.status_line
+        clock = session_text(self.session, self.session_at, time.monotonic(), self.hand_number)
+        line = Text(text, style=style)
+        if clock:
+            line.append(("  ·  " if text else "") + clock, style="bold")
+        self.query_one("#status", Static).update(line)
+
+    def _on_session(self, message: Message) -> None:
+        self._keep_session(message["session"])
+        if message.get("extra_ms"):
+            self.notify(f"extra time: {message['extra_ms'] / 60000:g} minutes more", timeout=8)
+        if message["session"]["time_up"]:
+            self.notify(session_text(self.session, self.session_at, time.monotonic(), self.hand_number), timeout=10)
+
+    def _keep_session(self, session: Message) -> None:
+        self.session, self.session_at = session, time.monotonic()
+        self._show_status()
 
     # ---- messages -------------------------------------------------------------
 
@@ -215,6 +242,8 @@ class PlayApp(App[int]):
 
     def _on_table(self, message: Message) -> None:
         self.table = message
+        if message.get("session"):
+            self._keep_session(message["session"])
         if self.sessions is not None and self.conn.resume:
             if message.get("you") is not None and message["state"] in ("waiting", "playing"):
                 self.sessions.save(self.conn.url, self.conn.resume, self.conn.name, message["table"], message["you"])
@@ -253,6 +282,8 @@ class PlayApp(App[int]):
             line = render.event_line(event, self.state.view["names"], render.red_fives(self.state.view))
             if line is not None:
                 self.event_log.append(line)
+        if event["type"] == EventType.HAND_START:
+            self.hand_number = event["hand_number"]
         if event["type"] in (EventType.DRAW, EventType.CALL, EventType.HAND_START) and self.state.view is not None:
             self.turn_seat, self.turn_started = self.state.view["turn"], time.monotonic()
         if event["type"] == EventType.HAND_END and self.state.view is not None:
@@ -372,6 +403,8 @@ class PlayApp(App[int]):
                 self.call_after_refresh(self.redraw)
 
     def _tick(self) -> None:
+        if self.session is not None:
+            self._show_status()
         if self.offer_deadline is not None or (self.table or {}).get("clock"):
             self.redraw()
         self._result_banner()

@@ -6,7 +6,8 @@ yet makes one, with a key and its link, as `players add` does) or by id; `start-
 the next round and writes its tables, which the running server opens within a few seconds (it
 polls the database: server/events/runner.py); `tables` shows each round's tables;
 `standings` the standings, or `--csv`; `penalty` a penalty or chombo for a player; `substitute`
-someone (or a bot) to sit in for a missing player.  The commands
+someone (or a bot) to sit in for a missing player; `extra-time` more minutes for one table's
+session (the server running it gives them at its next poll).  The commands
 write the server's database (--db), as `players add` does: whoever may write it organises.
 """
 
@@ -24,14 +25,15 @@ from server.events import registration, service
 from server.events.spec import EndingPolicy, EventError, EventSpec, Scoring, Seating, SubstituteRule
 from server.events.standings import shown, standings_csv
 from server.identity import key_hash, new_key, new_player
-from server.store.event_rows import BOT_PREFIX, PenaltyRow
+from server.store.event_rows import BOT_PREFIX, EventTableRow, EventTableState, PenaltyRow
 from server.store.opening import open_store
 from server.store.protocol import Store
 from server.store.rows import PlayerKind
 
 
 def add_commands(commands: Any) -> None:
-    """`event create|link|list|add|start-round|tables|standings|penalty|substitute`, on riichi-server's subcommands."""
+    """`event create|link|list|add|start-round|tables|standings|penalty|substitute|extra-time`, on riichi-server's
+    subcommands."""
     event = commands.add_parser("event", help="tournaments: create an event, add players, start rounds, standings",
                                 description="An organiser's commands for an event (docs/events.md).")
     db = argparse.ArgumentParser(add_help=False)
@@ -49,9 +51,9 @@ def add_commands(commands: Any) -> None:
     create.add_argument("--seating", choices=[s.value for s in Seating], default=Seating.SHUFFLED.value,
                         help="shuffled: the fewest repeat opponents; swiss: by standing; given: the organiser"
                              " names each table at start-round (default shuffled)")
-    create.add_argument("--session-minutes", type=int, default=None,
-                        help="each round's time, kept with the event (the clock that ends a session is not built"
-                             " yet: docs/events.md)")
+    create.add_argument("--session-minutes", type=float, default=None,
+                        help="each table's time from the start of its game; when it runs out the hand in play is"
+                             " finished (and one more, by --ending) and the game ends (default: untimed)")
     create.add_argument("--ending", choices=[e.value for e in EndingPolicy], default=EndingPolicy.FINISH_HAND.value,
                         help="when the session time runs out: finish the hand in play, or that and one more")
     create.add_argument("--substitute", choices=[s.value for s in SubstituteRule],
@@ -86,6 +88,12 @@ def add_commands(commands: Any) -> None:
     substitute.add_argument("--by", required=True,
                             help="who sits in: a player's name or id, or 'bot' for a server bot (the game counts for"
                                  " the missing player as the event's --substitute rule says)")
+    extra = what.add_parser("extra-time", parents=[db],
+                            help="more time for one table in play (its server gives it within seconds)")
+    extra.add_argument("event", help="the event's id")
+    extra.add_argument("--round", type=int, required=True, help="the table's round")
+    extra.add_argument("--table", type=int, required=True, help="the table's number in its round")
+    extra.add_argument("--minutes", type=float, required=True, help="the minutes added to its session")
     penalty = what.add_parser("penalty", parents=[db], help="a penalty or chombo in the scoring's unit")
     penalty.add_argument("event", help="the event's id")
     penalty.add_argument("player", help="the player's name or id")
@@ -108,8 +116,9 @@ async def _run(args: argparse.Namespace, db: str) -> int:
 
 
 async def create(store: Store, args: argparse.Namespace) -> int:
+    minutes = args.session_minutes
     spec = EventSpec(args.name, args.rules, args.rounds, Scoring(args.scoring), Seating(args.seating),
-                     args.session_minutes, EndingPolicy(args.ending), SubstituteRule(args.substitute), args.bot)
+                     int(minutes) if minutes is not None and float(minutes).is_integer() else minutes, EndingPolicy(args.ending), SubstituteRule(args.substitute), args.bot)
     event, token = await service.create_event(store, spec)
     print(event.id)
     print(f"created {spec.name}: {spec.rounds} rounds of {spec.rules}, {spec.scoring.value} scoring,"
@@ -179,7 +188,7 @@ async def start_round(store: Store, args: argparse.Namespace) -> int:
 
 
 async def tables(store: Store, args: argparse.Namespace) -> int:
-    await service.event_of(store, args.event)
+    _, spec = await service.event_of(store, args.event)
     rows = await store.event_tables(args.event)
     if not rows:
         print("no round has started")
@@ -188,9 +197,13 @@ async def tables(store: Store, args: argparse.Namespace) -> int:
 
     def seat(player: str, sitter: str) -> str:
         return names[player] if sitter == player else f"{names[player]} (sub: {names[sitter]})"
-    print("\n".join(aligned([("ROUND", "TABLE", "EAST", "SOUTH", "WEST", "NORTH", "STATE", "GAME"),
+    def ended(row: EventTableRow) -> str:  # (a timed event's: by its hands or by its time)
+        return "by time" if row.by_time else "by hands" if row.state is EventTableState.DONE else "-"
+    timed = spec.session_minutes is not None
+    print("\n".join(aligned([("ROUND", "TABLE", "EAST", "SOUTH", "WEST", "NORTH", "STATE", "GAME",
+                               *(("ENDED",) if timed else ())),
                              *((str(r.round), str(r.table), *map(seat, r.seats, r.sitting), r.state.value,
-                                str(r.game_id or "-")) for r in rows)])))
+                                str(r.game_id or "-"), *((ended(r),) if timed else ())) for r in rows)])))
     return 0
 
 
@@ -217,6 +230,13 @@ async def substitute(store: Store, args: argparse.Namespace) -> int:
     return 0
 
 
+async def extra_time(store: Store, args: argparse.Namespace) -> int:
+    await service.give_extra_time(store, args.event, args.round, args.table, args.minutes)
+    print(f"table {args.table} of round {args.round}: {args.minutes:g} minutes more, given by its server within"
+          " seconds (unless its time is up by then)")
+    return 0
+
+
 async def penalty(store: Store, args: argparse.Namespace) -> int:
     try:
         points = Fraction(args.points)
@@ -237,4 +257,5 @@ async def _names(store: Store, ids: list[str]) -> dict[str, str]:
 
 
 COMMANDS = {"create": create, "link": link, "list": list_events, "add": add, "start-round": start_round,
-            "tables": tables, "standings": standings, "penalty": penalty, "substitute": substitute}
+            "tables": tables, "standings": standings, "penalty": penalty, "substitute": substitute,
+            "extra-time": extra_time}

@@ -22,8 +22,9 @@ from server.events.spec import EventSpec
 from server.finished import GameFinished
 from server.lobby import Lobby, LobbyError
 from server.store.event_rows import BOT_PREFIX, EventTableRow, EventTableState
-from server.table.io import SitIn, Stop
+from server.table.io import ExtraTime, SitIn, Stop
 from server.table.seats import TableState
+from server.table.session import Ending, Session
 from server.table.spec import SeatSpec, TableSpec
 
 log = structlog.get_logger("riichi.events")
@@ -43,6 +44,7 @@ class EventTables:
         while True:
             try:
                 await self.open_pending()
+                await self.give_extra_time()
             except Away:  # the database does not answer now (the store says so itself): the next look
                 pass
             except Exception:  # noqa: BLE001 - a bad row must not end the loop
@@ -103,10 +105,25 @@ class EventTables:
             await self.lobby.store.reopen_event_table(row.event_id, row.round, row.table, reopen=False)
             log.info("event_substitute_sits_in", event_id=row.event_id, round=row.round, table=row.table)
 
+    async def give_extra_time(self) -> int:
+        """Give the tables this node runs the extra time the organiser asked for (the node that
+        runs a table takes it, once: another node's tables are that node's); how many were given."""
+        given = 0
+        for row in await self.lobby.store.extra_time_asked():
+            table = self.lobby.tables.get(row.table_id) if row.table_id else None
+            if table is None or not await self.lobby.store.take_extra_time(row.event_id, row.round, row.table,
+                                                                            row.extra_asked):
+                continue
+            table.put(ExtraTime(row.extra_asked))
+            log.info("event_extra_time", event_id=row.event_id, round=row.round, table=row.table,
+                     seconds=row.extra_asked)
+            given += 1
+        return given
+
     async def ended(self, finished: GameFinished) -> None:
         if any(label.startswith("event:") for label in finished.labels):
             abandoned = finished.abandoned is not None
-            await self.lobby.store.event_table_ended(finished.table_id, finished.game_id, abandoned)
+            await self.lobby.store.event_table_ended(finished.table_id, finished.game_id, abandoned, finished.by_time)
 
     def close(self) -> None:
         self.unsubscribe()
@@ -121,8 +138,10 @@ def sit_ins(row: EventTableRow, spec: EventSpec) -> list[SitIn]:
 
 def table_spec(row: EventTableRow, spec: EventSpec) -> TableSpec:
     """An event table's spec: its seats reserved for its players (or their substitutes) in wind
-    order, a bot in each filler's."""
+    order, a bot in each filler's, and the event's session time and ending policy."""
     seats = tuple(SeatSpec.bot(spec.bot) if seat.startswith(BOT_PREFIX) else SeatSpec.reserved(seat)
                   for seat in row.sitting)
     labels = (event_label(row.event_id), round_label(row.event_id, row.round))
-    return TableSpec(spec.rules, seats=seats, labels=labels)  # type: ignore[arg-type]
+    session = (Session(spec.session_minutes * 60, Ending(spec.ending.value))
+               if spec.session_minutes is not None else None)
+    return TableSpec(spec.rules, seats=seats, labels=labels, session=session)  # type: ignore[arg-type]

@@ -117,6 +117,26 @@ async def substitute(store: Store, event_id: str, player_id: str, by: str) -> Ev
     return row
 
 
+MOST_EXTRA_MINUTES = 24 * 60
+
+
+async def give_extra_time(store: Store, event_id: str, round_: int, table: int, minutes: float) -> EventTableRow:
+    """Ask for `minutes` more at a table in play (the node that runs it gives them within its
+    poll); EventError when the event is untimed or the table is not in play."""
+    _, spec = await event_of(store, event_id)
+    if spec.session_minutes is None:
+        raise EventError("the event is untimed (no --session-minutes): there is no clock to give time to")
+    if not 0 < minutes <= MOST_EXTRA_MINUTES:
+        raise EventError(f"minutes: {minutes:g} is not more than 0 and at most {MOST_EXTRA_MINUTES}")
+    row = next((t for t in await store.event_tables(event_id) if (t.round, t.table) == (round_, table)), None)
+    if row is None:
+        raise EventError(f"round {round_} has no table {table}: `riichi-server event tables {event_id}` shows them")
+    if not await store.ask_extra_time(event_id, round_, table, minutes * 60):
+        raise EventError(f"table {table} of round {round_} is {row.state.value}, not in play: extra time is given"
+                         " to a table in play")
+    return row
+
+
 async def add_penalty(store: Store, event_id: str, penalty: PenaltyRow) -> None:
     await event_of(store, event_id)
     if penalty.player_id not in await store.event_players(event_id):

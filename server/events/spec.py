@@ -33,7 +33,7 @@ class Seating(StrEnum):
 
 
 class EndingPolicy(StrEnum):
-    """What happens at a table when the session time runs out (the clock itself is not built yet)."""
+    """What happens at a table when the session time runs out (server/table/session.py Ending)."""
 
     FINISH_HAND = "finish-hand"  # the hand in play is finished, and the game ends
     ONE_MORE_HAND = "one-more-hand"  # the hand in play and one more (as Pantheon's EMA ruleset)
@@ -49,7 +49,8 @@ class SubstituteRule(StrEnum):
 @dataclass(frozen=True)
 class EventSpec:
     """An event.  `rules` a preset's name (server/rules/config.py); `rounds` how many games each
-    player plays; `session_minutes` each round's time (None: untimed); `bot` the strategy of the
+    player plays; `session_minutes` each round's time, from the start of each table's game (None:
+    untimed; a fraction of a minute is allowed, for tests and demonstrations); `bot` the strategy of the
     bots that fill a round's seats when the players are not a multiple of four."""
 
     name: str
@@ -57,7 +58,7 @@ class EventSpec:
     rounds: int = 1
     scoring: Scoring = Scoring.EMA_POINTS
     seating: Seating = Seating.SHUFFLED
-    session_minutes: int | None = None
+    session_minutes: float | None = None
     ending: EndingPolicy = EndingPolicy.FINISH_HAND
     substitute: SubstituteRule = SubstituteRule.CREDIT_PLAYER
     bot: str = "builtin"
@@ -67,8 +68,10 @@ class EventSpec:
             raise EventError("an event has a name: give --name")
         if not 1 <= self.rounds <= 64:
             raise EventError(f"rounds: {self.rounds} is not 1 to 64")
-        if self.session_minutes is not None and not 1 <= self.session_minutes <= 24 * 60:
-            raise EventError(f"session minutes: {self.session_minutes} is not 1 to 1440 (none: untimed)")
+        if self.session_minutes is not None and (isinstance(self.session_minutes, bool)
+                                                 or not 0 < self.session_minutes <= 24 * 60):
+            raise EventError(f"session minutes: {self.session_minutes} is not more than 0 and at most 1440"
+                             " (none: untimed)")
         try:
             self.game_rules()
         except (ValueError, TypeError, KeyError) as problem:

@@ -60,11 +60,25 @@ class NineTerminals:
     """Declare the abortive draw of nine terminals and honours (presets that have it)."""
 
 
-Action = Union[Discard, Tsumo, Ron, Pass, Chi, Pon, Daiminkan, Ankan, Kakan, NineTerminals]
+TABLE_SEAT = -1  # the "seat" a table's own decision (TimeUp) is recorded with: it is no player's
+MOST_EXTRA_HANDS = 4
+
+
+@dataclass(frozen=True, slots=True)
+class TimeUp:
+    """The table's decision, taken from no seat (TABLE_SEAT): the session's time has run out.
+    The hand in play (the one dealt) is finished, then `extra_hands` more, and the game ends
+    there (server/game/flow.py next_deal).  Recorded with the decisions, so that a replay of
+    the record ends where the game did."""
+    extra_hands: int = 0
+
+
+Action = Union[Discard, Tsumo, Ron, Pass, Chi, Pon, Daiminkan, Ankan, Kakan, NineTerminals, TimeUp]
 
 _NAMES: dict[type, str] = {
     Discard: "discard", Tsumo: "tsumo", Ron: "ron", Pass: "pass", Chi: "chi", Pon: "pon",
     Daiminkan: "daiminkan", Ankan: "ankan", Kakan: "kakan", NineTerminals: "nine_terminals",
+    TimeUp: "time_up",
 }
 _TYPES = {name: cls for cls, name in _NAMES.items()}
 ACTION_TYPES = frozenset(_NAMES)
@@ -90,6 +104,8 @@ def action_to_data(action: Action) -> dict[str, Any]:
         data["kind"] = action.kind
     elif isinstance(action, Kakan):
         data["tile"] = action.tile
+    elif isinstance(action, TimeUp):
+        data["extra_hands"] = action.extra_hands
     return data
 
 
@@ -117,6 +133,11 @@ def action_from_data(data: Any) -> Action:
         return Ankan(kind)
     if cls is Kakan:
         return Kakan(_tile(data, "tile"))
+    if cls is TimeUp:
+        extra = data.get("extra_hands", 0)
+        if not isinstance(extra, int) or isinstance(extra, bool) or not 0 <= extra <= MOST_EXTRA_HANDS:
+            raise ActionError(f"'time_up' has 'extra_hands': the hands played after the one in play, 0-{MOST_EXTRA_HANDS}")
+        return TimeUp(extra)
     return cls()
 
 

@@ -20,7 +20,7 @@ from protocol.events import AbortiveReason, EventType
 from server.game import analysis as an
 from server.game import flow, settle
 from server.game.actions import (ACTION_TYPES, Action, ActionError, Ankan, Chi, Daiminkan, Discard, Kakan, NineTerminals,
-                                 Pass, Pon, Ron, Tsumo, action_name)
+                                 Pass, Pon, Ron, TABLE_SEAT, TimeUp, Tsumo, action_name)
 from server.game.events import Event
 from server.game.results import HandOutcome, WinResult
 from server.game.state import (SEATS_AFTER, ClaimWindow, GameState, HandStart, HandState, Hidden, Offers, OpenMeld,
@@ -68,6 +68,7 @@ class Game:
         self.decisions: list[tuple[int, Action]] = []
         self.results: list[dict] = []  # one per hand: the plain data of what settle produced
         self.final: dict | None = None
+        self.last_hand: int | None = None  # the session's time is up: the game ends after this hand (TimeUp)
         self._events: list[Event] = []
         self.start_events = self._begin_game()
 
@@ -95,6 +96,8 @@ class Game:
 
     def apply(self, seat: int, action: Action) -> list[Event]:
         """Apply one decision; returns the events it caused.  Raises ActionError if illegal."""
+        if type(action) is TimeUp:
+            return self._time_up(seat, action)
         self._check(seat, action)
         self.decisions.append((seat, action))
         self._events = []
@@ -109,6 +112,18 @@ class Game:
                 else:
                     self._resolve_chankan(window)
         return self._events
+
+    def _time_up(self, seat: int, action: TimeUp) -> list[Event]:
+        """The table's TimeUp: the game will end after the hand in play and `extra_hands` more."""
+        if seat != TABLE_SEAT:
+            raise ActionError("'time_up' is the table's decision, not a seat's")
+        if self.over:
+            raise ActionError("the game is over")
+        if self.last_hand is not None:
+            raise ActionError("the time is already up")
+        self.decisions.append((seat, action))
+        self.last_hand = flow.last_hand_after_time_up(self.public.hand_number, action.extra_hands)
+        return []
 
     def snapshot(self) -> "Game":
         return copy.deepcopy(self)
@@ -660,7 +675,7 @@ class Game:
         self.results.append(result.to_data())
         self.offers = Offers({}, {})
         self._emit(EventType.HAND_END, {"result": result.to_data()}, {})
-        deal = flow.next_deal(p, self.rules, result)
+        deal = flow.next_deal(p, self.rules, result, self.last_hand)
         p.round_wind, p.dealer, p.honba, p.hand_number = deal.round_wind, deal.dealer, deal.honba, deal.hand_number
         if deal.finished:
             self._finish()

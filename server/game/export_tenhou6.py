@@ -250,7 +250,9 @@ def rule_display(rules: Rules) -> str:
 
 
 def export_tenhou6(record: GameRecord) -> dict[str, Any]:
-    """The record's game as tenhou.net/6 JSON; `sc` is the final [score, result] of each seat."""
+    """The record's game as tenhou.net/6 JSON; `sc` is the final [score, result] of each seat;
+    a game ended by its session's time says so in its `rule` (`time_up`: 1, ours: tools ignore it,
+    our importer reads it)."""
     game, events = record.replay_events()
     rules = record.rules
     out: dict[str, Any] = {
@@ -259,6 +261,8 @@ def export_tenhou6(record: GameRecord) -> dict[str, Any]:
         "rule": {"disp": rule_display(rules), "aka": 1 if rules.red_fives else 0},
         "log": hands_from_events(events, rules),
     }
+    if game.final is not None and game.last_hand is not None:
+        out["rule"]["time_up"] = 1
     if game.final is not None:
         out["sc"] = [x for s in range(4) for x in (game.final["scores"][s], game.final["results"][s])]
     return out

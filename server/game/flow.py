@@ -43,8 +43,9 @@ class FinalResult:
                 "seed": self.seed}
 
 
-def next_deal(p: Public, rules: Rules, result: HandOutcome) -> NextDeal:
-    """The counters, the deal and the round after a hand, or whether the game is finished."""
+def next_deal(p: Public, rules: Rules, result: HandOutcome, last_hand: int | None = None) -> NextDeal:
+    """The counters, the deal and the round after a hand, or whether the game is finished;
+    `last_hand`: the number of the hand after which the session's time ends the game (TimeUp)."""
     all_last = p.round_wind >= rules.rounds - 1 and p.dealer == 3
     repeat, dealer_tenpai_or_win = _dealer_repeats(p.dealer, result, rules)
     honba = 0 if isinstance(result, WinResult) and not repeat else p.honba + 1
@@ -57,12 +58,26 @@ def next_deal(p: Public, rules: Rules, result: HandOutcome) -> NextDeal:
     elif all_last and repeat and rules.agari_yame and dealer_tenpai_or_win and _is_top(p.dealer, p.scores, rules) \
             and p.scores[p.dealer] >= rules.return_score:
         finished = True  # agari-yame: the last dealer in first place stops the game
+    if time_is_up(p.hand_number, last_hand):
+        finished = True  # the session's time ran out: this hand was the last (docs/events.md)
     if not repeat and not finished:
         next_dealer, next_round = (p.dealer + 1) % 4, p.round_wind + (1 if p.dealer == 3 else 0)
         finished = next_dealer == 0 and _round_ends_game(next_round, p.scores, rules)
         if not finished:
             dealer, round_wind = next_dealer, next_round
     return NextDeal(round_wind, dealer, honba, p.hand_number + 1, finished)
+
+
+def time_is_up(hand_number: int, last_hand: int | None) -> bool:
+    """Whether the game ends after hand `hand_number` because the session's time is up."""
+    return last_hand is not None and hand_number >= last_hand
+
+
+def last_hand_after_time_up(hand_number: int, extra_hands: int) -> int:
+    """The last hand once time is up while hand `hand_number` is in play (dealt): that hand
+    is finished, then `extra_hands` more.  Between hands the engine has already dealt the
+    next hand, so that one is the hand in play."""
+    return hand_number + extra_hands
 
 
 def _dealer_repeats(dealer: int, result: HandOutcome, rules: Rules) -> tuple[bool, bool]:

@@ -67,6 +67,9 @@ class SqliteStore(EmbeddedEvents, LadderStore):
         self.file.save_table(table_id, invite, watch, rules, dict(clock) if clock else None, "waiting",
                              dict(spec) if spec is not None else None)
 
+    async def set_session_end(self, table_id: str, ends_at: float) -> None:
+        self.file.set_session_end(table_id, ends_at)
+
     async def set_table_broadcasts(self, table_id: str, count: int) -> None:
         self.file.set_table_broadcasts(table_id, count)
 

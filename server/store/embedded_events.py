@@ -65,8 +65,17 @@ class EmbeddedEvents:
                                  claim: str = "") -> bool:
         return self.file.event_table_opened(event_id, round_, table, table_id, claim)
 
-    async def event_table_ended(self, table_id: str, game_id: int, abandoned: bool) -> bool:
-        return self.file.event_table_ended(table_id, game_id, abandoned)
+    async def event_table_ended(self, table_id: str, game_id: int, abandoned: bool, by_time: bool = False) -> bool:
+        return self.file.event_table_ended(table_id, game_id, abandoned, by_time)
+
+    async def ask_extra_time(self, event_id: str, round_: int, table: int, seconds: float) -> bool:
+        return self.file.ask_extra_time(event_id, round_, table, seconds)
+
+    async def extra_time_asked(self) -> list[EventTableRow]:
+        return self.file.extra_time_asked()
+
+    async def take_extra_time(self, event_id: str, round_: int, table: int, seconds: float) -> bool:
+        return self.file.take_extra_time(event_id, round_, table, seconds)
 
     async def add_event_penalty(self, event_id: str, penalty: PenaltyRow) -> None:
         self.file.add_event_penalty(event_id, penalty)

@@ -18,7 +18,8 @@ TABLE_CODES = "SELECT invite_code, watch_code FROM tables WHERE id = ?"
 ADD_PLAYER = ("INSERT INTO event_players (event_id, player_id, seq, added)"
               " SELECT ?, ?, COUNT(*), ? FROM event_players WHERE event_id = ? ON CONFLICT DO NOTHING")
 PLAYERS = "SELECT player_id FROM event_players WHERE event_id = ? ORDER BY seq, player_id"
-ADD_TABLE = f"INSERT INTO event_tables ({EVENT_TABLE_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?)"
+ADD_TABLE = ("INSERT INTO event_tables (event_id, round, table_no, seats, state, table_id, game_id, sitters)"
+             " VALUES (?, ?, ?, ?, ?, ?, ?, ?)")
 TABLES = f"SELECT {EVENT_TABLE_COLUMNS} FROM event_tables WHERE event_id = ? ORDER BY round, table_no"
 # the tables a server has work with: to open, or (reseat) to close and open again, or claimed by a server
 # that never opened them (claimed before the argument: it stopped between the claim and the open)
@@ -40,7 +41,15 @@ RELEASE_TABLE = ("UPDATE event_tables SET state = 'pending' WHERE event_id = ? A
 # opened by the server of the claim, if that claim still holds (a claim gone stale may have been taken over)
 TABLE_OPENED = ("UPDATE event_tables SET state = 'open', table_id = ? WHERE event_id = ? AND round = ?"
                 " AND table_no = ? AND state = 'opening' AND claim = ?")
-TABLE_ENDED = ("UPDATE event_tables SET state = ?, game_id = ? WHERE table_id = ? AND state IN ('open', 'reseat')")
+TABLE_ENDED = ("UPDATE event_tables SET state = ?, game_id = ?, by_time = ? WHERE table_id = ?"
+               " AND state IN ('open', 'reseat')")
+# the session clock's extra time: asked for by the organiser, taken (the amount read) by the node running the table
+ASK_EXTRA = ("UPDATE event_tables SET extra_asked = extra_asked + ? WHERE event_id = ? AND round = ? AND table_no = ?"
+             " AND state IN ('open', 'reseat')")
+EXTRA_ASKED = (f"SELECT {EVENT_TABLE_COLUMNS} FROM event_tables WHERE extra_asked > 0 AND state IN ('open', 'reseat')"
+               " ORDER BY event_id, round, table_no")
+TAKE_EXTRA = ("UPDATE event_tables SET extra_asked = 0 WHERE event_id = ? AND round = ? AND table_no = ?"
+              " AND extra_asked = ?")
 # the tables not yet ended that a player sits at (the JSON holds each id in quotes: '%"ID"%')
 PLAYER_TABLES = (f"SELECT {EVENT_TABLE_COLUMNS} FROM event_tables WHERE state IN ('pending', 'opening', 'open',"
                  " 'reseat') AND COALESCE(sitters, seats) LIKE ? ORDER BY event_id, round, table_no")

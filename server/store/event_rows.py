@@ -50,6 +50,8 @@ class EventTableRow:
     table_id: str | None = None
     game_id: int | None = None
     sitters: tuple[str, str, str, str] | None = None
+    extra_asked: float = 0.0  # seconds of extra time the organiser asked for, not yet given by the table's node
+    by_time: bool = False  # its game ended by the session's time (docs/events.md 'The session clock')
 
     @property
     def sitting(self) -> tuple[str, str, str, str]:
@@ -80,7 +82,7 @@ class EventSeatRow:
 
 
 EVENT_COLUMNS = "id, name, spec, registration_hash, created"
-EVENT_TABLE_COLUMNS = "event_id, round, table_no, seats, state, table_id, game_id, sitters"
+EVENT_TABLE_COLUMNS = "event_id, round, table_no, seats, state, table_id, game_id, sitters, extra_asked, by_time"
 PENALTY_COLUMNS = "player_id, points, reason, round, created"
 EVENT_SEAT_COLUMNS = "t.round, t.table_no, t.game_id, s.seat, s.player_id, s.score, s.total"
 
@@ -92,7 +94,8 @@ def event_row(row: Any) -> EventRow:
 def event_table_row(row: Any) -> EventTableRow:
     return EventTableRow(row[0], int(row[1]), int(row[2]), tuple(json.loads(row[3])),  # type: ignore[arg-type]
                          EventTableState(row[4]), row[5], None if row[6] is None else int(row[6]),
-                         None if row[7] is None else tuple(json.loads(row[7])))  # type: ignore[arg-type]
+                         None if row[7] is None else tuple(json.loads(row[7])),  # type: ignore[arg-type]
+                         float(row[8] or 0), bool(row[9]))
 
 
 def penalty_row(row: Any) -> PenaltyRow:

@@ -266,6 +266,9 @@ class PostgresStore(PostgresEvents, LadderStore):
         rows = await self.open_tables(table_id)
         return rows[0] if rows else None
 
+    async def set_session_end(self, table_id: str, ends_at: float) -> None:
+        await self._write(table_id, "UPDATE tables SET session_ends=$1 WHERE id=$2", ends_at, table_id)
+
     async def set_table_broadcasts(self, table_id: str, count: int) -> None:
         await self._write(table_id, "UPDATE tables SET broadcasts=$1 WHERE id=$2", count, table_id)
 
@@ -273,7 +276,7 @@ class PostgresStore(PostgresEvents, LadderStore):
         out = []
         async with self.pool.acquire() as connection:
             for row in await connection.fetch(
-                    "SELECT id, invite_code, watch_code, rules, clock, state, broadcasts, spec FROM tables"
+                    "SELECT id, invite_code, watch_code, rules, clock, state, broadcasts, spec, session_ends FROM tables"
                     " WHERE state IN ('waiting', 'playing') AND ($1::text IS NULL OR id = $1) ORDER BY created", only):
                 table_id = row[0]
                 seats = [seat_row(*seat) for seat in await connection.fetch(

@@ -103,9 +103,18 @@ class PostgresEvents:
                                  claim: str = "") -> bool:
         return _changed(await self._event_write(q.TABLE_OPENED, table_id, event_id, round_, table, claim)) == 1
 
-    async def event_table_ended(self, table_id: str, game_id: int, abandoned: bool) -> bool:
+    async def event_table_ended(self, table_id: str, game_id: int, abandoned: bool, by_time: bool = False) -> bool:
         state = EventTableState.ABANDONED if abandoned else EventTableState.DONE
-        return _changed(await self._event_write(q.TABLE_ENDED, state.value, game_id, table_id)) == 1
+        return _changed(await self._event_write(q.TABLE_ENDED, state.value, game_id, int(by_time), table_id)) == 1
+
+    async def ask_extra_time(self, event_id: str, round_: int, table: int, seconds: float) -> bool:
+        return _changed(await self._event_write(q.ASK_EXTRA, float(seconds), event_id, round_, table)) == 1
+
+    async def extra_time_asked(self) -> list[EventTableRow]:
+        return [event_table_row(row) for row in await self._event_rows(q.EXTRA_ASKED)]
+
+    async def take_extra_time(self, event_id: str, round_: int, table: int, seconds: float) -> bool:
+        return _changed(await self._event_write(q.TAKE_EXTRA, event_id, round_, table, float(seconds))) == 1
 
     async def add_event_penalty(self, event_id: str, penalty: PenaltyRow) -> None:
         await self._event_write(q.ADD_PENALTY, event_id, penalty.player_id, str(penalty.points), penalty.reason,

@@ -42,6 +42,9 @@ class Store(Protocol):
     async def set_table_state(self, table_id: str, state: str, reason: str | None = None) -> None:
         """`reason`: why a table closed, in words a player who comes back is told."""
 
+    async def set_session_end(self, table_id: str, ends_at: float) -> None:
+        """When a timed table's session ends, wall-clock (server/table/session.py)."""
+
     async def set_table_broadcasts(self, table_id: str, count: int) -> None:
         """How many table broadcasts the table has sent (stored before the latest is sent)."""
 
@@ -202,8 +205,18 @@ class Store(Protocol):
         """The table the server of `claim` opened for it; False: that claim was taken over (it went
         stale), and the server closes the table it opened."""
 
-    async def event_table_ended(self, table_id: str, game_id: int, abandoned: bool) -> bool:
-        """The open event table that is `table_id` ended with `game_id` (False: no such table)."""
+    async def event_table_ended(self, table_id: str, game_id: int, abandoned: bool, by_time: bool = False) -> bool:
+        """The open event table that is `table_id` ended with `game_id` (False: no such table);
+        `by_time`: its session's time ended it."""
+
+    async def ask_extra_time(self, event_id: str, round_: int, table: int, seconds: float) -> bool:
+        """The organiser asks for `seconds` more at an event table in play (False: it is not in play)."""
+
+    async def extra_time_asked(self) -> list[EventTableRow]:
+        """The event tables in play with extra time asked for and not yet given."""
+
+    async def take_extra_time(self, event_id: str, round_: int, table: int, seconds: float) -> bool:
+        """The node running the table takes the extra time asked for (`seconds`, as read): True once."""
 
     async def add_event_penalty(self, event_id: str, penalty: PenaltyRow) -> None: ...
 

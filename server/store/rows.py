@@ -52,6 +52,7 @@ class TableRow:
     watchers: tuple[str, ...] = ()  # spectators' resume token hashes
     broadcasts: int = 0  # table broadcasts (not events or results) sent so far
     spec: dict[str, Any] | None = None  # what it was opened from (TableSpec.to_data); None: stored before specs
+    session_ends: float | None = None  # a timed table's session end, wall-clock (server/table/session.py)
 
 
 @dataclass(frozen=True)

@@ -142,6 +142,12 @@ STEPS: Sequence[Step] = (
      """CREATE TABLE IF NOT EXISTS ladder_ratings (
         ladder TEXT NOT NULL, player_id TEXT NOT NULL, mu {real} NOT NULL, sigma {real} NOT NULL,
         games INTEGER NOT NULL, PRIMARY KEY (ladder, player_id))"""),
+    # 17: a timed table's session end, wall-clock (server/table/session.py), so that a restart or
+    # another node keeps it; an event table's extra time asked for and not yet given by the node
+    # that runs it, and whether its game ended by time (docs/events.md 'The session clock')
+    (AddColumn("tables", "session_ends", "{real}"),
+     AddColumn("event_tables", "extra_asked", "{real} NOT NULL DEFAULT 0"),
+     AddColumn("event_tables", "by_time", "INTEGER NOT NULL DEFAULT 0")),
 )
 
 

@@ -75,6 +75,10 @@ class SqliteFile(SqliteEvents):
         if state not in ("waiting", "playing"):
             self.db.execute("DELETE FROM watchers WHERE table_id=?", (table_id,))
 
+    def set_session_end(self, table_id: str, ends_at: float) -> None:
+        """A timed table's session end, wall-clock."""
+        self.db.execute("UPDATE tables SET session_ends=? WHERE id=?", (ends_at, table_id))
+
     def set_table_broadcasts(self, table_id: str, count: int) -> None:
         """How many table broadcasts the table has sent (stored before the latest is sent)."""
         self.db.execute("UPDATE tables SET broadcasts=? WHERE id=?", (count, table_id))
@@ -132,7 +136,8 @@ class SqliteFile(SqliteEvents):
 
     def open_tables(self) -> list[TableRow]:
         """Tables waiting for their game or in play: the ones a restart rebuilds."""
-        rows = self.db.execute("SELECT id, invite_code, watch_code, rules, clock, state, broadcasts, spec FROM tables"
+        rows = self.db.execute("SELECT id, invite_code, watch_code, rules, clock, state, broadcasts, spec, session_ends"
+                               " FROM tables"
                                " WHERE state IN ('waiting', 'playing')").fetchall()
         out = []
         for row in rows:

@@ -98,10 +98,22 @@ class SqliteEvents:
         """False: the claim was taken over by another server (it had gone stale)."""
         return self.db.execute(q.TABLE_OPENED, (table_id, event_id, round_, table, claim)).rowcount == 1
 
-    def event_table_ended(self, table_id: str, game_id: int, abandoned: bool) -> bool:
-        """The event table that `table_id` is, ended with `game_id`; False: it is no event's open table."""
+    def event_table_ended(self, table_id: str, game_id: int, abandoned: bool, by_time: bool = False) -> bool:
+        """The event table that `table_id` is, ended with `game_id` (`by_time`: ended by its session's
+        time); False: it is no event's open table."""
         state = EventTableState.ABANDONED if abandoned else EventTableState.DONE
-        return self.db.execute(q.TABLE_ENDED, (state.value, game_id, table_id)).rowcount == 1
+        return self.db.execute(q.TABLE_ENDED, (state.value, game_id, int(by_time), table_id)).rowcount == 1
+
+    def ask_extra_time(self, event_id: str, round_: int, table: int, seconds: float) -> bool:
+        """The organiser asks for `seconds` more at a table in play; False: it is not in play."""
+        return self.db.execute(q.ASK_EXTRA, (seconds, event_id, round_, table)).rowcount == 1
+
+    def extra_time_asked(self) -> list[EventTableRow]:
+        return [event_table_row(row) for row in self.db.execute(q.EXTRA_ASKED)]
+
+    def take_extra_time(self, event_id: str, round_: int, table: int, seconds: float) -> bool:
+        """The extra time asked for (`seconds`, as read) taken by the node that gives it: True once."""
+        return self.db.execute(q.TAKE_EXTRA, (event_id, round_, table, seconds)).rowcount == 1
 
     def add_event_penalty(self, event_id: str, penalty: PenaltyRow) -> None:
         self.db.execute(q.ADD_PENALTY, (event_id, penalty.player_id, str(penalty.points), penalty.reason,

@@ -34,10 +34,12 @@ from server.table.core import TableCore
 from server.table.io import (
     TABLE_MOVED, Act, Announce, AppendDecisions, Broadcast, CancelTimer, ClockFired, Disconnect, FinishGame,
     GameStarted, Holds, Input, Join, Log, Output, Reconnect, Released, RemoveSeat, RemoveWatcher, Restored, SaveSeat,
-    SaveTable, SaveWatcher, Seated, Send, SetBroadcasts, SetSeatHost, SetSeatLeft, SetTableState, SetTimer, StartGame,
+    SaveTable, SaveWatcher, Seated, Send, SetBroadcasts, SetSeatHost, SetSeatLeft, SetSessionEnd, SetTableState,
+    SetTimer, StartGame,
     Stop, StoreHeld, TableClosed, Watch,
 )
 from server.table.seats import Seat, TableState
+from server.table.session import SessionClock
 from server.table.spec import TableSpec
 
 STORE_HELD = 1.0  # seconds a step may wait on its store before its clocks get the time back
@@ -75,6 +77,7 @@ class Table:
         self.finishes = finishes  # where its game's end is announced (server/finishes.py); None: nowhere
         self.creator = creator  # the client address that created it (per-address cap and share)
         self.clock = clock
+        core.wall_offset = time.time() - clock()  # the session's end is kept in wall-clock time
         # (input, its session, when a client's act came: 0.0 for any other input)
         self.queue: asyncio.Queue[tuple[Input, Session | None, float]] = asyncio.Queue()
         self.sessions: dict[str, Session] = {}  # the core's connected members, by id
@@ -147,6 +150,11 @@ class Table:
         """Whether its game was played to its end (not abandoned, not stopped)."""
         game = self.core.game
         return game is not None and game.over
+
+    @property
+    def session(self) -> SessionClock | None:
+        """A timed table's session clock (its end is wall-clock time)."""
+        return self.core.session
 
     def humans_connected(self) -> bool:
         return self.core.humans_connected()
@@ -282,6 +290,8 @@ class Table:
             case Announce(finished=finished):  # (right after its FinishGame: the end is stored)
                 if self.finishes is not None:
                     await self.finishes.publish(finished)
+            case SetSessionEnd(ends_at=ends_at):
+                await store.set_session_end(table_id, ends_at)
             case SaveTable(invite=invite, watch=watch, rules=rules, clock=clock, spec=spec):
                 await store.save_table(table_id, invite, watch, rules, clock, spec)
             case RemoveSeat(seat=seat):

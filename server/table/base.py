@@ -24,6 +24,7 @@ from server.table.clock import BetweenHands, Clock, Offer
 from server.table.history import History
 from server.table.io import Broadcast, Log, Member, Output, Reconnect, Send, SetBroadcasts
 from server.table.seats import Seat, SeatState, TableState
+from server.table.session import SessionClock
 from server.table.spec import TableSpec
 
 
@@ -56,6 +57,10 @@ class TableBase:
         self.rngs = [random.Random(i) for i in range(4)]
         self.timer_at: float | None = None  # the timer asked for (SetTimer), until it fires
         self.now = 0.0  # the time of the input being handled
+        # a timed table's session (server/table/session.py), its end in wall-clock time: the
+        # driver sets `wall_offset` (the wall clock less `now`; 0 when `now` is wall time)
+        self.session = SessionClock(spec.session) if spec.session is not None else None
+        self.wall_offset = 0.0
         self._starting = False  # StartGame is out, GameStarted not yet in
         self._out: list[Output] = []
 
@@ -119,7 +124,20 @@ class TableBase:
                                          "program": s.program, "player": s.player_id}
                  for s in self.seats]
         return server_messages.table(self.seq, self.id, self.state.value, self.rules.name,
-                                     self.clock.to_data() if self.clock else None, None, self.game_id, seats)
+                                     self.clock.to_data() if self.clock else None, None, self.game_id, seats,
+                                     session=self._session_data())
+
+    def _session_data(self) -> dict[str, Any] | None:
+        """A timed table's session clock as clients are told it."""
+        if self.session is None:
+            return None
+        return self.session.to_message(self.now + self.wall_offset,
+                                       self.game.last_hand if self.game is not None else None)
+
+    def _send_session(self, member: str) -> None:
+        """A timed table's session clock as it is now, to one member."""
+        if self.session is not None:
+            self._send(member, server_messages.session(self.seq, self._session_data()))
 
     def _personal(self, base: dict[str, Any], seat: int | None) -> dict[str, Any]:
         """A table message as it goes to `seat` (the host's also carries the codes)."""

@@ -9,7 +9,8 @@ come from and the time as a number; outputs come out, in the order they must be 
 what to store (before what follows is sent), what to send to whom, the timer to set, the
 replies that tell the lobby who is where.  It never touches asyncio, sockets, the clock or
 the store, so it runs the same under any driver (server/table/actor.py is the server's) and
-its tests need no event loop.
+its tests need no event loop.  A timed table's session clock (server/table/session.py) is
+kept here too: at its end the game is given TimeUp.
 
 This module has the entry (`handle`), the game, its clocks and the end; seats and presence
 are in server/table/seating.py, the state and how members are told in server/table/base.py.
@@ -24,10 +25,10 @@ from protocol.events import EventType
 from protocol import server_messages
 from protocol.messages import ByeCode, ErrorCode
 from protocol.server_messages import bye, error
-from server.game.actions import ActionError, action_from_data, action_to_data
+from server.game.actions import TABLE_SEAT, ActionError, TimeUp, action_from_data, action_to_data
 from server.game.engine import Game
 from server.game.events import Event
-from server.game.flow import uma_and_oka
+from server.game.flow import time_is_up, uma_and_oka
 from server.game.record import GameRecord
 from server.game.seat_stats import StatsTally
 from server.players import PLAYERS
@@ -35,9 +36,9 @@ from server.finished import FinishedSeat, GameFinished, PlayerKind
 from server.store.rows import TableRow
 from server.table.clock import BetweenHands, Offer, auto_action
 from server.table.io import (
-    Abandon, Act, AddBot, Announce, AppendDecisions, CancelTimer, ClockFired, Disconnect, FinishGame, GameStarted,
-    Holds, Input, Join, Leave, Log, Member, Output, Ready, Reconnect, Released, Restored, ResultClosed, SaveTable,
-    SetTableState, SetTimer, SitIn, Stop, StoreHeld, TableClosed, Watch,
+    Abandon, Act, AddBot, Announce, AppendDecisions, CancelTimer, ClockFired, Disconnect, ExtraTime, FinishGame,
+    GameStarted, Holds, Input, Join, Leave, Log, Member, Output, Ready, Reconnect, Released, Restored, ResultClosed,
+    SaveTable, SetSessionEnd, SetTableState, SetTimer, SitIn, Stop, StoreHeld, TableClosed, Watch,
 )
 from server.table.seating import Seating
 from server.table.seats import Seat, SeatState, TableState
@@ -95,6 +96,9 @@ class TableCore(Seating):
             if record is None or row.game_id is None:
                 raise ValueError("a table in play needs its game's record")
             core._replay(row.game_id, record)
+        if core.session is not None:  # the same end as before the restart, or as on the node before
+            core.session.ends_at = row.session_ends
+            core.session.time_up = core.game is not None and core.game.last_hand is not None
         core.history.floor = core.seq + 1  # what clients saw before the restart is not kept
         replies: list[Output] = [Holds(s.token_hash, i) for i, s in enumerate(core.seats)
                                  if s is not None and s.token_hash is not None]
@@ -109,7 +113,8 @@ class TableCore(Seating):
         self.tally.add(events)
         self.seq += len(events)  # (the result ends a table: a restored game has not sent one)
         for seat, _ in game.decisions:  # go on counting each seat's decisions from its answered ones
-            self.decisions_offered[seat] += 1
+            if seat != TABLE_SEAT:
+                self.decisions_offered[seat] += 1
 
     # ---- the one entry -------------------------------------------------------
 
@@ -136,6 +141,7 @@ class TableCore(Seating):
             case Act():
                 self._act(item, _member(who))
             case ClockFired():
+                self._time_up_if_due()
                 self._expire_clocks()
             case Join():
                 self._join(item, _member(who))
@@ -166,6 +172,8 @@ class TableCore(Seating):
                 self._give_time_back(seconds)
             case SitIn():
                 self._sit_in(item)
+            case ExtraTime(seconds=seconds):
+                self._extra_time(seconds)
 
     # ---- the game ------------------------------------------------------------------
 
@@ -176,6 +184,9 @@ class TableCore(Seating):
                          names=[s.name for s in self.seats])
         self.tally = StatsTally()
         self.game_id, self.saved, self.state = item.game_id, 0, PLAYING
+        if self.session is not None:  # the session's clock starts with the game (stored first: a
+            # table stored in play always has its end)
+            self._out.append(SetSessionEnd(self.session.start(self.now + self.wall_offset)))
         self._out.append(SetTableState(PLAYING))
         self._log("game_started", game=self.game_id, seq=self.seq)
         self._broadcast_table()
@@ -240,6 +251,32 @@ class TableCore(Seating):
                 self._log("played_for", seat=seat, decision=offer.decision, seq=self.seq)
                 self._advance(events)
 
+    def _time_up_if_due(self) -> None:
+        """At the session's end the game is given TimeUp (stored before what follows is sent),
+        and everyone is told whether the hand in play is the last or one more follows."""
+        session, game = self.session, self.game
+        if session is None or game is None or self.state is not PLAYING or game.over:
+            return
+        if not session.due(self.now + self.wall_offset):
+            return
+        game.apply(TABLE_SEAT, TimeUp(session.session.ending.extra_hands))
+        session.time_up = True
+        self._out.append(AppendDecisions(self.game_id, self.saved, tuple(game.decisions[self.saved:])))
+        self.saved = len(game.decisions)
+        self._log("time_up", game=self.game_id, seq=self.seq, last_hand=game.last_hand)
+        self._broadcast(server_messages.session(self.seq, self._session_data()))
+
+    def _extra_time(self, seconds: float) -> None:
+        """The organiser's extra time: the session ends `seconds` later (stored), unless it is up."""
+        session = self.session
+        if session is None or self.state not in (WAITING, PLAYING) or not session.give_extra(seconds):
+            return self._log("extra_time_refused", seconds=seconds, seq=self.seq,
+                             why="untimed" if session is None else "the time is up" if session.time_up else "ended")
+        if session.ends_at is not None:
+            self._out.append(SetSessionEnd(session.ends_at))
+        self._log("extra_time", seconds=seconds, ends_at=session.ends_at, seq=self.seq)
+        self._broadcast(server_messages.session(self.seq, self._session_data(), extra_ms=int(seconds * 1000)))
+
     def _give_time_back(self, seconds: float) -> None:
         """No seat is played for, or hurried, for the time its table waited on the store."""
         for offer in self.offers.values():
@@ -255,6 +292,9 @@ class TableCore(Seating):
         deadlines = [o.deadline for o in self.offers.values() if o.deadline is not None]
         if self.between is not None:
             deadlines.append(self.between.until)
+        session = self.session
+        if session is not None and session.ends_at is not None and not session.time_up:
+            deadlines.append(session.ends_at - self.wall_offset)
         at = min(deadlines) if deadlines and self.state is PLAYING else None
         if at != self.timer_at:
             self.timer_at = at
@@ -399,7 +439,8 @@ class TableCore(Seating):
                                    final["places"][i] + 1 if final else None, uma[i] if uma else None,
                                    final["results"][i] if final else None, stats[i])
                       for i, s in enumerate(self.seats))
-        return GameFinished(self.game_id, self.id, self.rules.name, self.spec.labels, seats, abandoned)
+        return GameFinished(self.game_id, self.id, self.rules.name, self.spec.labels, seats, abandoned,
+                            by_time=final is not None and time_is_up(len(game.results) - 1, game.last_hand))
 
     def _close_empty(self) -> None:
         self._finish(End.CLOSED, "the host left and no player is seated", ByeCode.TABLE_CLOSED)

@@ -157,8 +157,15 @@ class StoreHeld:
     seconds: float
 
 
+@dataclass(frozen=True, slots=True)
+class ExtraTime:
+    """The organiser gives the table's session `seconds` more (before its time is up)."""
+
+    seconds: float
+
+
 Input = (Join | Watch | AddBot | Ready | Act | Leave | ResultClosed | Disconnect | Reconnect | ClockFired | Abandon
-         | Stop | GameStarted | Restored | StoreHeld | SitIn)
+         | Stop | GameStarted | Restored | StoreHeld | SitIn | ExtraTime)
 
 
 # ---- outputs: to members ----------------------------------------------------
@@ -285,6 +292,14 @@ class SetTableState:
 
 
 @dataclass(frozen=True, slots=True)
+class SetSessionEnd:
+    """When the table's session ends, in wall-clock seconds since the epoch (stored: a restart
+    or another node keeps the same end)."""
+
+    ends_at: float
+
+
+@dataclass(frozen=True, slots=True)
 class SetBroadcasts:
     """How many table broadcasts the table has sent (so seq goes on after a restart)."""
 
@@ -327,7 +342,7 @@ class Announce:
 
 
 Persist = (SaveTable | SaveSeat | RemoveSeat | SetSeatLeft | SetSeatHost | SaveWatcher | RemoveWatcher
-           | SetTableState | SetBroadcasts | StartGame | AppendDecisions | FinishGame)
+           | SetTableState | SetBroadcasts | StartGame | AppendDecisions | FinishGame | SetSessionEnd)
 Output = Send | Broadcast | Seated | Released | Holds | TableClosed | SetTimer | CancelTimer | Log | Persist | Announce
 
 

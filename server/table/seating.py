@@ -273,6 +273,8 @@ class Seating(TableBase, ABC):
         if not self._catch_up(who, None, item):
             self._send(who.id, self._personal(self._table_base(), None))
             self._snapshot(who.id, None)
+        else:
+            self._send_session(who.id)  # (the table messages it was replayed say the time left then)
         self._log("spectator_resumed", seq=self.seq, since=item.since)
 
 

@@ -21,6 +21,7 @@ from server.players import DEFAULT_BOT, PLAYERS
 from server.rules.config import Rules, rules_from_data, rules_to_data
 from server.store.rows import TableRow
 from server.table.clock import Clock
+from server.table.session import Session
 
 
 class SeatKind(StrEnum):
@@ -84,8 +85,9 @@ class TableSpec:
     "event:ID"); `walls` instead of a seed, the wall of each hand in order (each the 136 tile
     ids 0-135 once, in the order play takes them: server/game/wall.py), for a game dealt from
     walls chosen beforehand (the same walls at every table of a duplicate event); a game that
-    needs more hands than it has walls ends there, abandoned.  Raises SpecError (a
-    ValueError) when it cannot open a table."""
+    needs more hands than it has walls ends there, abandoned; `session` a time limit from the
+    game's start and what happens when it runs out (server/table/session.py; None: untimed).
+    Raises SpecError (a ValueError) when it cannot open a table."""
 
     rules: str = "ema2016"
     overrides: Mapping[str, Any] = field(default_factory=dict)
@@ -94,6 +96,7 @@ class TableSpec:
     seed: bytes | None = None
     labels: tuple[str, ...] = ()
     walls: tuple[tuple[int, ...], ...] | None = None
+    session: Session | None = None
 
     def __post_init__(self) -> None:
         try:
@@ -154,14 +157,15 @@ class TableSpec:
         rematch is its players' own game, not the arena's or the event's)."""
         seats = tuple(SeatSpec.host() if i == host else SeatSpec.bot(bots[i]) if i in bots else SeatSpec.open()
                       for i in range(4))
-        return replace(self, seats=seats, seed=None, labels=(), walls=None)  # type: ignore[arg-type]
+        return replace(self, seats=seats, seed=None, labels=(), walls=None, session=None)  # type: ignore[arg-type]
 
     def to_data(self) -> dict[str, Any]:
         """As plain data (JSON and msgpack alike): what the store keeps with the table."""
         return {"rules": self.rules, "overrides": dict(self.overrides),
                 "clock": self.clock.to_data() if self.clock is not None else None,
                 "seats": [s.to_data() for s in self.seats], "seed": self.seed.hex() if self.seed else None,
-                "labels": list(self.labels), "walls": [list(w) for w in self.walls] if self.walls else None}
+                "labels": list(self.labels), "walls": [list(w) for w in self.walls] if self.walls else None,
+                **({"session": self.session.to_data()} if self.session is not None else {})}
 
     @classmethod
     def from_data(cls, data: Mapping[str, Any]) -> TableSpec:
@@ -171,7 +175,7 @@ class TableSpec:
                    Clock(**clock) if clock else None,
                    tuple(SeatSpec.from_data(s) for s in seats),  # type: ignore[arg-type]
                    bytes.fromhex(data["seed"]) if data.get("seed") else None, tuple(data.get("labels") or ()),
-                   data.get("walls"))
+                   data.get("walls"), Session.from_data(data["session"]) if data.get("session") else None)
 
 
 def checked_walls(walls: Sequence[Sequence[int]]) -> tuple[tuple[int, ...], ...]:
@@ -194,4 +198,5 @@ def stored_spec(row: TableRow) -> TableSpec:
     if not row.spec:
         return TableSpec.of_rules(rules, clock, seats=(SeatSpec.host(), *OPEN_SEATS[1:]))
     spec = TableSpec.from_data(row.spec)
-    return TableSpec.of_rules(rules, clock, seats=spec.seats, seed=spec.seed, labels=spec.labels, walls=spec.walls)
+    return TableSpec.of_rules(rules, clock, seats=spec.seats, seed=spec.seed, labels=spec.labels, walls=spec.walls,
+                              session=spec.session)

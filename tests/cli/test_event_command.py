@@ -4,14 +4,18 @@ organiser appear in the standings"; "Standings ... on a page and as CSV")."""
 
 from __future__ import annotations
 
+import asyncio
 import re
+import sqlite3
 import time
 
 import pytest
 
+from protocol.client import Client
 from server.app import main
 from server.identity import key_hash
 from server.store import SqliteFile
+from tests.clients import recv
 
 
 def _run(capsys, *args: str) -> tuple[int, str, str]:
@@ -90,3 +94,54 @@ def test_a_round_started_from_the_command_is_opened_by_the_running_server(server
             break
         time.sleep(0.2)
     assert out.count(" open ") == 2 and "pending" not in out, out
+
+
+def test_extra_time_for_an_untimed_event_or_a_table_not_in_play_says_why(tmp_path, capsys):
+    db = ("--db", str(tmp_path / "riichi.sqlite3"))
+    untimed = _run(capsys, "create", "--name", "Untimed", "--rounds", "1", *db)[1].strip()
+    assert _run(capsys, "extra-time", untimed, "--round", "1", "--table", "1", "--minutes", "5", *db)[2].strip() \
+        == "riichi-server: the event is untimed (no --session-minutes): there is no clock to give time to"
+    timed = _run(capsys, "create", "--name", "Timed", "--rounds", "1", "--session-minutes", "90", *db)[1].strip()
+    _run(capsys, "add", timed, "ann", "bob", "cid", "dee", *db)
+    _run(capsys, "start-round", timed, *db)
+    assert _run(capsys, "extra-time", timed, "--round", "1", "--table", "2", "--minutes", "5", *db)[2].strip() \
+        == f"riichi-server: round 1 has no table 2: `riichi-server event tables {timed}` shows them"
+    assert _run(capsys, "extra-time", timed, "--round", "1", "--table", "1", "--minutes", "5", *db)[2].strip() \
+        == ("riichi-server: table 1 of round 1 is pending, not in play: extra time is given to a table in play")
+    assert "is not more than 0" in _run(capsys, "extra-time", timed, "--round", "1", "--table", "1", "--minutes",
+                                        "0", *db)[2]
+    header, row = _run(capsys, "tables", timed, *db)[1].splitlines()  # a timed event's: how each table ended
+    assert header.split()[-1] == "ENDED" and row.split()[-1] == "-"
+
+
+@pytest.mark.server("--event-poll", "0.2", checked=True)
+def test_extra_time_from_the_command_is_given_by_the_server_that_runs_the_table(server, capsys):
+    """"the organiser can give one table extra time": the command writes it to the database, the
+    server process running the table takes it at its next poll, and the table's session is then
+    that much longer, as a spectator of it is told."""
+    db = ("--db", str(server.db))
+    event = _run(capsys, "create", "--name", "Timed cup", "--rounds", "1", "--session-minutes", "90", *db)[1].strip()
+    _run(capsys, "add", event, "ann", "bob", "cid", "dee", *db)
+    _run(capsys, "start-round", event, *db)
+    with sqlite3.connect(server.db) as connection:
+        _until(lambda: connection.execute("SELECT state FROM event_tables").fetchone()[0] == "open")
+        status, out, _ = _run(capsys, "extra-time", event, "--round", "1", "--table", "1", "--minutes", "5", *db)
+        assert status == 0 and out.startswith("table 1 of round 1: 5 minutes more")
+        _until(lambda: connection.execute("SELECT extra_asked FROM event_tables").fetchone()[0] == 0)
+        [watch] = connection.execute("SELECT watch_code FROM tables").fetchone()
+
+    async def watched() -> dict:
+        spectator = await Client.connect(server.url, "spectator")
+        await spectator.send({"type": "watch", "code": watch})
+        table = await recv(spectator, "table")
+        await spectator.close()
+        return table
+    session = asyncio.run(watched())["session"]
+    assert session["seconds"] == 95 * 60 and session["left_ms"] is None  # (the clock starts with the game)
+
+
+def _until(check, seconds: float = 20) -> None:
+    deadline = time.monotonic() + seconds
+    while not check():
+        assert time.monotonic() < deadline, "not in time"
+        time.sleep(0.1)

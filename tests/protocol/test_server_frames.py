@@ -22,6 +22,7 @@ from protocol.client import Client
 from protocol.messages import EVENTS, MAX_FRAME, SERVER_MESSAGES, VERSION, ErrorCode, ProtocolError, check_server
 from server.events import service
 from server.events.spec import EventSpec
+from server.table.session import Session
 from server.table.spec import SeatSpec, TableSpec
 
 RECV_SECONDS = 30.0
@@ -317,6 +318,17 @@ async def a_reserved_seat(server: Any) -> None:
     await other.send({"type": "join", "code": table.invite})
     assert (await other.until("error"))["code"] == "seat_reserved"
     await other.close()
+async def a_timed_table(server: Any) -> None:
+    """A timed table's players are told its session clock, and when the time is up."""
+    spec = TableSpec("tenhou", clock=None, seats=(SeatSpec.open(), *(SeatSpec.bot(),) * 3), session=Session(0.5))
+    table = server.app.lobby.open_table(spec)
+    player = await connect(server.url, "timed")
+    await player.send({"type": "join", "code": table.invite})
+    await player.send({"type": "ready"})
+    assert (await player.until("session"))["session"]["time_up"]
+    await player.close()
+
+
 async def players_and_renames(url: str) -> None:
     """A hello with a player key is welcomed as that player, who renames itself; a client
     with no key has no player to rename; a bad key is refused."""
@@ -374,6 +386,7 @@ async def test_every_frame_the_server_sends_in_whole_games_and_mistakes_is_one_t
     await asyncio.wait_for(asyncio.gather(game_with_mistakes(in_process_server.url), game_played_for(in_process_server.url)), 240)
     await asyncio.wait_for(a_rematch(in_process_server.url), 120)
     await asyncio.wait_for(a_reserved_seat(in_process_server), 30)
+    await asyncio.wait_for(a_timed_table(in_process_server), 30)
     await players_and_renames(in_process_server.url)
     await an_event_registration(in_process_server)
     await asyncio.wait_for(a_ladder(in_process_server), 30)

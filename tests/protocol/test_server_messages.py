@@ -49,6 +49,8 @@ def test_every_server_message_type_has_a_constructor_that_takes_its_fields(kind:
 _SEATS = [{"name": "ann", "kind": "human", "ready": True, "host": True, "connected": True, "program": False,
            "player": "9785cb53fda169e5"}, None, None, None]
 _VIEW = seat_view(Game(TENHOU, seed=b"sample"), 0)
+_SESSION = {"seconds": 5700.0, "ending": "one-more-hand", "left_ms": 1_234_000, "ends_at": 1_765_000_000.5,
+            "time_up": False, "last_hand": None}
 _FINAL = {"scores": [25000] * 4, "places": [1, 2, 3, 4], "results": [10.0, 5.0, -5.0, -10.0], "seed": None}
 # (the constructor's output, the map the server sent before there were constructors, key order and all)
 SAMPLES = [
@@ -96,6 +98,11 @@ SAMPLES = [
     (server_messages.pong("heartbeat"), {"type": "pong", "id": "heartbeat"}),
     (server_messages.rematch_offered(1, "inv", 2, "ann"),
      {"type": "rematch_offered", "game": 1, "invite": "inv", "seat": 2, "by": "ann"}),
+    (server_messages.session(60, _SESSION, extra_ms=300_000),
+     {"type": "session", "seq": 60, "session": _SESSION, "extra_ms": 300_000}),
+    (server_messages.table(3, "t1", "playing", "ema2016", None, None, 1, _SEATS, session=_SESSION),
+     {"type": "table", "seq": 3, "table": "t1", "state": "playing", "rules": "ema2016", "clock": None, "you": None,
+      "game": 1, "seats": _SEATS, "session": _SESSION}),
     (server_messages.bye(ByeCode.GAME_OVER, "the game is over", seq=50),
      {"type": "bye", "code": "game_over", "reason": "the game is over", "seq": 50}),
 ]

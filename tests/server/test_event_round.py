@@ -1,9 +1,11 @@
 """An event played over a real server (issue 27: "A test runs a 12-player, 3-round event of bots
 over a real server: no pair of players meets twice where the seating can avoid it, each table ends
-by its hands ..., the standings equal those computed by hand from the records"): twelve SDK bots,
-each a player with its own key, play three rounds of a shuffled event at the tables the server
-opened for each round, each seat reserved for its player in the wind order the round gave.
-(The session clock is not built: every table here ends by its hands.)"""
+by its hands or by its time with the hand in play finished, the standings equal those computed by
+hand from the records"): twelve SDK bots, each a player with its own key, play three rounds of a
+shuffled event at the tables the server opened for each round, each seat reserved for its player
+in the wind order the round gave.  The session is a fraction of a second, shorter than any game:
+each round the organiser gives table 1 a minute more, so it ends by its hands and the others by
+their time (docs/events.md 'The session clock')."""
 
 from __future__ import annotations
 
@@ -18,6 +20,7 @@ from server.events import service
 from server.events.seating import meetings
 from server.events.spec import EventSpec, Scoring
 from server.events.winds import winds_sat
+from server.game.actions import TABLE_SEAT, TimeUp
 from server.identity import key_hash, new_key, new_player
 from server.store.event_rows import EventTableState
 from server.store.rows import PlayerKind
@@ -44,18 +47,24 @@ async def _until(check, seconds: float = 60) -> None:
             await asyncio.sleep(0.1)
 
 
+SESSION_MINUTES = 0.005  # 0.3 seconds: every game here takes longer
+EXTRA_MINUTES = 1.0  # table 1's extra time each round: longer than any game here
+
+
 @pytest.mark.server("--event-poll", "0.1")
 async def test_twelve_bots_play_three_rounds_at_the_tables_the_server_opened_and_the_standings_are_the_records(
         in_process_server):
     """Every table opens with its seats reserved for its players ("Starts a round: every table opens
     with its seats reserved for its players") and labelled with the event and round; each game ends
-    and marks its table done; over three rounds 9 pairs meet twice (the least twelve players at
+    and marks its table done, by its hands (table 1, given extra time) or by its time with the hand
+    in play finished (the others); over three rounds 9 pairs meet twice (the least twelve players at
     three tables can: tests/events/test_seating.py) and none three times, no player sits East
     twice; the standings equal the sums of each player's result, (score - 30,000 + uma) / 1000
     (RULINGS.md, ema2016), replayed from the stored records."""
     lobby = in_process_server.app.lobby
     store = lobby.store
-    event, _ = await service.create_event(store, EventSpec("bot cup", rounds=3, scoring=Scoring.EMA_POINTS))
+    event, _ = await service.create_event(store, EventSpec("bot cup", rounds=3, scoring=Scoring.EMA_POINTS,
+                                                           session_minutes=SESSION_MINUTES))
     keys = await _registered(store, event.id, [f"bot{i:02}" for i in range(12)])
 
     async def seat(player_id: str, invite: str):
@@ -72,6 +81,14 @@ async def test_twelve_bots_play_three_rounds_at_the_tables_the_server_opened_and
         for row in tables:
             assert lobby.tables[row.table_id].spec.reserved() == dict(enumerate(row.seats))
             assert lobby.tables[row.table_id].spec.labels == (f"event:{event.id}", f"event:{event.id}:round:{round_}")
+            assert lobby.tables[row.table_id].spec.session.seconds == SESSION_MINUTES * 60
+        await service.give_extra_time(store, event.id, round_, 1, EXTRA_MINUTES)
+
+        async def given() -> bool:
+            return all(t.extra_asked == 0 for t in await store.event_tables(event.id) if t.round == round_)
+        await _until(given, 10)
+        extra = [lobby.tables[t.table_id].session.extra for t in tables]
+        assert extra == [EXTRA_MINUTES * 60, 0, 0]  # (given before the game: the clock starts with it)
         results = await asyncio.gather(*(seat(p, lobby.tables[row.table_id].invite)
                                          for row in tables for p in row.seats))
         assert all(r.final is not None for r in results)
@@ -82,6 +99,21 @@ async def test_twelve_bots_play_three_rounds_at_the_tables_the_server_opened_and
         await _until(done, 10)
 
     tables = await store.event_tables(event.id)
+    for row in tables:  # "each table ends by its hands or by its time with the hand in play finished"
+        record = await store.record(row.game_id)
+        game = record.replay()
+        time_ups = [i for i, (seat, action) in enumerate(record.decisions) if seat == TABLE_SEAT]
+        if row.table == 1:
+            assert not time_ups and not row.by_time, "the table given extra time ends by its hands"
+            continue
+        assert len(time_ups) == 1 and record.decisions[time_ups[0]][1] == TimeUp(0) and row.by_time
+        assert len(game.results) == game.last_hand + 1  # the hand in play when time ran out, then the end
+        assert game.final is not None
+    for round_ in (1, 2, 3):  # the table given extra time ends later than the others of its round
+        ended = {t.table: (await store.game(t.game_id)).finished for t in tables if t.round == round_}
+        assert ended[1] > max(ended[2], ended[3])
+    page = (await in_process_server.app.event_pages.respond(f"/events/{event.id}")).body.decode()
+    assert page.count("ended by time") == 6 and page.count("ended by its hands") == 3
     rounds = [[t.seats for t in tables if t.round == r] for r in (1, 2, 3)]
     met = meetings(rounds)
     assert sorted(met.values()).count(2) == 9 and max(met.values()) == 2

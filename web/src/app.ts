@@ -321,6 +321,7 @@ export class App {
   }
 
   tick(): void {
+    this.page.sessionClock(this.page.screen === "table" ? this.model.sessionText() : "");
     const view = this.model.view;
     if (!view || this.page.screen !== "table") return;
     if (this.model.offer !== null && this.autoPlay()) return; // a result closed since the offer came

@@ -30,6 +30,7 @@ const HANDLERS: Partial<Record<ServerMessageType, Handler>> = {
   [MessageType.BYE]: onBye,
   [MessageType.REMATCH_OFFERED]: onRematchOffered,
   [MessageType.PLAYER]: (app, m) => app.playerKnown({ id: m.id, name: m.name }),
+  [MessageType.SESSION]: onSession,
   // left: the page has already gone on; pong: only the heartbeat asks (web/src/connection.ts)
 };
 
@@ -47,10 +48,20 @@ function onCatchup(app: App, m: Msg): void {
   app.page.status(m.replay ? "back at the table: replaying what was missed" : "back at the table", "up");
 }
 
+/** A timed table's session clock changed: extra time was given, or the time is up. */
+function onSession(app: App, m: Msg): void {
+  app.model.keepSession(m.session);
+  if (typeof m.extra_ms === "number") app.page.notice(`Extra time: ${Number((m.extra_ms / 60000).toFixed(2))} minutes more`, "info");
+  const text = app.model.sessionText();
+  if (m.session.time_up) app.page.notice(text.charAt(0).toUpperCase() + text.slice(1), "info");
+  app.tick();
+}
+
 function onTable(app: App, m: Msg): void {
   const model = app.model;
   if (app.final.game !== null) app.leaveFinal(); // the table of a rematch: the last game is over
   model.table = m;
+  model.keepSession(m.session);
   app.fallback = app.trying = null;
   app.others = [];
   if (m.invite) app.codes = [m.invite, m.watch];

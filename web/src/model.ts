@@ -10,6 +10,7 @@ import { eventLine } from "./log";
 import { Action, Choices, choices } from "./offers";
 import { EventType, SeatKind } from "./protocol_names";
 import { SeatState, View } from "./seat_state";
+import { SessionClock, sessionText } from "./session_clock";
 import { Extras, handOrder, redFives, toPlay } from "./table";
 
 const LOG_LINES = 5;
@@ -31,6 +32,8 @@ export class TableModel {
   log: Child[][] = [];
   rematchInvite: string | null = null; // the rematch another player of the game asked for
   autoDecision: number | null = null; // the decision a comfort answered last (refused: the player answers it)
+  session: SessionClock | null = null; // a timed table's session clock, as last sent
+  handNumber: number | null = null; // the hand in play, once its hand_start is seen
 
   get view(): View | null {
     return this.state?.view ?? null;
@@ -46,6 +49,7 @@ export class TableModel {
     if (!view) return;
     const line = eventLine(event, view);
     if (event.type === EventType.HAND_START) this.log = []; // the log is about this hand
+    if (event.type === EventType.HAND_START) this.handNumber = event.hand_number;
     if (line) this.log = [...this.log, line].slice(-LOG_LINES);
     if (event.type === EventType.HAND_START) this.selected = null;
     if (event.type === EventType.DRAW || event.type === EventType.CALL || event.type === EventType.HAND_START) {
@@ -83,6 +87,8 @@ export class TableModel {
     this.clearOffer();
     this.selected = null;
     this.turnSeat = null;
+    this.session = null;
+    this.handNumber = null;
   }
 
   /** What a comfort answers to the open offer by itself (web/src/comforts.ts), if anything. */
@@ -115,6 +121,16 @@ export class TableModel {
   ownPlayer(): string | null {
     const you = this.table?.you;
     return typeof you === "number" && !this.watching ? playerOf(this.table?.seats?.[you]) : null;
+  }
+
+  /** A timed table's session clock for the bar ("" untimed). */
+  sessionText(): string {
+    return sessionText(this.session, performance.now(), this.handNumber);
+  }
+
+  /** A `session` map, from a `table` or a `session` message. */
+  keepSession(session: Msg | undefined): void {
+    if (session) this.session = { session, received: performance.now() };
   }
 
   /** Our time left to answer the open offer ("" without a clock). */

@@ -38,6 +38,7 @@ export const MessageType = {
   LADDER_JOINED: "ladder_joined",
   LADDER_TABLE: "ladder_table",
   BYE: "bye",
+  SESSION: "session",
 } as const;
 export type MessageType = (typeof MessageType)[keyof typeof MessageType];
 
@@ -216,4 +217,5 @@ export type ServerMessageType =
   | "event_registered"
   | "ladder_joined"
   | "ladder_table"
-  | "bye";
+  | "bye"
+  | "session";

@@ -34,6 +34,13 @@ export class PageView {
     el.dataset.state = state;
   }
 
+  /** A timed table's session clock in the bar (hidden when `text` is empty). */
+  sessionClock(text: string): void {
+    const el = byId("session-clock");
+    if (el.textContent !== text) el.textContent = text;
+    el.hidden = text === "";
+  }
+
   /** A one-line notice under the bar (an error, or what became of the seat). */
   notice(text: string, kind: "error" | "info" = "error"): void {
     const el = byId("notice");

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from server.game.actions import TABLE_SEAT, TimeUp
 from server.game.engine import Game
 from server.game.importers.expected import (Comparison, ExpectedFinal, ExpectedHand, compare_final, compare_hand,
                                             not_compared, round_label)
@@ -27,6 +28,7 @@ class ParsedLog:
     expected: list[ExpectedHand]
     final: ExpectedFinal | None  # None: the log stops before the game ends
     notes: list[str] = field(default_factory=list)
+    ended_by_time: bool = False  # the game ended by its session's time after the log's last hand
 
     @property
     def start(self) -> HandStartState | None:
@@ -86,11 +88,19 @@ def new_game(log: ParsedLog) -> Game:
 
 def replay_log(log: ParsedLog) -> Replay:
     """Play the log on the engine; a point where the engine cannot follow ends the replay
-    there and is kept as `error`."""
+    there and is kept as `error`.  A log of a game ended by its session's time (`ended_by_time`:
+    our tenhou.net/6 export says so) is told the time was up in its last hand (docs/events.md
+    'The session clock')."""
     game = new_game(log)
     starts: list[HandStartState] = []
+    last = len(log.hands) - 1
+
+    def hand_start(number: int, state: HandStartState) -> None:
+        starts.append(state)
+        if log.ended_by_time and number == last:  # the game ends after this hand, as the log does
+            game.apply(TABLE_SEAT, TimeUp(0))
     try:
-        drive(game, log.hands, log.label, lambda number, state: starts.append(state))
+        drive(game, log.hands, log.label, hand_start)
     except ReplayError as error:
         return Replay(log, game, starts, error)
     return Replay(log, game, starts, None)

@@ -113,7 +113,8 @@ def parse_tenhou6(data: Any) -> ParsedLog:
     sc = data.get("sc")
     if isinstance(sc, list) and len(sc) == 8:
         final = ExpectedFinal(tuple(int(s) for s in sc[0::2]), tuple(float(r) for r in sc[1::2]))
-    return ParsedLog("tenhou6", rules, names, walls, hands, expected, final, notes)
+    return ParsedLog("tenhou6", rules, names, walls, hands, expected, final, notes,
+                     ended_by_time=bool(_int(rule.get("time_up"))))
 
 
 def _read_hands(log: list[Any], red: bool) -> tuple[list[list[int]], list[list[Step]], list[ExpectedHand]]:
