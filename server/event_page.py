@@ -29,7 +29,7 @@ from server.html_pages import csv_response, html_response, link, not_found, page
 from server.store.event_rows import BOT_PREFIX, EventRow, EventTableRow, EventTableState, PenaltyRow
 from server.events.winds import WINDS
 from server.store.protocol import Store
-from server.table.session import SessionClock
+from server.table.session import Ending, Session, SessionClock
 from server.web import answer
 
 log = structlog.get_logger("riichi.pages")
@@ -38,7 +38,7 @@ PATH = re.compile(r"^/events/([0-9a-f]{1,32})(/standings\.csv)?$")
 API_PATH = re.compile(r"^/api/events/([0-9a-f]{1,32})$")
 Codes = Callable[[str], "tuple[str, str] | None"]  # a table id -> its (invite, watch) codes, if known
 LINKED = (EventTableState.OPEN, EventTableState.RESEAT)  # the tables shown with join and watch links
-Clocks = Callable[[str], "SessionClock | None"]  # a table id -> its session clock, if this node runs a timed one
+Clocks = Callable[[str], SessionClock | None]  # a table id -> its session clock, if this node runs a timed one
 
 
 def is_event_path(path: str) -> bool:
@@ -53,6 +53,23 @@ async def table_links(store: Store, rows: Iterable[EventTableRow], here: Codes) 
         if row.table_id is not None and row.state in LINKED:
             found[row.table_id] = here(row.table_id) or await store.table_codes(row.table_id)
     return lambda table_id: found.get(table_id)
+
+
+async def table_clocks(store: Store, rows: Iterable[EventTableRow], spec: EventSpec, here: Clocks) -> Clocks:
+    """The session clocks of the rows' open timed tables wherever they run: `here` (this node's
+    tables) first, else one made from the end stored with the table (another node's)."""
+    found: dict[str, SessionClock | None] = {}
+    if spec.session_minutes is None:
+        return found.get
+    now = time.time()
+    for row in rows:
+        if row.table_id is not None and row.state in LINKED:
+            clock = here(row.table_id)
+            if clock is None and (ends := await store.table_session_end(row.table_id)) is not None:
+                clock = SessionClock(Session(spec.session_minutes * 60, Ending(spec.ending.value)), ends_at=ends,
+                                     time_up=ends <= now)
+            found[row.table_id] = clock
+    return found.get
 
 
 class EventPages:
@@ -71,6 +88,7 @@ class EventPages:
             names = await self._names(lines, tables := await self.store.event_tables(event_id))
             penalties = await self.store.event_penalties(event_id)
             links = await table_links(self.store, tables, self.codes)
+            clocks = await table_clocks(self.store, tables, spec, self.clocks)
         except EventError:
             return not_found("No such event", f"There is no event {text(event_id)} on this server.")
         except Exception:  # noqa: BLE001 - a store that fails one request: the server goes on
@@ -78,8 +96,7 @@ class EventPages:
             return unavailable()
         if as_csv:
             return csv_response(standings_csv(lines, spec.rounds, names), f"event-{event_id}-standings.csv")
-        return html_response(HTTPStatus.OK, event_page(event, spec, tables, lines, penalties, names, links,
-                                                       self.clocks))
+        return html_response(HTTPStatus.OK, event_page(event, spec, tables, lines, penalties, names, links, clocks))
 
     async def about(self, event_id: str) -> Response:
         """The event as JSON for the registration page: 404 with a line when there is none."""

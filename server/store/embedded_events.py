@@ -30,6 +30,9 @@ class EmbeddedEvents:
     async def table_codes(self, table_id: str) -> tuple[str, str] | None:
         return self.file.table_codes(table_id)
 
+    async def table_session_end(self, table_id: str) -> float | None:
+        return self.file.table_session_end(table_id)
+
     async def add_event_player(self, event_id: str, player_id: str) -> bool:
         return self.file.add_event_player(event_id, player_id)
 

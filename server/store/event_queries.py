@@ -14,6 +14,8 @@ EVENT_OF_REGISTRATION = f"SELECT {EVENT_COLUMNS} FROM events WHERE registration_
 SET_REGISTRATION = "UPDATE events SET registration_hash = ? WHERE id = ?"
 # an open table's links, for any node's pages (the table may run on another)
 TABLE_CODES = "SELECT invite_code, watch_code FROM tables WHERE id = ?"
+# a timed table's session end (wall-clock), for any node's event page
+TABLE_SESSION_END = "SELECT session_ends FROM tables WHERE id = ?"
 # the next seq is counted in the insert itself: a player added twice is added once
 ADD_PLAYER = ("INSERT INTO event_players (event_id, player_id, seq, added)"
               " SELECT ?, ?, COUNT(*), ? FROM event_players WHERE event_id = ? ON CONFLICT DO NOTHING")

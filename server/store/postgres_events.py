@@ -54,6 +54,10 @@ class PostgresEvents:
         rows = await self._event_rows(q.TABLE_CODES, table_id)
         return (rows[0][0], rows[0][1]) if rows else None
 
+    async def table_session_end(self, table_id: str) -> float | None:
+        rows = await self._event_rows(q.TABLE_SESSION_END, table_id)
+        return rows[0][0] if rows else None
+
     async def add_event_player(self, event_id: str, player_id: str) -> bool:
         return _changed(await self._event_write(q.ADD_PLAYER, event_id, player_id, time.time(), event_id)) == 1
 

@@ -165,6 +165,10 @@ class Store(Protocol):
     async def table_codes(self, table_id: str) -> tuple[str, str] | None:
         """A table's invite and watch codes, whichever node runs it (None: no such table)."""
 
+    async def table_session_end(self, table_id: str) -> float | None:
+        """A timed table's session end (wall-clock seconds), whichever node runs it (None: untimed,
+        not started, or no such table)."""
+
     async def add_event_player(self, event_id: str, player_id: str) -> bool:
         """A player added to an event, after those before; False: it was in already."""
 

@@ -40,6 +40,10 @@ class SqliteEvents:
         row = self.db.execute(q.TABLE_CODES, (table_id,)).fetchone()
         return None if row is None else (row[0], row[1])
 
+    def table_session_end(self, table_id: str) -> float | None:
+        row = self.db.execute(q.TABLE_SESSION_END, (table_id,)).fetchone()
+        return None if row is None else row[0]
+
     def add_event_player(self, event_id: str, player_id: str) -> bool:
         """False: the player was in the event already."""
         return self.db.execute(q.ADD_PLAYER, (event_id, player_id, time.time(), event_id)).rowcount == 1

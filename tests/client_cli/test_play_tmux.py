@@ -4,7 +4,6 @@ player would, until a hand's result (by default) or the final standings (slow)."
 
 from __future__ import annotations
 
-import os
 import re
 import shlex
 import shutil

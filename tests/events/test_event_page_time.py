@@ -4,10 +4,11 @@ ended by its hands or by time."""
 
 from __future__ import annotations
 
+import asyncio
 import re
 import time
 
-from server.event_page import event_page
+from server.event_page import event_page, table_clocks
 from server.events.spec import EventSpec
 from server.store.event_rows import EventRow, EventTableRow, EventTableState
 from server.table.session import Session, SessionClock
@@ -45,3 +46,26 @@ def test_an_untimed_events_tables_show_no_time():
     event = EventRow("e1", spec.name, spec.to_data(), None, 0.0)
     tables = [EventTableRow("e1", 1, 1, SEATS, EventTableState.DONE, "t1", 7)]
     assert "ended by" not in event_page(event, spec, tables, [], [], {}, lambda _: None, lambda _: None)
+
+
+class _Stored:
+    """The one store read table_clocks makes: each table's session end as stored with it."""
+
+    def __init__(self, ends: dict[str, float]):
+        self.ends = ends
+
+    async def table_session_end(self, table_id: str) -> float | None:
+        return self.ends.get(table_id)
+
+
+def test_another_nodes_timed_table_shows_the_time_left_from_the_end_stored_with_it():
+    spec = EventSpec("Timed cup", session_minutes=90)
+    event = EventRow("e1", spec.name, spec.to_data(), None, 0.0)
+    tables = [EventTableRow("e1", 1, 1, SEATS, EventTableState.OPEN, "t1"),
+              EventTableRow("e1", 1, 2, SEATS, EventTableState.OPEN, "t2"),
+              EventTableRow("e1", 1, 3, SEATS, EventTableState.OPEN, "t3")]  # not started: no end stored
+    store = _Stored({"t1": time.time() + 65.5, "t2": time.time() - 3})
+    clocks = asyncio.run(table_clocks(store, tables, spec, lambda _: None))  # type: ignore[arg-type]
+    rows = _rows(event_page(event, spec, tables, [], [], {}, lambda _: None, clocks))
+    assert re.search(r"1:0[45] left", rows[1]), rows[1]
+    assert "time is up" in rows[2] and "left" not in rows[3]

@@ -267,3 +267,11 @@ async def test_a_round_is_written_once(store):
     event_id, _ = await _event(store, players=4)
     rows = await service.start_round(store, event_id)
     assert not await store.add_event_round(rows)
+
+
+async def test_a_timed_tables_session_end_is_read_by_any_node(store):
+    await store.save_table("t1", "INV1", "WAT1", RULES, None)
+    assert await store.table_session_end("t1") is None and await store.table_session_end("none") is None
+    await store.set_session_end("t1", 1_700_000_000.5)
+    assert await store.table_session_end("t1") == 1_700_000_000.5
+    assert await store.table_codes("t1") == ("INV1", "WAT1")

@@ -13,7 +13,7 @@ from server.store.rows import SeatRow, TableRow
 from server.table.clock import Clock
 from server.table.core import TableCore
 from server.table.io import (Act, AddBot, ClockFired, Disconnect, Join, Log, Member, Ready, Reconnect, Restored,
-                             ResultClosed, SetTimer, Watch)
+                             ResultClosed, SetTimer)
 from tests.table.driver import Driver, member, of, two_players_and_two_bots
 
 host, guest, watcher = member("host"), member("guest"), member("watcher")
