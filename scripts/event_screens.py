@@ -3,7 +3,7 @@
 event's standings page"): a small event run to its end on a real server, and `/events/ID` saved
 as a PNG, the whole page at 1366 wide.
 
-    scripts/event_screens.py [--out /tmp/riichi-screens] [--rounds 2] [--players 8]
+    scripts/event_screens.py [--out /tmp/riichi-screens] [--rounds 2] [--players 8] [--session-minutes M]
 
 It starts its own riichi-server (a database in a temporary folder), and does what an organiser
 and the players do: `riichi-server event create` and `event add` (each new player's key as the
@@ -83,6 +83,9 @@ def main() -> int:
     parser.add_argument("--out", type=Path, default=Path(tempfile.gettempdir()) / "riichi-screens")
     parser.add_argument("--rounds", type=int, default=2)
     parser.add_argument("--players", type=int, default=8, choices=range(4, len(NAMES) + 1), metavar="4-12")
+    parser.add_argument("--session-minutes", type=float, metavar="M",
+                        help="a timed event (a fraction of a minute: the bots play fast), so that some tables end"
+                             " by time; default untimed")
     args = parser.parse_args()
     args.out.mkdir(parents=True, exist_ok=True)
     folder = Path(tempfile.mkdtemp(prefix="riichi-event-screens-"))
@@ -90,8 +93,9 @@ def main() -> int:
     server = ServerProcess(db, "--event-poll", "0.2").start()
     browser = chromium(folder / "browser", LAPTOP)
     try:
+        timed = ("--session-minutes", str(args.session_minutes)) if args.session_minutes else ()
         event = organiser(db, "create", "--name", "Autumn club night", "--rounds", str(args.rounds), "--scoring",
-                          "table-points", "--url", f"http://127.0.0.1:{server.port}/").strip()
+                          "table-points", *timed, "--url", f"http://127.0.0.1:{server.port}/").strip()
         added = organiser(db, "add", event, *NAMES[:args.players], "--url", f"http://127.0.0.1:{server.port}/")
         keys = dict(zip(re.findall(r"\(player ([0-9a-f]+)\)", added)[::2],
                         re.findall(r"--player-key (\S+)", added), strict=True))

@@ -283,6 +283,9 @@ async def test_the_mouse_chooses_a_tile_and_presses_the_offered_buttons(server):
                 continue
             offer = app.offer
             hand = app.query_one("#hand", HandView)
+            if app.choices.discards and len(hand.tiles) % 3 != 2:
+                await pilot.pause(0.02)  # the drawn tile not shown yet: showing it would move the cursor to it
+                continue
             if app.choices.discards:
                 index = clicks % 3
                 x = hand._x(index) + 1

@@ -23,10 +23,11 @@ def test_a_player_in_the_browser_plays_whole_hands_against_three_bots_by_clickin
     assert len(seats) == 4 and "alice" in seats[0] and all("bot" in row for row in seats[1:])
     browser.find_element(By.ID, "ready").click()
     player.until(lambda s: s["screen"] == "table" and s["hand"], what="the table")
-    player.calls = lambda state: not player.played.calls  # the first pon or chi offered, once
-
-    # a call: the meld is drawn with the called tile turned, and says whom it came from
-    player.play(lambda s, p: bool(p.calls))
+    # a call: the meld is drawn with the called tile turned, and says whom it came from (each pon or
+    # chi offered is taken until one is made: a chi loses to a bot's pon of the same tile)
+    player.calls = lambda state: state["melds"] == 0
+    player.play(lambda s, p: bool(p.calls) and s["melds"] == 1)
+    player.calls = lambda state: False
     meld = player.until(lambda s: s["melds"] == 1, 10, "our meld")
     caption = browser.find_element(By.CSS_SELECTOR, "#my-melds .meld .meld-caption").text
     assert caption.split()[0] in ("pon", "chi") and " from " in caption
