@@ -115,6 +115,7 @@ class Private:
     temporary_furiten: bool = False
     riichi_furiten: bool = False
     waits: tuple[int, ...] = ()  # kinds that complete the 13-tile hand (held-four rule applied)
+    shanten: int = 8  # of the 13-tile hand, found with the waits (the engine's shortcut past riichi discards)
 
     def take(self, tile: int) -> None:
         """A tile into the hand (kept sorted)."""
