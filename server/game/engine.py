@@ -369,8 +369,14 @@ class Game:
             sp.ippatsu = True
         if first:
             hs.first_discards.append(tile >> 2)
-        if not tsumogiri:  # the drawn tile out again: the same 13 tiles as when the waits were found
-            self._update_waits(seat)
+        # A tsumogiri leaves the 13 tiles the waits were found for.  Else, as a draw (or a
+        # call) and a discard lower shanten by one at most, a hand of 3 or more is still 2
+        # or more: no waits, and the shanten kept is one less, a lower bound (exact below 2).
+        if not tsumogiri:
+            if priv.shanten >= 3:
+                priv.shanten -= 1
+            else:
+                self._update_waits(seat)
         p.last_discard = tile
         self._emit(EventType.DISCARD, {"seat": seat, "tile": tile, "tsumogiri": tsumogiri, "riichi": riichi})
         self._open_call_window(seat, tile)
