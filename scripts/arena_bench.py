@@ -34,7 +34,7 @@ if str(ROOT) not in sys.path:
 from client_cli.arena.play import ArenaConfig  # noqa: E402
 from client_cli.arena.pool import run_sets  # noqa: E402
 from client_cli.arena.specs import parse_spec  # noqa: E402
-from scripts.bench_engine import Run, measure, ours_game, package_version, print_ratios, riichienv_game  # noqa: E402
+from scripts.bench_engine import engine_entries, measure_all, print_ratios  # noqa: E402
 from server.rules.config import PRESETS  # noqa: E402
 
 
@@ -77,23 +77,17 @@ def main(argv: list[str] | None = None) -> int:
     return 0
 
 
-def engines_alone(games: int, seed: int = 1, warmup: int = 3) -> None:
-    """Random-player games a second of our engine (tenhou) and of riichienv, one process."""
-    print(f"engines alone, random legal players, one process, {games} games each:")
-    results: dict[str, Run | None] = {
-        "ours tenhou": measure("  ours, tenhou (pure Python)", lambda i: ours_game(PRESETS["tenhou"], i, seed),
-                               games, warmup)}
+def engines_alone(games: int, seed: int = 1, warmup: int = 3, rounds: int = 5) -> None:
+    """Random-player games a second of our engine (tenhou) and of riichienv, in this process,
+    taking turns (bench_engine.measure_all)."""
+    print(f"engines alone, random legal players, one process, {games} games each, taking turns {rounds} times:")
     try:
         import riichienv  # noqa: F401
     except ImportError as error:
         print(f"  riichienv is not measured: {error} (.venv/bin/pip install -e '.[bench]' installs it)")
+        measure_all(engine_entries(seed, riichienv=False, presets=("tenhou",)), games, warmup)
         return
-    results["riichienv"] = measure(f"  riichienv {package_version('riichienv')} 4p-red-half",
-                                   lambda i: riichienv_game(i, seed, False), games, warmup)
-    results["riichienv skip_log"] = measure("  riichienv, skip_mjai_logging=True",
-                                            lambda i: riichienv_game(i, seed, True), games, warmup)
-    print_ratios(results)
-
+    print_ratios(measure_all(engine_entries(seed, presets=("tenhou",)), games, warmup, rounds))
 
 if __name__ == "__main__":
     sys.exit(main())

@@ -20,7 +20,7 @@ def test_arena_bench_prints_sets_per_second_and_the_engines_games_per_second():
     assert re.search(r"1 worker\(s\): [\d.]+ sets/s, [\d.]+ games/s", out.stdout)
     assert re.search(r"ours, tenhou \(pure Python\) +[\d.]+ games/s", out.stdout)
     # riichienv (the pip extra `bench`) measured beside it in the same run, or one line why not
-    measured = re.search(r"riichienv [\d.]+ 4p-red-half +[\d.]+ games/s", out.stdout)
+    measured = re.search(r"riichienv [\d.]+ 4p-red-half \(Rust core\) +[\d.]+ games/s", out.stdout)
     assert measured and "/ riichienv as it comes" in out.stdout or "riichienv is not measured: " in out.stdout
 
 
