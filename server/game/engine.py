@@ -388,8 +388,7 @@ class Game:
         last = p.tiles_left == 0
         offers: dict[int, list[Action]] = {}
         kind = tile >> 2
-        for k in (1, 2, 3):
-            seat = (discarder + k) % 4
+        for k, seat in enumerate(SEATS_AFTER[discarder], 1):
             priv = self.private[seat]
             # Most discards give a seat nothing: not a wait, no pair of it, no chow shape.
             if kind not in priv.waits and priv.counts[kind] < 2 and not (k == 1 and an.chi_possible(priv.counts, kind)):
@@ -409,11 +408,11 @@ class Game:
     def _call_options(self, seat: int, discarder: int, tile: int, last: bool, next_seat: bool) -> list[Action]:
         options: list[Action] = []
         k = tile >> 2
-        if self._can_win(seat, tile, tsumo=False):
+        priv, red = self.private[seat], self.rules.red_fives
+        if k in priv.waits and self._can_win(seat, tile, tsumo=False):  # (_can_win's first test, inlined)
             options.append(RON)
         if last or self.public.seats[seat].riichi:
             return options  # the discard after the last tile may only be claimed to win
-        priv, red = self.private[seat], self.rules.red_fives
         counts = priv.counts
         if counts[k] >= 2:
             for pair in an.pon_options(priv.hand, tile, red):
