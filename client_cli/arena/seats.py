@@ -148,7 +148,18 @@ class SdkSeat(Seat):
             self.faults[Fault.CRASHED] += 1
 
     def close(self) -> None:
+        """The bot sees the game's last events (for at most the timeout: else it is counted
+        late), then its thread ends."""
+        if self.observes and not self.gone:
+            try:
+                self.thread.call(_nothing, timeout=self.timeout)
+            except CallTimedOut:
+                self.faults[Fault.LATE] += 1
         self.thread.close()
+
+
+def _nothing() -> None:
+    """A call that only waits for the calls before it."""
 
 
 def _played_for(game: Game, seat: int) -> Action:

@@ -43,6 +43,13 @@ class SleepingBot(Bot):
         return super().discard(view, tiles)
 
 
+class BrokenWatcherBot(Bot):
+    """Raises in on_event, for every event."""
+
+    def on_event(self, event, view):
+        raise RuntimeError("a bug in the bot's bookkeeping")
+
+
 class WatchingBot(Bot):
     """Keeps the events it is given, each with the seat's view (for the test of on_event)."""
 

@@ -100,6 +100,14 @@ def test_crashing_and_illegal_bots_are_played_for_and_counted(capsys):
     assert sum(bots[2]["faults"].values()) == 0
 
 
+def test_an_exception_in_on_event_is_counted_as_a_crash_and_the_game_goes_on(capsys):
+    assert main(["py:tests.arena.bad_bots:BrokenWatcherBot", "builtin", "--sets", "1", "--workers", "1", "--json",
+                 "--no-progress", "--seed", "broken-watcher"]) == 0
+    broken, builtin = json.loads(capsys.readouterr().out)["bots"]
+    assert broken["games"] == 4 and broken["faults"]["crashed"] > 100  # one an event
+    assert sum(builtin["faults"].values()) == 0
+
+
 def test_ctrl_c_stops_the_workers_and_prints_what_is_done():
     """SIGINT (Ctrl+C) after some sets: the sets done are reported, the status is 130."""
     script = Path(sys.executable).with_name("riichi-arena")
@@ -229,5 +237,8 @@ def test_an_sdk_bot_sees_every_event_with_its_view():
     from client_cli.arena.specs import parse_spec
     from tests.arena.bad_bots import WatchingBot
 
-    play_set(ArenaConfig((parse_spec("py:tests.arena.bad_bots:WatchingBot"), parse_spec("random")), seed="w"), 0)
+    outcome = play_set(ArenaConfig((parse_spec("py:tests.arena.bad_bots:WatchingBot"), parse_spec("random")),
+                                   seed="w"), 0)
     assert WatchingBot.seen > 100
+    # on_event runs on the bot's thread: a failed check there is counted as a crash
+    assert [seat.faults for game in outcome.games for seat in game if seat.bot == 0] == [()] * 4
