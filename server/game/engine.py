@@ -227,9 +227,6 @@ class Game:
     def _emit(self, kind: EventType, public: dict, private: dict[int, dict] | None = None) -> None:
         self._events.append(new_event(kind, public, private or {}))
 
-    def _meld_count(self, seat: int) -> int:
-        return len(self.public.seats[seat].melds)
-
     def _held(self, seat: int) -> list[int]:
         """The seat's 34 counts, its melds' tiles included."""
         melds = self.public.seats[seat].melds
