@@ -167,7 +167,8 @@ def engine_entries(seed: int, ours: bool = True, riichienv: bool = True,
     if riichienv:
         entries += [("riichienv", f"riichienv {package_version('riichienv')} 4p-red-half (Rust core)",
                      lambda i: riichienv_game(i, seed, False)),
-                    ("riichienv skip_log", "riichienv, skip_mjai_logging=True", lambda i: riichienv_game(i, seed, True))]
+                    ("riichienv skip_log", "riichienv, skip_mjai_logging=True",
+                     lambda i: riichienv_game(i, seed, True))]
     return entries
 
 

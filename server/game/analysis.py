@@ -13,8 +13,8 @@ from server.rules.tiles import RED_FIVES
 
 RED_IDS = {16: RED_FIVES[0], 52: RED_FIVES[1], 88: RED_FIVES[2]}
 TERMINAL_HONOUR_KINDS = frozenset((0, 8, 9, 17, 18, 26, *range(27, 34)))
-# Each id's face (kind * 2, plus 1 for a red five) without and with red fives.
 _RED_KINDS = frozenset(t >> 2 for t in RED_IDS)
+# Each id's face (kind * 2, plus 1 for a red five) without and with red fives.
 FACE = tuple((t >> 2) * 2 for t in range(136))
 FACE_RED = tuple((t >> 2) * 2 + (t in RED_IDS) for t in range(136))
 

@@ -32,7 +32,9 @@ class Event:
 # __init__, which sets each field through object.__setattr__ at twice the cost (the engine
 # makes one or two events for every decision).
 _new = object.__new__
-_SET_TYPE, _SET_PUBLIC, _SET_PRIVATE = Event.type.__set__, Event.public.__set__, Event.private.__set__  # type: ignore[attr-defined]
+_SET_TYPE = Event.type.__set__  # type: ignore[attr-defined]
+_SET_PUBLIC = Event.public.__set__  # type: ignore[attr-defined]
+_SET_PRIVATE = Event.private.__set__  # type: ignore[attr-defined]
 
 
 def new_event(kind: EventType, public: dict[str, Any], private: dict[int, dict[str, Any]]) -> Event:
