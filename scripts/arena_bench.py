@@ -8,6 +8,14 @@ exactly as `riichi-arena builtin builtin` plays them (client_cli.arena.pool.run_
 the server's built-in strategy on the engine in-process, the events tallied per seat),
 without the progress line or the report.  Seeds SHA-256 of "riichi-arena/1", --seed and the
 set's number, so two runs play the same games.
+
+Then, in the same run, the engines alone with random legal players in this one process
+(scripts/bench_engine.py's own measurements): riichienv's random-agent games a second, as
+it comes and with skip_mjai_logging, beside our engine's random-player games a second under
+the tenhou preset (riichienv's 4p-red-half is Tenhou's rules), and the ratio (issue 26's
+goal: at least 1.5x riichienv as it comes).  riichienv is the pip extra `bench`
+(`.venv/bin/pip install -e '.[bench]'`); without it, one line says so and the rest is
+printed.
 """
 
 from __future__ import annotations
@@ -26,6 +34,7 @@ if str(ROOT) not in sys.path:
 from client_cli.arena.play import ArenaConfig  # noqa: E402
 from client_cli.arena.pool import run_sets  # noqa: E402
 from client_cli.arena.specs import parse_spec  # noqa: E402
+from scripts.bench_engine import engine_entries, measure_all, print_ratios  # noqa: E402
 from server.rules.config import PRESETS  # noqa: E402
 
 
@@ -52,6 +61,8 @@ def main(argv: list[str] | None = None) -> int:
                    help="time only this many workers (default: 1, then every core)")
     p.add_argument("--rules", default="ema2016", choices=sorted(PRESETS))
     p.add_argument("--seed", default="bench", help="the run's seed text (default 'bench')")
+    p.add_argument("--engine-games", type=int, default=50,
+                   help="random-player games timed for each engine alone (default 50; 0: none)")
     args = p.parse_args(argv)
     config = ArenaConfig((parse_spec("builtin"), parse_spec("builtin")), args.rules, args.seed)
     cores = os.cpu_count() or 1
@@ -61,8 +72,22 @@ def main(argv: list[str] | None = None) -> int:
         rate, cpu, hands = sets_per_second(config, args.sets, workers)
         print(f"  {workers} worker(s): {rate:.2f} sets/s, {4 * rate:.1f} games/s, {cpu:.2f} CPU s a set "
               f"({hands / (4 * args.sets):.1f} hands a game)")
+    if args.engine_games > 0:
+        engines_alone(args.engine_games)
     return 0
 
+
+def engines_alone(games: int, seed: int = 1, warmup: int = 3, rounds: int = 5) -> None:
+    """Random-player games a second of our engine (tenhou) and of riichienv, in this process,
+    taking turns (bench_engine.measure_all)."""
+    print(f"engines alone, random legal players, one process, {games} games each, taking turns {rounds} times:")
+    try:
+        import riichienv  # noqa: F401
+    except ImportError as error:
+        print(f"  riichienv is not measured: {error} (.venv/bin/pip install -e '.[bench]' installs it)")
+        measure_all(engine_entries(seed, riichienv=False, presets=("tenhou",)), games, warmup)
+        return
+    print_ratios(measure_all(engine_entries(seed, presets=("tenhou",)), games, warmup, rounds))
 
 if __name__ == "__main__":
     sys.exit(main())

@@ -18,7 +18,7 @@ from client_cli.arena.progress import Progress
 from client_cli.arena.report import json_report, text_report
 from client_cli.arena.specs import BotSpec, SpecError, check_spec, parse_spec
 from client_cli.arena.tally import Measure, Tally
-from client_cli.mjai.bridge import DEFAULT_TIMEOUT
+from client_cli.mjai.bridge import DEFAULT_TIMEOUT, FIRST_TIMEOUT
 from server.rules.config import PRESETS
 
 EPILOG = """\
@@ -51,7 +51,8 @@ def build_parser() -> argparse.ArgumentParser:
                    help="processes playing sets (default: every core)")
     p.add_argument("--out", metavar="DIR", help="write each game's record there (riichi-replay reads them)")
     p.add_argument("--timeout", type=float, default=DEFAULT_TIMEOUT,
-                   help=f"seconds an mjai bot has for a decision before it is played for (default {DEFAULT_TIMEOUT:g})")
+                   help=f"seconds a bot (SDK or mjai) has for a decision before it is played for "
+                        f"(default {DEFAULT_TIMEOUT:g}; {FIRST_TIMEOUT:g} for its first)")
     p.add_argument("--strict", action="store_true",
                    help="a bot that crashes, times out or answers illegally pays mjai.app's chombo (its hand void, "
                         "a mangan-sized penalty, the game goes on from the next hand) instead of being played for")

@@ -39,7 +39,7 @@ class ArenaConfig:
     rules: str = "ema2016"
     seed: str = ""
     out: str | None = None
-    timeout: float = 3.0  # seconds for an mjai bot's decision (the bridge's default)
+    timeout: float = 3.0  # seconds for a bot's decision, SDK or mjai (the bridge's default)
     strict: bool = False  # a failing bot pays a chombo instead of being played for
 
 

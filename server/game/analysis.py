@@ -13,6 +13,10 @@ from server.rules.tiles import RED_FIVES
 
 RED_IDS = {16: RED_FIVES[0], 52: RED_FIVES[1], 88: RED_FIVES[2]}
 TERMINAL_HONOUR_KINDS = frozenset((0, 8, 9, 17, 18, 26, *range(27, 34)))
+_RED_KINDS = frozenset(t >> 2 for t in RED_IDS)
+# Each id's face (kind * 2, plus 1 for a red five) without and with red fives.
+FACE = tuple((t >> 2) * 2 for t in range(136))
+FACE_RED = tuple((t >> 2) * 2 + (t in RED_IDS) for t in range(136))
 
 
 def kind(tile: int) -> int:
@@ -54,13 +58,14 @@ def furiten(waits: Collection[int], discards: Iterable[int], temporary: bool = F
 
 def distinct_by_face(tiles: Sequence[int], red_fives: bool) -> list[int]:
     """One id for each different face (kind, and red or not) among the sorted tiles, lowest id first."""
-    out = []
+    face = FACE_RED if red_fives else FACE  # a table: this runs for every draw
+    out: list[int] = []
     last = -1
     for tile in tiles:
-        face = (tile >> 2) * 2 + (1 if red_fives and tile in RED_IDS else 0)
-        if face != last:
+        f = face[tile]
+        if f != last:
             out.append(tile)
-            last = face
+            last = f
     return out
 
 
@@ -95,8 +100,8 @@ def swap_forbidden(called: int, own: Sequence[int], is_chi: bool) -> set[int]:
     k = called >> 2
     forbidden = {k}
     if is_chi:
-        low = min(t >> 2 for t in own)
-        high = max(t >> 2 for t in own)
+        low = min(own) >> 2  # the lowest id is of the lowest kind
+        high = max(own) >> 2
         if k < low and high % 9 < 8:
             forbidden.add(high + 1)  # claiming a 3 to go with 4-5 bars a 6
         if k > high and low % 9 > 0:
@@ -109,17 +114,25 @@ def chi_options(hand: Sequence[int], called: int, red_fives: bool) -> list[tuple
     k = called >> 2
     if k >= 27:
         return []
-    by_face: dict[tuple[int, bool], int] = {}
+    # The lowest id of each face of the kinds k-2 .. k+2 (one list a kind, faces in id order).
+    face = FACE_RED if red_fives else FACE
+    near: dict[int, list[int]] = {}
+    last = -1
     for tile in sorted(hand):
-        by_face.setdefault((tile >> 2, is_red_id(tile, red_fives)), tile)
+        d = (tile >> 2) - k
+        if -2 <= d <= 2 and d:
+            f = face[tile]
+            if f != last:
+                last = f
+                if d in near:
+                    near[d].append(tile)
+                else:
+                    near[d] = [tile]
     out = []
     position = k % 9
     for a, b in ((-2, -1), (-1, 1), (1, 2)):
-        if not (0 <= position + a <= 8 and 0 <= position + b <= 8):
-            continue
-        first = [t for (fk, _), t in by_face.items() if fk == k + a]
-        second = [t for (fk, _), t in by_face.items() if fk == k + b]
-        out.extend((x, y) for x in first for y in second)
+        if 0 <= position + a <= 8 and 0 <= position + b <= 8 and a in near and b in near:
+            out.extend((x, y) for x in near[a] for y in near[b])
     return out
 
 
@@ -129,6 +142,8 @@ def pon_options(hand: Sequence[int], called: int, red_fives: bool) -> list[tuple
     same = sorted(t for t in hand if t >> 2 == k)
     if len(same) < 2:
         return []
+    if not red_fives or k not in _RED_KINDS:
+        return [(same[0], same[1])]  # one face: the loop below would keep its first pair
     options = {}
     for i, x in enumerate(same):
         for y in same[i + 1:]:

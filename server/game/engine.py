@@ -21,14 +21,16 @@ from server.game import analysis as an
 from server.game import flow, settle
 from server.game.actions import (ACTION_TYPES, Action, ActionError, Ankan, Chi, Daiminkan, Discard, Kakan, NineTerminals,
                                  Pass, Pon, Ron, TABLE_SEAT, TimeUp, Tsumo, action_name)
-from server.game.events import Event
+from server.game.events import Event, new_event
 from server.game.results import HandOutcome, WinResult
 from server.game.state import (SEATS_AFTER, ClaimWindow, GameState, HandStart, HandState, Hidden, Offers, OpenMeld,
                                Phase, Private, Public, SeatPublic)
-from server.game.wall import DORA_INDICATORS, REPLACEMENTS, check_wall, deal, new_seed, seed_hash, shuffled_wall
+from server.game.wall import (DORA_INDICATORS, LIVE_END, REPLACEMENTS, check_wall, deal, new_seed, seed_hash,
+                              shuffled_wall)
 from server.rules.config import EMA2016, KanDoraTiming, Rules, rules_to_data
 from server.rules.melds import MeldKind
 from server.rules.scoring import HandScore
+from server.rules.shanten import shanten, waits
 
 WINDS = (27, 28, 29, 30)
 # Offers are built from these shared values, so that checking an answer is an identity test.
@@ -36,6 +38,7 @@ DISCARDS = tuple(Discard(t) for t in range(136))
 RIICHI_DISCARDS = tuple(Discard(t, riichi=True) for t in range(136))
 TSUMO, RON, PASS, DAIMINKAN, NINE_TERMINALS = Tsumo(), Ron(), Pass(), Daiminkan(), NineTerminals()
 NOTHING_FORBIDDEN: frozenset[int] = frozenset()
+ENDED = (Phase.GAME_OVER, Phase.STOPPED)
 
 
 def _tiles_of(action: Action) -> tuple:
@@ -77,7 +80,7 @@ class Game:
     @property
     def over(self) -> bool:
         """No more decisions: the game ended, or its explicit walls ran out."""
-        return self.public.phase in (Phase.GAME_OVER, Phase.STOPPED)
+        return self.public.phase in ENDED
 
     def legal_actions(self, seat: int) -> list[Action]:
         """Exactly the decisions `seat` is offered now (empty if it has none)."""
@@ -87,6 +90,8 @@ class Game:
     def waiting_for(self) -> list[int]:
         """Seats whose decision the game is waiting for."""
         offers = self.offers  # Offers.waiting, inlined: it is asked before every decision
+        if not offers.answers:
+            return list(offers.options)
         return [s for s in offers.options if s not in offers.answers]
 
     @property
@@ -98,7 +103,16 @@ class Game:
         """Apply one decision; returns the events it caused.  Raises ActionError if illegal."""
         if type(action) is TimeUp:
             return self._time_up(seat, action)
-        self._check(seat, action)
+        pending = self.offers
+        offers = pending.options.get(seat) if type(seat) is int and seat not in pending.answers else None
+        if offers is None:
+            self._check(seat, action)
+        else:
+            for offer in offers:
+                if offer is action:
+                    break  # the very value offered (_check's first test, inlined: every decision)
+            else:
+                self._check(seat, action)
         self.decisions.append((seat, action))
         self._events = []
         if self.public.phase is Phase.TURN:
@@ -226,10 +240,7 @@ class Game:
         self._draw(p.dealer)
 
     def _emit(self, kind: EventType, public: dict, private: dict[int, dict] | None = None) -> None:
-        self._events.append(Event(kind, public, private or {}))
-
-    def _meld_count(self, seat: int) -> int:
-        return len(self.public.seats[seat].melds)
+        self._events.append(new_event(kind, public, private or {}))
 
     def _held(self, seat: int) -> list[int]:
         """The seat's 34 counts, its melds' tiles included."""
@@ -243,8 +254,11 @@ class Game:
         return held
 
     def _update_waits(self, seat: int) -> None:
+        """The seat's waits (an.hand_waits, inlined) and shanten, of its 13 tiles (3n+1)."""
         priv = self.private[seat]
-        priv.waits = an.hand_waits(priv.counts, self._meld_count(seat), self._held(seat))
+        melds = len(self.public.seats[seat].melds)
+        priv.shanten = s = shanten(priv.counts, melds)
+        priv.waits = () if s > 0 else tuple(waits(priv.counts, melds, self._held(seat)))
 
     def _is_closed(self, seat: int) -> bool:
         return all(m.kind is MeldKind.ANKAN for m in self.public.seats[seat].melds)
@@ -258,7 +272,7 @@ class Game:
         else:
             tile = h.wall[h.next_draw]
             h.next_draw += 1
-        p.tiles_left = h.tiles_left
+        p.tiles_left = tiles_left = LIVE_END - h.kongs - h.next_draw  # h.tiles_left, inlined
         priv.take(tile)
         priv.drawn = tile
         if not priv.riichi_furiten:
@@ -268,7 +282,7 @@ class Game:
         hs.forbidden = NOTHING_FORBIDDEN
         p.turn = seat
         p.phase = Phase.TURN
-        self._emit(EventType.DRAW, {"seat": seat, "tiles_left": p.tiles_left, "replacement": replacement},
+        self._emit(EventType.DRAW, {"seat": seat, "tiles_left": tiles_left, "replacement": replacement},
                    {seat: {"tile": tile}})
         self.offers = Offers({seat: self._turn_options(seat)}, {})
         hs.drawn_once[seat] = True
@@ -279,22 +293,32 @@ class Game:
         hand, counts, drawn = priv.hand, priv.counts, priv.drawn
         options: list[Action] = []
         if drawn is not None:
-            if self._can_win(seat, drawn, tsumo=True):
+            # The quick tests in front of each call are the calls' own first tests, inlined.
+            if drawn >> 2 in priv.waits and self._can_win(seat, drawn, tsumo=True):
                 options.append(TSUMO)
-            if rules.abortive_draws and self._first_turn(seat) and an.nine_terminals(hand):
+            if rules.abortive_draws and not p.calls_made and not self.hand_state.discarded_once[seat] \
+                    and an.nine_terminals(hand):  # self._first_turn(seat), inlined
                 options.append(NINE_TERMINALS)
-            if p.tiles_left > 0 and len(p.kongs) < 4:
+            if p.tiles_left > 0 and len(p.kongs) < 4 and (sp.riichi or sp.melds or 4 in counts):
                 options.extend(self._kong_options(seat))
         if sp.riichi:
             options.append(DISCARDS[drawn])
             return options
         forbidden = self.hand_state.forbidden
-        faces = an.distinct_by_face(hand, rules.red_fives)
         if forbidden:
+            faces = an.distinct_by_face(hand, rules.red_fives)
             options.extend(DISCARDS[t] for t in faces if t >> 2 not in forbidden)
-        else:
-            options.extend(map(DISCARDS.__getitem__, faces))
-        if drawn is not None and self._may_riichi(seat):
+        else:  # an.distinct_by_face, inlined, each face's discard taken at once
+            face = an.FACE_RED if rules.red_fives else an.FACE
+            last = -1
+            for t in hand:
+                f = face[t]
+                if f != last:
+                    options.append(DISCARDS[t])
+                    last = f
+        # A tile lowers shanten by one at most: from 2 or more before the draw, no discard
+        # leaves the hand waiting, and an.riichi_discards would find none.
+        if drawn is not None and priv.shanten < 2 and self._may_riichi(seat):
             held = self._held(seat)
             options.extend(RIICHI_DISCARDS[t] for t in an.riichi_discards(hand, counts, len(sp.melds), held, rules.red_fives))
         return options
@@ -343,7 +367,8 @@ class Game:
         if sp.ippatsu and not riichi and sp.riichi:
             sp.ippatsu = False  # the riichi player's next discard ends ippatsu
         tsumogiri = tile == priv.drawn
-        priv.give(tile)
+        priv.hand.remove(tile)  # priv.give(tile), inlined
+        priv.counts[tile >> 2] -= 1
         priv.drawn = None
         sp.discards.append(tile)
         sp.tsumogiri.append(tsumogiri)
@@ -356,7 +381,14 @@ class Game:
             sp.ippatsu = True
         if first:
             hs.first_discards.append(tile >> 2)
-        self._update_waits(seat)
+        # A tsumogiri leaves the 13 tiles the waits were found for.  Else, as a draw (or a
+        # call) and a discard lower shanten by one at most, a hand of 3 or more is still 2
+        # or more: no waits, and the shanten kept is one less, a lower bound (exact below 2).
+        if not tsumogiri:
+            if priv.shanten >= 3:
+                priv.shanten -= 1
+            else:
+                self._update_waits(seat)
         p.last_discard = tile
         self._emit(EventType.DISCARD, {"seat": seat, "tile": tile, "tsumogiri": tsumogiri, "riichi": riichi})
         self._open_call_window(seat, tile)
@@ -368,8 +400,7 @@ class Game:
         last = p.tiles_left == 0
         offers: dict[int, list[Action]] = {}
         kind = tile >> 2
-        for k in (1, 2, 3):
-            seat = (discarder + k) % 4
+        for k, seat in enumerate(SEATS_AFTER[discarder], 1):
             priv = self.private[seat]
             # Most discards give a seat nothing: not a wait, no pair of it, no chow shape.
             if kind not in priv.waits and priv.counts[kind] < 2 and not (k == 1 and an.chi_possible(priv.counts, kind)):
@@ -389,11 +420,11 @@ class Game:
     def _call_options(self, seat: int, discarder: int, tile: int, last: bool, next_seat: bool) -> list[Action]:
         options: list[Action] = []
         k = tile >> 2
-        if self._can_win(seat, tile, tsumo=False):
+        priv, red = self.private[seat], self.rules.red_fives
+        if k in priv.waits and self._can_win(seat, tile, tsumo=False):  # (_can_win's first test, inlined)
             options.append(RON)
         if last or self.public.seats[seat].riichi:
             return options  # the discard after the last tile may only be claimed to win
-        priv, red = self.private[seat], self.rules.red_fives
         counts = priv.counts
         if counts[k] >= 2:
             for pair in an.pon_options(priv.hand, tile, red):
@@ -419,7 +450,7 @@ class Game:
     def _resolve_calls(self, discarder: int, tile: int, answers: dict[int, Action]) -> None:
         """The claim window on `discarder`'s `tile` closes with these answers."""
         order = SEATS_AFTER[discarder]
-        rons = [s for s in order if isinstance(answers.get(s), Ron)]
+        rons = [s for s in order if isinstance(answers.get(s), Ron)] if answers else None
         if rons:
             if len(rons) > self.rules.max_ron_winners:
                 if self.rules.abortive_draws:
@@ -429,7 +460,8 @@ class Game:
             self._win(rons, tile, discarder=discarder)
             return
         self._let_go_by(order, tile)
-        self._accept_riichi()
+        if self.hand_state.riichi_pending is not None:
+            self._accept_riichi()
         caller = self._caller(order, answers) if answers else None
         if self._check_abortive_after_discard(called=caller is not None):
             return
@@ -480,7 +512,8 @@ class Game:
         if not called and len(fd) == 4 and not p.calls_made and fd[0] in WINDS and all(k == fd[0] for k in fd):
             self._abortive(AbortiveReason.FOUR_WINDS)
             return True
-        if all(sp.riichi for sp in p.seats):
+        a, b, c, d = p.seats
+        if a.riichi and b.riichi and c.riichi and d.riichi:
             self._abortive(AbortiveReason.FOUR_RIICHI)
             return True
         if len(p.kongs) == 4 and len(set(p.kongs)) > 1:

@@ -115,6 +115,9 @@ class Private:
     temporary_furiten: bool = False
     riichi_furiten: bool = False
     waits: tuple[int, ...] = ()  # kinds that complete the 13-tile hand (held-four rule applied)
+    # The 13-tile hand's shanten, for the engine's shortcuts: found with the waits, exact below
+    # 2; from 2 up it may be a lower bound (the engine does not look again while it must be 2+).
+    shanten: int = 8
 
     def take(self, tile: int) -> None:
         """A tile into the hand (kept sorted)."""

@@ -20,7 +20,7 @@ import hashlib
 import secrets
 import struct
 from collections import Counter
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 
 TILES = 136
 DEAL_END = 52
@@ -45,24 +45,36 @@ def seed_hash(seed: bytes) -> str:
     return hashlib.sha256(seed).hexdigest()
 
 
-def _words(seed: bytes, hand_number: int) -> Iterator[int]:
-    prefix = seed + hand_number.to_bytes(4, "big")
-    block = 0
-    while True:
-        yield from _WORDS.unpack(hashlib.sha256(prefix + block.to_bytes(4, "big")).digest())
-        block += 1
+# The shuffle's steps: (i, i + 1, the rejection limit for i + 1), from the top.
+_STEPS = tuple((i, i + 1, 2**32 - (2**32 % (i + 1))) for i in range(TILES - 1, 0, -1))
+# The stream's first blocks, read at once: 136 words, enough for the 135 steps and a rejected
+# word (a hand has one about once in a million); past them the stream is read a block at a time.
+_FIRST_BLOCKS = 17
+_FIRST_WORDS = struct.Struct(f">{8 * _FIRST_BLOCKS}I")
+
+
+def _block(prefix: bytes, n: int) -> bytes:
+    return hashlib.sha256(prefix + n.to_bytes(4, "big")).digest()
+
+
+def _next_block(words: list[int], prefix: bytes) -> int:
+    """The stream read on past `words` (a whole number of blocks): the next block's first word."""
+    words.extend(_WORDS.unpack(_block(prefix, len(words) // 8)))
+    return words[-8]
 
 
 def shuffled_wall(seed: bytes, hand_number: int) -> list[int]:
     """The wall of hand `hand_number` (0 for the first hand of the game) of a game seed."""
     tiles = list(range(TILES))
-    words = _words(seed, hand_number)
-    for i in range(TILES - 1, 0, -1):
-        n = i + 1
-        limit = 2**32 - (2**32 % n)
-        w = next(words)
+    prefix = seed + hand_number.to_bytes(4, "big")
+    words = list(_FIRST_WORDS.unpack(b"".join([_block(prefix, n) for n in range(_FIRST_BLOCKS)])))
+    at = 0
+    for i, n, limit in _STEPS:
+        w = words[at] if at < len(words) else _next_block(words, prefix)
+        at += 1
         while w >= limit:
-            w = next(words)
+            w = words[at] if at < len(words) else _next_block(words, prefix)
+            at += 1
         j = w % n
         tiles[i], tiles[j] = tiles[j], tiles[i]
     return tiles

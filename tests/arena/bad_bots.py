@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import threading
 import time
 
 from client_cli.bot.sdk import Bot
@@ -27,6 +28,26 @@ class SlowBot(Bot):
     def discard(self, view, tiles):
         time.sleep(0.05)
         return super().discard(view, tiles)
+
+
+class SleepingBot(Bot):
+    """Answers its first discard (the default), then sleeps for ever in the next."""
+
+    def __init__(self) -> None:
+        self.decisions = 0
+
+    def discard(self, view, tiles):
+        self.decisions += 1
+        if self.decisions > 1:
+            threading.Event().wait()  # never set: no answer, ever
+        return super().discard(view, tiles)
+
+
+class BrokenWatcherBot(Bot):
+    """Raises in on_event, for every event."""
+
+    def on_event(self, event, view):
+        raise RuntimeError("a bug in the bot's bookkeeping")
 
 
 class WatchingBot(Bot):

@@ -100,6 +100,14 @@ def test_crashing_and_illegal_bots_are_played_for_and_counted(capsys):
     assert sum(bots[2]["faults"].values()) == 0
 
 
+def test_an_exception_in_on_event_is_counted_as_a_crash_and_the_game_goes_on(capsys):
+    assert main(["py:tests.arena.bad_bots:BrokenWatcherBot", "builtin", "--sets", "1", "--workers", "1", "--json",
+                 "--no-progress", "--seed", "broken-watcher"]) == 0
+    broken, builtin = json.loads(capsys.readouterr().out)["bots"]
+    assert broken["games"] == 4 and broken["faults"]["crashed"] > 100  # one an event
+    assert sum(builtin["faults"].values()) == 0
+
+
 def test_ctrl_c_stops_the_workers_and_prints_what_is_done():
     """SIGINT (Ctrl+C) after some sets: the sets done are reported, the status is 130."""
     script = Path(sys.executable).with_name("riichi-arena")
@@ -168,12 +176,9 @@ def test_a_record_exported_as_tenhou6_opens_in_the_replay_page_to_its_result(tmp
     assert len(document["hands"]) == len(record.results)
 
 
-def test_a_slow_sdk_bot_is_counted_late_and_played_for():
-    """An in-process answer later than the timeout is timed (not cut short), counted late
-    and replaced by the SDK's default answer, as the bridge does for an
-    mjai bot."""
-    import asyncio
-
+def test_a_slow_sdk_bot_is_cut_short_counted_late_and_played_for():
+    """An in-process answer not given within the timeout is cut short, counted late and
+    replaced by the SDK's default answer, as the bridge does for an mjai bot."""
     from client_cli.arena.seats import SdkSeat
     from client_cli.bot.sdk import Bot
     from server.game.actions import action_from_data
@@ -183,16 +188,48 @@ def test_a_slow_sdk_bot_is_counted_late_and_played_for():
     from tests.arena.bad_bots import SlowBot
 
     game = Game(seed=b"slow")
-    loop = asyncio.new_event_loop()
+    seat = SdkSeat(SlowBot(), 0, timeout=0.01, first_timeout=0.0)
     try:
-        seat = SdkSeat(SlowBot(), loop, 0, timeout=0.01, first_timeout=0.0)
         action = seat.decide(game, 0)
     finally:
-        loop.close()
+        seat.close()
     assert seat.faults["late"] == 1
     view = seat_view(game, 0)
     actions = view.pop("actions")
     assert action == action_from_data(dispatch(Bot(), view, actions))
+
+
+def _arena(*args: str) -> dict:
+    """riichi-arena as a process (a hang fails the test at the timeout instead of holding it)."""
+    script = Path(sys.executable).with_name("riichi-arena")
+    done = subprocess.run([str(script), *args, "--json", "--no-progress"], capture_output=True, text=True,
+                          timeout=120)
+    assert done.returncode == 0, done.stderr
+    return json.loads(done.stdout)
+
+
+def test_an_sdk_bot_that_never_answers_is_cut_short_and_the_arena_finishes():
+    """A bot asleep in a decision for ever: each game cuts it short once at --timeout (late),
+    plays for it for the rest of that game (dead), and the run ends with every game reported,
+    on two worker processes."""
+    data = _arena("py:tests.arena.bad_bots:SleepingBot", "builtin", "--sets", "2", "--workers", "2",
+                  "--timeout", "0.1", "--seed", "asleep")
+    sleeping, builtin = data["bots"]
+    assert sleeping["games"] == 8 and builtin["games"] == 24
+    assert sleeping["faults"]["late"] == 8  # once a game: then it is left
+    assert sleeping["faults"]["dead"] > 0
+    assert sum(builtin["faults"].values()) == 0
+
+
+def test_strict_makes_a_bot_that_never_answers_pay_chombo_and_the_arena_finishes():
+    """--strict: each cut-short decision is a chombo, the game goes on with a fresh bot."""
+    data = _arena("py:tests.arena.bad_bots:SleepingBot", "builtin", "--sets", "1", "--workers", "1",
+                  "--timeout", "0.1", "--seed", "asleep-strict", "--strict")
+    sleeping, builtin = data["bots"]
+    assert sleeping["games"] == 4
+    assert sleeping["faults"]["chombo"] == sleeping["faults"]["late"] > 0
+    assert sleeping["faults"]["dead"] == 0  # a part ends at the chombo: no decision after it
+    assert sum(builtin["faults"].values()) == 0
 
 
 def test_an_sdk_bot_sees_every_event_with_its_view():
@@ -200,5 +237,8 @@ def test_an_sdk_bot_sees_every_event_with_its_view():
     from client_cli.arena.specs import parse_spec
     from tests.arena.bad_bots import WatchingBot
 
-    play_set(ArenaConfig((parse_spec("py:tests.arena.bad_bots:WatchingBot"), parse_spec("random")), seed="w"), 0)
+    outcome = play_set(ArenaConfig((parse_spec("py:tests.arena.bad_bots:WatchingBot"), parse_spec("random")),
+                                   seed="w"), 0)
     assert WatchingBot.seen > 100
+    # on_event runs on the bot's thread: a failed check there is counted as a crash
+    assert [seat.faults for game in outcome.games for seat in game if seat.bot == 0] == [()] * 4

@@ -70,6 +70,16 @@ def test_shuffle_is_the_documented_algorithm(seed):
         assert shuffled_wall(seed, hand) == _documented_shuffle(seed, hand)
 
 
+def test_shuffle_reads_the_stream_on_past_the_blocks_it_reads_at_once(monkeypatch):
+    """The stream has no end: with one block read at once (8 words for 135 steps) the walls
+    are still the documented ones."""
+    import server.game.wall as wall
+    monkeypatch.setattr(wall, "_FIRST_BLOCKS", 1)
+    monkeypatch.setattr(wall, "_FIRST_WORDS", struct.Struct(">8I"))
+    for seed in SEEDS:
+        assert shuffled_wall(seed, 1) == _documented_shuffle(seed, 1)
+
+
 @pytest.mark.parametrize("seed", SEEDS)
 def test_shuffle_is_deterministic(seed):
     assert shuffled_wall(seed, 2) == shuffled_wall(seed, 2)
