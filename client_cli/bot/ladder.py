@@ -26,7 +26,8 @@ from client_cli.bot.sdk import Bot, BotError, BotResult, play
 
 log = logging.getLogger("riichi_bot")
 
-REFUSED = {ErrorCode.NO_LADDER, ErrorCode.NO_PLAYER, ErrorCode.UNKNOWN_PLAYER, ErrorCode.VERSION}
+REFUSED = {ErrorCode.NO_LADDER, ErrorCode.NO_PLAYER, ErrorCode.UNKNOWN_PLAYER, ErrorCode.VERSION,
+           ErrorCode.LADDER_DROPPED}
 
 
 async def play_ladder(make_bot: Callable[[], Bot], url: str, ladder: str, *, player_key: str,

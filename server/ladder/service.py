@@ -19,6 +19,7 @@ import structlog
 
 from protocol import server_messages
 from protocol.messages import ErrorCode
+from protocol.server_messages import error
 from server.away import Away
 from server.finished import GameFinished
 from server.identity import PROGRAM_PREFIX
@@ -108,6 +109,16 @@ class Ladders:
                 await store.bot_gone(name, key[1], self.node)
                 log.info("ladder_left", ladder=name, player=key[1])
         await store.touch_bots(name, self.node)
+        dropped = {b.player_id for b in await store.ladder_bots(name) if b.state is BotState.GONE}
+        for key, session in list(self.here.items()):
+            if key[0] == name and key[1] in dropped:  # (by the node of its table: it did not take its seat)
+                del self.here[key]
+                self.told.pop(key, None)
+                session.send(error(
+                    ErrorCode.LADDER_DROPPED, f"out of ladder {name!r}: your bot did not take the seat it was told"
+                    f" of within {self.join_wait:g} s, and its game opened again without it (ladder_join queues it"
+                    " again)"))
+                log.info("ladder_dropped", ladder=name, player=key[1])
 
     async def reopen_deserted(self, name: str) -> None:
         """A table this node runs whose game has not begun, and that waits for a bot gone from the

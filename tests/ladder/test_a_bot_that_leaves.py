@@ -49,6 +49,9 @@ async def test_a_bot_gone_before_its_table_is_replaced_by_the_fill_bot_and_the_s
     async with asyncio.timeout(120):
         results = await running
     assert [[r.game for r in one] for one in results][0] == [r.game for r in results[1]]
+    if not goes:  # still connected: it is told it is out of the queue, and why
+        said = await recv(deserter, "error", timeout=10)
+        assert said["code"] == "ladder_dropped" and "did not take the seat" in said["message"]
     store = await open_store(str(tmp_path / "riichi.sqlite3"))
     try:
         games = await store.set_games("main", told["set"])

@@ -80,6 +80,9 @@ async def test_two_sdk_bots_and_an_mjai_bot_play_a_duplicate_set_and_are_rated_a
     store = await open_store(str(db))
     try:
         players = {p.name: p.id for p in await store.players()}
+        async with asyncio.timeout(30):  # the set is marked done at the matchmaker's next look after its last game
+            while any(s.number == 1 for s in await store.playing_sets("main")):
+                await asyncio.sleep(0.1)
         sets = await store.playing_sets("main")
         games = await store.set_games("main", 1)
         assert [g.rotation for g in games] == [0, 1, 2, 3]

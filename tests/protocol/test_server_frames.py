@@ -359,7 +359,8 @@ async def an_event_registration(server: Any) -> None:
 
 async def a_ladder(server: Any) -> None:
     """Two bots join a ladder and are each told the table of their first game (a set with two of
-    the server's bots: --ladder-gather 0); an unknown ladder, and a client with no player key, are refused."""
+    the server's bots: --ladder-gather 0), which they do not take: they are dropped from the queue
+    and told; an unknown ladder, and a client with no player key, are refused."""
     from server.ladder.ladder import Ladder
 
     await server.app.lobby.store.add_ladder(Ladder("frames").row())
@@ -372,12 +373,14 @@ async def a_ladder(server: Any) -> None:
         assert (await bot.until("ladder_joined"))["ladder"] == "frames"
     for bot in bots:
         assert (await bot.until("ladder_table"))["set"] == 1
+    for bot in bots:  # neither takes its seat (--ladder-join-wait): both are out of the queue, and told
+        await bot.until("error", ErrorCode.LADDER_DROPPED)
     for client in (*bots, nobody):
         await client.close()
 
 
 @pytest.mark.server("--history", str(HISTORY), "--tables-per-address", str(TABLES_PER_ADDRESS),
-                    "--ladder-poll", "0.1", "--ladder-gather", "0")
+                    "--ladder-poll", "0.1", "--ladder-gather", "0", "--ladder-join-wait", "0.5")
 @pytest.mark.asyncio
 async def test_every_frame_the_server_sends_in_whole_games_and_mistakes_is_one_the_protocol_defines(in_process_server):
     seen = Checked.seen = Seen()

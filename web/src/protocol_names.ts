@@ -109,6 +109,7 @@ export const ErrorCode = {
   REGISTRATION: "registration",
   NO_PLAYER: "no_player",
   NO_LADDER: "no_ladder",
+  LADDER_DROPPED: "ladder_dropped",
   UNAVAILABLE: "unavailable",
   INTERNAL: "internal",
 } as const;
