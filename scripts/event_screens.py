@@ -71,7 +71,7 @@ def until_round_ended(db: Path, event: str, round_: int, seconds: float = 30) ->
     deadline = time.monotonic() + seconds
     while True:
         rows = [line.split() for line in organiser(db, "tables", event).splitlines()[1:]]
-        if all(row[-2] in ("done", "abandoned") for row in rows if row[0] == str(round_)):
+        if all(row[6] in ("done", "abandoned") for row in rows if row[0] == str(round_)):  # (its STATE column)
             return
         if time.monotonic() > deadline:
             raise SystemExit(f"round {round_} did not end")
