@@ -1,5 +1,7 @@
 """A Tenhou log dropped on the replay page (`/replay`), read through the importers into the
-replay viewer's document (server/replay_document.py); nothing is stored.
+replay viewer's document (server/replay_document.py), or a game record of ours (riichi-arena
+--out, riichi-server export: its walls are the walls played, its rules its own); nothing is
+stored.
 
 How the log reaches the server: websockets' HTTP parser refuses any request with a body
 (`Request.parse`: "unsupported request body"), so there is no POST on this port.  The page
@@ -20,8 +22,8 @@ from websockets.asyncio.server import ServerConnection
 from websockets.exceptions import ConnectionClosed
 
 from server.game.importers.reading import LogError, read_text
-from server.game.importers.replay import ParsedLog, replay_log
-from server.game.record import RecordError
+from server.game.importers.replay import replay_log
+from server.game.record import GameRecord, RecordError
 from server.replay_document import replay_document
 
 PATH = "/api/replay"
@@ -35,13 +37,22 @@ class DroppedLogError(ValueError):
 
 
 def document_of_log(data: bytes) -> dict[str, Any]:
-    """The replay document of an mjlog (XML, gzipped or not) or a tenhou.net/6 log (one JSON
-    object, or one a line); DroppedLogError saying what was wrong otherwise.  A log the engine
+    """The replay document of an mjlog (XML, gzipped or not), a tenhou.net/6 log (one JSON
+    object, or one a line) or a game record (JSON); DroppedLogError saying what was wrong otherwise.  A log the engine
     cannot follow to its end gives the hands up to that point and a `note` saying where."""
     if len(data) > LIMIT:
         raise DroppedLogError(f"the file is {len(data) // 1024} KiB: a log of at most {LIMIT // 1024} KiB is read")
     text = _text(_unpacked(data))
-    log = _parsed(text)
+    try:
+        read = read_text(text)
+    except LogError as error:
+        raise DroppedLogError(str(error)) from None
+    if read.log is None:
+        if isinstance(read.content, dict) and "format" in read.content:
+            return _document_of_record(read.content)
+        raise DroppedLogError("neither an mjlog (<mjloggm ...>), a tenhou.net/6 log (JSON with \"log\" and \"name\")"
+                              " nor a game record (JSON with \"format\", as riichi-arena --out writes): drop one of those")
+    log = read.log
     replay = replay_log(log)
     try:
         doc = replay_document(replay.record, wall_known=False)
@@ -73,15 +84,15 @@ def _text(data: bytes) -> str:
         raise DroppedLogError("not a text file: drop an mjlog (XML) or a tenhou.net/6 log (JSON)") from None
 
 
-def _parsed(text: str) -> ParsedLog:
+def _document_of_record(data: dict[str, Any]) -> dict[str, Any]:
+    """A game record's document (ours: riichi-arena --out, riichi-server export): its walls are the
+    walls played, so every hand is shown whole, under the record's own rules."""
     try:
-        read = read_text(text)
-    except LogError as error:
-        raise DroppedLogError(str(error)) from None
-    if read.log is None:
-        raise DroppedLogError("neither an mjlog (<mjloggm ...>) nor a tenhou.net/6 log (JSON with \"log\" and"
-                              " \"name\"): drop one of those")
-    return read.log
+        doc = replay_document(GameRecord.from_data(data))
+    except RecordError as error:
+        raise DroppedLogError(f"the game record cannot be replayed: {error}") from None
+    doc["source"] = "record"
+    return doc
 
 
 def answer(data: bytes | str) -> str:

@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from client_cli.arena.cli import main
+from server.dropped_log import document_of_log
 from server.game.record import GameRecord
 from tests.client_cli.mjai_support import bad_bot
 
@@ -58,6 +59,10 @@ def test_out_writes_records_that_replay_to_their_results(tmp_path: Path, capsys)
         game = record.replay()
         assert game.final == record.final and record.final is not None
         assert game.results == record.results
+        # and the replay page opens it whole (its walls are the walls played), under its own rules
+        doc = document_of_log(f.read_bytes())
+        assert doc["source"] == "record" and doc["rules"] == "ema2016"
+        assert len(doc["hands"]) == len(record.results) and "note" not in doc
 
 
 def test_same_seed_same_outcome_with_one_or_two_workers(capsys):

@@ -105,12 +105,23 @@ def test_a_dropped_log_gzipped_or_tenhou6_gives_the_same_kind_of_document():
     assert doc["source"] == "tenhou6" and doc["hands"][0]["steps"][0]["event"]["type"] == "hand_start"
 
 
+def test_a_dropped_game_record_shows_every_hand_of_an_ema_game_whole():
+    """Our own records (riichi-arena --out, riichi-server export) hold the walls played: the page
+    shows every hand under the record's rules, as the server's own replay of it."""
+    game, _ = whole_game(EMA2016, b"dropped record", 3, greedy_player)
+    record = GameRecord.of(game)
+    doc = document_of_log(record.to_json().encode())
+    assert doc == {**replay_document(record), "source": "record"} and doc["rules"] == "ema2016"
+    assert len(doc["hands"]) == len(game.results) >= 8
+
+
 @pytest.mark.parametrize("data,said", [
     (b"hello", "neither an mjlog"),
     (b"\xff\xfe\x00", "not a text file"),
     (b"\x1f\x8bnot gzip", "broken gzip"),
     (b"x" * (LIMIT + 1), "at most"),
     (b'{"log": [[1]], "name": ["a", "b", "c", "d"]}', "tenhou"),
+    (b'{"format": "riichi-server-record/1", "decisions": 5}', "the game record cannot be replayed"),
 ])
 def test_a_bad_dropped_file_is_refused_in_one_line_saying_what_was_wrong(data, said):
     error = json.loads(answer(data))["error"]
