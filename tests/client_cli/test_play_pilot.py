@@ -15,6 +15,7 @@ from client_cli.play.game_app import PlayApp
 from client_cli.play.connection import Connection, ConnectError
 from client_cli.play.local import free_port
 from client_cli.play.panes import TablePane, create_messages
+from client_cli.play.render import hand_order
 from client_cli.play.results import ResultScreen
 from client_cli.play.widgets import HAND_KEYS, HandView
 from protocol.client import Client
@@ -283,8 +284,8 @@ async def test_the_mouse_chooses_a_tile_and_presses_the_offered_buttons(server):
                 continue
             offer = app.offer
             hand = app.query_one("#hand", HandView)
-            if app.choices.discards and len(hand.tiles) % 3 != 2:
-                await pilot.pause(0.02)  # the drawn tile not shown yet: showing it would move the cursor to it
+            if app.choices.discards and hand.tiles != hand_order(app.state.view):
+                await pilot.pause(0.02)  # the offer's hand not shown yet: showing it would move the cursor to its draw
                 continue
             if app.choices.discards:
                 index = clicks % 3
