@@ -3,7 +3,8 @@
 # fuzz runs, a path or -k to choose tests). Two passes: first every test but those marked
 # `alone`, on all cores (pytest-xdist, a test module to a worker, so a module's fixtures are
 # made once); then the `alone` tests, which compare latencies, one at a time on an idle
-# machine. RIICHI_TEST_WORKERS sets the first pass's workers (default: one a core; 0 runs it
+# machine. RIICHI_TEST_WORKERS sets the first pass's workers (default: one a core and one more,
+# since the end-to-end tests spend much of their time waiting on servers: 3 on 2 cores; 0 runs it
 # in this process).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -18,7 +19,7 @@ while [ $# -gt 0 ]; do
     *) args+=("$1"); shift ;;
   esac
 done
-workers=${RIICHI_TEST_WORKERS:-$(nproc)}
+workers=${RIICHI_TEST_WORKERS:-$(( $(nproc) + 1 ))}
 pytest=(.venv/bin/python -m pytest)
 status=0
 # pytest exits 5 when a pass selects no test (e.g. `-k` names only tests of the other pass)
