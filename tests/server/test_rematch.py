@@ -90,7 +90,9 @@ async def test_a_rematch_of_a_game_in_play_is_refused(server):
     await host.send({"type": "rematch", "game": playing["game"]})
     refused = await recv(host, "error")
     assert refused["code"] == "no_game" and "\n" not in refused["message"]
-    await host.send({"type": "act", "decision": offer["decision"], "action": offer["actions"][0]})
+    # a plain discard (the first action offered may be a blessing of heaven or nine terminals)
+    discard = next(a for a in offer["actions"] if a["type"] == "discard" and not a.get("riichi"))
+    await host.send({"type": "act", "decision": offer["decision"], "action": discard})
     assert (await recv(host, "event"))["event"]["type"] == "discard"  # the game goes on
     for client in (host, guest):
         await client.close()
