@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import time
+from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -17,12 +18,16 @@ from server.store.ladder_rows import (
 )
 
 
-class LadderStore:
-    async def _ladder_write(self, query: str, *args: Any) -> int:
-        raise NotImplementedError
+class LadderStore(ABC):
+    """The ladder methods of a store that gives the two primitives below."""
 
+    @abstractmethod
+    async def _ladder_write(self, query: str, *args: Any) -> int:
+        """Run a command of ladder_queries; the rows it changed."""
+
+    @abstractmethod
     async def _ladder_rows(self, query: str, *args: Any) -> list[tuple[Any, ...]]:
-        raise NotImplementedError
+        """Run a query of ladder_queries; its rows."""
 
     async def add_ladder(self, ladder: LadderRow) -> bool:
         """False: a ladder of that name exists already."""
