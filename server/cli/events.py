@@ -19,14 +19,13 @@ from fractions import Fraction
 from typing import Any
 
 from server.cli.games import aligned
-from server.cli.store_command import run_on_store
+from server.cli.store_command import run_subcommand
 from server.cli.players import page_of, print_added
 from server.events import registration, service
 from server.events.spec import EndingPolicy, EventError, EventSpec, Scoring, Seating, SubstituteRule
 from server.events.standings import shown, standings_csv
 from server.identity import key_hash, new_key, new_player
 from server.store.event_rows import BOT_PREFIX, EventTableRow, EventTableState, PenaltyRow
-from server.store.opening import open_store
 from server.store.protocol import Store
 from server.store.rows import PlayerKind
 
@@ -104,15 +103,7 @@ def add_commands(commands: Any) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """An `event` command from riichi-server's parsed arguments; the exit status."""
-    return run_on_store(args, _run, writes=True, problems=(EventError,))
-
-
-async def _run(args: argparse.Namespace, db: str) -> int:
-    store = await open_store(db)
-    try:
-        return await COMMANDS[args.event_command](store, args)
-    finally:
-        await store.aclose()
+    return run_subcommand(args, COMMANDS, args.event_command, problems=(EventError,))
 
 
 async def create(store: Store, args: argparse.Namespace) -> int:

@@ -15,14 +15,13 @@ from collections.abc import Iterable
 from typing import Any
 
 from server.cli.games import aligned
-from server.cli.store_command import run_on_store
+from server.cli.store_command import run_subcommand
 from server.ladder import rating
 from server.ladder.ladder import NO_FILL, Ladder, LadderError
 from server.ladder.sets import registered
 from server.ladder.standing import lines
 from server.players import DEFAULT_BOT, PLAYERS
 from server.rules.config import PRESETS
-from server.store.opening import open_store
 from server.store.protocol import Store
 
 
@@ -51,15 +50,7 @@ def add_commands(commands: Any) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """A `ladder` command from riichi-server's parsed arguments; the exit status."""
-    return run_on_store(args, _run, writes=True, problems=(LadderError,))
-
-
-async def _run(args: argparse.Namespace, db: str) -> int:
-    store = await open_store(db)
-    try:
-        return await COMMANDS[args.ladder_command](store, args)
-    finally:
-        await store.aclose()
+    return run_subcommand(args, COMMANDS, args.ladder_command, problems=(LadderError,))
 
 
 def names_problem(names: Iterable[str]) -> str | None:
