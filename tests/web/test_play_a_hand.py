@@ -26,8 +26,10 @@ def test_a_player_in_the_browser_plays_whole_hands_against_three_bots_by_clickin
     # a call: the meld is drawn with the called tile turned, and says whom it came from (each pon or
     # chi offered is taken until one is made: a chi loses to a bot's pon of the same tile)
     player.calls = lambda state: state["melds"] == 0
+    player.riichi_wanted = False  # (the riichi is the next part's: not one from a hand before the call)
     player.play(lambda s, p: bool(p.calls) and s["melds"] == 1)
     player.calls = lambda state: False
+    player.riichi_wanted = True
     meld = player.until(lambda s: s["melds"] == 1, 10, "our meld")
     caption = browser.find_element(By.CSS_SELECTOR, "#my-melds .meld .meld-caption").text
     assert caption.split()[0] in ("pon", "chi") and " from " in caption
