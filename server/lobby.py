@@ -307,8 +307,9 @@ class Lobby:
         return None
 
     def expire_idle(self) -> list[str]:
-        """Close tables that have not started and saw no input for idle_seconds (not an event's:
-        its seats wait for their players, and a round ends only when its tables have), end games
+        """Close tables that have not started and saw no input for idle_seconds (not an event's or
+        a ladder's: their seats wait for their players, a round ends only when its tables have,
+        and a ladder drops a bot that does not take its seat and opens its game again), end games
         in play with no player connected for abandon_seconds; drop closed ones."""
         now, expired = time.monotonic(), []
         self.rematches.expire(now)
@@ -326,7 +327,7 @@ class Lobby:
                     self.unattended[table.id] = now  # asked once per period
                     expired.append(table.id)
             quiet = max(table.last_activity, self.idle_asked.get(table.id, table.last_activity))
-            if table.state is TableState.WAITING and now - quiet > self.idle_seconds and not _an_events(table):
+            if table.state is TableState.WAITING and now - quiet > self.idle_seconds and not _organised(table):
                 table.put(Stop("the table was idle too long", keep=False))
                 self.idle_asked[table.id] = now  # asked once per idle period
                 expired.append(table.id)
@@ -359,6 +360,10 @@ class Lobby:
             await asyncio.wait(tasks, timeout=timeout)
 
 
-def _an_events(table: Table) -> bool:
-    """A table an event opened for a round (server/events/runner.py): labelled "event:ID"."""
-    return any(label.startswith("event:") for label in table.spec.labels)
+ORGANISED = ("event:", "ladder:")  # the labels of the tables an event or a ladder opened
+
+
+def _organised(table: Table) -> bool:
+    """A table an event opened for a round (server/events/runner.py: labelled "event:ID") or a
+    ladder for a set's game (server/ladder/: "ladder:NAME"): the organiser closes it."""
+    return any(label.startswith(ORGANISED) for label in table.spec.labels)

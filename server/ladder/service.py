@@ -37,7 +37,7 @@ from server.table.seats import TableState
 log = structlog.get_logger("riichi.ladder")
 
 POLL_EVERY = 1.0  # seconds between looks
-JOIN_WAIT = 60.0  # seconds a table waits for a bot told of it to take its seat before the bot is dropped
+JOIN_WAIT = 60.0  # seconds a table waits for a bot told of it to take its seat, ready, before the bot is dropped
 GATHER = 3.0  # seconds two or three free bots wait from the newest one's joining before their set starts
 
 
@@ -116,14 +116,15 @@ class Ladders:
                 self.told.pop(key, None)
                 session.send(error(
                     ErrorCode.LADDER_DROPPED, f"out of ladder {name!r}: your bot did not take the seat it was told"
-                    f" of within {self.join_wait:g} s, and its game opened again without it (ladder_join queues it"
-                    " again)"))
+                    f" of and say ready within {self.join_wait:g} s, and its game opened again without it (ladder_join"
+                    " queues it again)"))
                 log.info("ladder_dropped", ladder=name, player=key[1])
 
     async def reopen_deserted(self, name: str) -> None:
         """A table this node runs whose game has not begun, and that waits for a bot gone from the
         queue (stopped between games, or its connection lost), or for one that has not taken its
-        seat in `join_wait` seconds (that one is dropped from the queue): closed, its other bots
+        seat and said ready in `join_wait` seconds (that one is dropped from the queue; the lobby
+        leaves a ladder's tables to this, never closing one as idle): closed, its other bots
         queued again, and the game opened again at the next look (the gone bot's seat played by
         the fill bot)."""
         store, now = self.lobby.store, time.time()
@@ -136,7 +137,7 @@ class Ladders:
             gone = [p for p in registered(game.seats)
                     if p not in bots or bots[p].state is BotState.GONE or now - bots[p].seen > self.stale]
             if time.monotonic() - self.waiting.setdefault(table.id, time.monotonic()) > self.join_wait:
-                seated = {seat.player_id for seat in table.seats if seat is not None}
+                seated = {seat.player_id for seat in table.seats if seat is not None and seat.ready}
                 for player in registered(game.seats):
                     if player not in seated and player not in gone:
                         await store.drop_bot(name, player)

@@ -1,6 +1,6 @@
 """A bot that leaves the ladder (issue 26: "a bot gone from the queue is dropped"): told its table,
-it goes without taking its seat, or stays connected and never takes it (--ladder-join-wait); the
-table, waiting for it, is closed, the bot is out of the queue, and the game opened again with the
+it goes without taking its seat, or stays connected and never takes it, or takes it and never
+says ready (--ladder-join-wait); the table, waiting for it, is closed, the bot is out of the queue, and the game opened again with the
 server's bot in its seat, so that the bots still there play their set out.  Over a real server
 process; the bots are SDK bots in the test's event loop."""
 
@@ -34,7 +34,7 @@ def ladder_server(tmp_path):
     assert not srv.errors(), "the server logged errors:\n" + "\n".join(srv.errors()[:20])
 
 
-@pytest.mark.parametrize("goes", [True, False], ids=["leaves", "stays-and-never-joins"])
+@pytest.mark.parametrize("goes", ["leaves", "stays-and-never-joins", "joins-and-is-never-ready"])
 async def test_a_bot_gone_before_its_table_is_replaced_by_the_fill_bot_and_the_set_is_played_out(
         ladder_server, tmp_path, goes):
     deserter = await Client.connect(ladder_server.url, "deserter", bot=True, player_key=new_key())
@@ -44,14 +44,18 @@ async def test_a_bot_gone_before_its_table_is_replaced_by_the_fill_bot_and_the_s
                            games=4, name=name) for name in ("one", "two")]
     running = asyncio.gather(*stayers)
     told = await recv(deserter, "ladder_table", timeout=30)
-    if goes:
+    if goes == "leaves":
         await deserter.close()  # told its table, it goes without joining
+    elif goes == "joins-and-is-never-ready":
+        await deserter.send(client_messages.join(told["invite"]))
+        assert (await recv(deserter, "table"))["you"] == told["seat"]
     async with asyncio.timeout(120):
         results = await running
     assert [[r.game for r in one] for one in results][0] == [r.game for r in results[1]]
-    if not goes:  # still connected: it is told it is out of the queue, and why
+    if goes != "leaves":  # still connected: it is told it is out of the queue, and why
         said = await recv(deserter, "error", timeout=10)
-        assert said["code"] == "ladder_dropped" and "did not take the seat" in said["message"]
+        assert said["code"] == "ladder_dropped" and "did not take the seat it was told of and say ready within 2 s" \
+            in said["message"]
     store = await open_store(str(tmp_path / "riichi.sqlite3"))
     try:
         games = await store.set_games("main", told["set"])

@@ -187,16 +187,18 @@ async def test_an_idle_table_expires(store):
 
 
 @pytest.mark.asyncio
-async def test_an_events_table_waits_for_its_players_however_long(store):
+async def test_an_events_or_a_ladders_table_waits_for_its_players_however_long(store):
     """An event's table (issue 27) is not closed as idle: its seats are reserved for its players,
-    and its round ends only when it has (docs/events.md)."""
+    and its round ends only when it has (docs/events.md); nor is a ladder's (issue 26), whose
+    ladder drops a bot that does not take its seat and opens the game again (docs/ladder.md)."""
     lobby = Lobby(SqliteStore(store), idle_seconds=0.0)
     seats = (SeatSpec.reserved("p1"), SeatSpec.reserved("p2"), SeatSpec.bot(), SeatSpec.bot())
     event_table = lobby.open_table(TableSpec(seats=seats, labels=("event:ab12", "event:ab12:round:1")))
+    ladder_table = lobby.open_table(TableSpec(seats=seats, labels=("ladder:main", "ladder:main:set:1")))
     other = lobby.open_table(TableSpec(seats=seats, labels=("arena:daily",)))
     await asyncio.sleep(0.01)
     assert lobby.expire_idle() == [other.id]
-    assert event_table.state == "waiting"
+    assert event_table.state == "waiting" and ladder_table.state == "waiting"
     await lobby.stop()
 
 
