@@ -22,6 +22,7 @@ from server.events.spec import EventSpec
 from server.finished import GameFinished
 from server.lobby import Lobby, LobbyError
 from server.store.event_rows import BOT_PREFIX, EventTableRow, EventTableState
+from server.store.protocol import Fenced
 from server.table.io import ExtraTime, SitIn, Stop
 from server.table.seats import TableState
 from server.table.session import Ending, Session
@@ -107,12 +108,17 @@ class EventTables:
 
     async def give_extra_time(self) -> int:
         """Give the tables this node runs the extra time the organiser asked for (the node that
-        runs a table takes it, once: another node's tables are that node's); how many were given."""
+        runs a table takes it, once, and keeps it with the table in the store before the table is
+        told: a node lost after that leaves it to the next; another node's tables are that
+        node's); how many were given."""
         given = 0
         for row in await self.lobby.store.extra_time_asked():
             table = self.lobby.tables.get(row.table_id) if row.table_id else None
-            if table is None or not await self.lobby.store.take_extra_time(row.event_id, row.round, row.table,
-                                                                            row.extra_asked):
+            try:
+                if table is None or not await self.lobby.store.take_extra_time(row.event_id, row.round, row.table,
+                                                                                row.extra_asked, table.id):
+                    continue
+            except Fenced:  # its lease was lost here a moment ago: the node that runs it now gives it
                 continue
             table.put(ExtraTime(row.extra_asked))
             log.info("event_extra_time", event_id=row.event_id, round=row.round, table=row.table,

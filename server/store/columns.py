@@ -84,10 +84,12 @@ def player_row(columns: Sequence[Any]) -> PlayerRow:
 
 def table_row(columns: Sequence[Any], seats: list[SeatRow], game_id: int | None,
               watchers: Iterable[str]) -> TableRow:
-    """A table from (id, invite_code, watch_code, rules, clock, state, broadcasts, spec, session_ends)."""
-    table_id, invite, watch, rules, clock, state, broadcasts, spec, session_ends = columns
+    """A table from (id, invite_code, watch_code, rules, clock, state, broadcasts, spec, session_ends,
+    session_extra)."""
+    table_id, invite, watch, rules, clock, state, broadcasts, spec, session_ends, session_extra = columns
     return TableRow(table_id, invite, watch, json.loads(rules), json.loads(clock), state, seats, game_id,
-                    tuple(watchers), broadcasts, json.loads(spec) if spec else None, session_ends)
+                    tuple(watchers), broadcasts, json.loads(spec) if spec else None, session_ends,
+                    float(session_extra or 0.0))
 
 
 STATS_COLUMNS = ("hands", "wins", "deal_ins", "riichi", "called")  # SeatStats' fields, in order

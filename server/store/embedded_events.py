@@ -77,8 +77,8 @@ class EmbeddedEvents:
     async def extra_time_asked(self) -> list[EventTableRow]:
         return self.file.extra_time_asked()
 
-    async def take_extra_time(self, event_id: str, round_: int, table: int, seconds: float) -> bool:
-        return self.file.take_extra_time(event_id, round_, table, seconds)
+    async def take_extra_time(self, event_id: str, round_: int, table: int, seconds: float, table_id: str) -> bool:
+        return self.file.take_extra_time(event_id, round_, table, seconds, table_id)
 
     async def add_event_penalty(self, event_id: str, penalty: PenaltyRow) -> None:
         self.file.add_event_penalty(event_id, penalty)

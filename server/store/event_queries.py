@@ -52,6 +52,8 @@ EXTRA_ASKED = (f"SELECT {EVENT_TABLE_COLUMNS} FROM event_tables WHERE extra_aske
                " ORDER BY event_id, round, table_no")
 TAKE_EXTRA = ("UPDATE event_tables SET extra_asked = 0 WHERE event_id = ? AND round = ? AND table_no = ?"
               " AND extra_asked = ?")
+# ... and, in the same transaction, kept with the table (its end moved once there is one)
+KEEP_EXTRA = "UPDATE tables SET session_extra = session_extra + ?, session_ends = session_ends + ? WHERE id = ?"
 # the tables not yet ended that a player sits at (the JSON holds each id in quotes: '%"ID"%')
 PLAYER_TABLES = (f"SELECT {EVENT_TABLE_COLUMNS} FROM event_tables WHERE state IN ('pending', 'opening', 'open',"
                  " 'reseat') AND COALESCE(sitters, seats) LIKE ? ORDER BY event_id, round, table_no")

@@ -276,8 +276,9 @@ class PostgresStore(PostgresEvents, LadderStore):
         out = []
         async with self.pool.acquire() as connection:
             for row in await connection.fetch(
-                    "SELECT id, invite_code, watch_code, rules, clock, state, broadcasts, spec, session_ends FROM tables"
-                    " WHERE state IN ('waiting', 'playing') AND ($1::text IS NULL OR id = $1) ORDER BY created", only):
+                    "SELECT id, invite_code, watch_code, rules, clock, state, broadcasts, spec, session_ends,"
+                    " session_extra FROM tables WHERE state IN ('waiting', 'playing')"
+                    " AND ($1::text IS NULL OR id = $1) ORDER BY created", only):
                 table_id = row[0]
                 seats = [seat_row(*seat) for seat in await connection.fetch(
                     'SELECT seat, name, kind, strategy, token_hash, host, "left", player_id FROM seats'

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import json
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from contextlib import AbstractAsyncContextManager
 from typing import Any
 
 from server.store import event_queries as q
@@ -25,6 +26,7 @@ def _changed(status: str) -> int:
 class PostgresEvents:
     pool: Any
     outage: Outage
+    _writing: Callable[[str], AbstractAsyncContextManager[Any]]  # PostgresStore's: a fenced write transaction
 
     async def _event_write(self, query: str, *args: Any) -> str:
         return await self.outage.held(lambda: self.pool.execute(numbered(query), *args))
@@ -117,8 +119,15 @@ class PostgresEvents:
     async def extra_time_asked(self) -> list[EventTableRow]:
         return [event_table_row(row) for row in await self._event_rows(q.EXTRA_ASKED)]
 
-    async def take_extra_time(self, event_id: str, round_: int, table: int, seconds: float) -> bool:
-        return _changed(await self._event_write(q.TAKE_EXTRA, event_id, round_, table, float(seconds))) == 1
+    async def take_extra_time(self, event_id: str, round_: int, table: int, seconds: float, table_id: str) -> bool:
+        async def attempt() -> bool:
+            async with self._writing(table_id) as connection:  # (fenced: the table's lease holder alone)
+                if _changed(await connection.execute(numbered(q.TAKE_EXTRA), event_id, round_, table,
+                                                     float(seconds))) != 1:
+                    return False
+                await connection.execute(numbered(q.KEEP_EXTRA), float(seconds), float(seconds), table_id)
+                return True
+        return await self.outage.held(attempt)
 
     async def add_event_penalty(self, event_id: str, penalty: PenaltyRow) -> None:
         await self._event_write(q.ADD_PENALTY, event_id, penalty.player_id, str(penalty.points), penalty.reason,

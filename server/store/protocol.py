@@ -219,8 +219,10 @@ class Store(Protocol):
     async def extra_time_asked(self) -> list[EventTableRow]:
         """The event tables in play with extra time asked for and not yet given."""
 
-    async def take_extra_time(self, event_id: str, round_: int, table: int, seconds: float) -> bool:
-        """The node running the table takes the extra time asked for (`seconds`, as read): True once."""
+    async def take_extra_time(self, event_id: str, round_: int, table: int, seconds: float, table_id: str) -> bool:
+        """The node running the table (`table_id`) takes the extra time asked for (`seconds`, as
+        read), kept with the table in the same transaction (its session_extra, and its end once it
+        has one): True once; Fenced when the table's lease was lost here."""
 
     async def add_event_penalty(self, event_id: str, penalty: PenaltyRow) -> None: ...
 

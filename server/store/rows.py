@@ -53,6 +53,7 @@ class TableRow:
     broadcasts: int = 0  # table broadcasts (not events or results) sent so far
     spec: dict[str, Any] | None = None  # what it was opened from (TableSpec.to_data); None: stored before specs
     session_ends: float | None = None  # a timed table's session end, wall-clock (server/table/session.py)
+    session_extra: float = 0.0  # the extra time it was given, seconds (in session_ends once its game started)
 
 
 @dataclass(frozen=True)

@@ -148,6 +148,10 @@ STEPS: Sequence[Step] = (
     (AddColumn("tables", "session_ends", "{real}"),
      AddColumn("event_tables", "extra_asked", "{real} NOT NULL DEFAULT 0"),
      AddColumn("event_tables", "by_time", "INTEGER NOT NULL DEFAULT 0")),
+    # 18: the extra time a timed table was given, kept with it from the moment its node takes it
+    # (before its game starts too, when there is no end yet to move), so that a restart or another
+    # node keeps it
+    AddColumn("tables", "session_extra", "{real} NOT NULL DEFAULT 0"),
 )
 
 

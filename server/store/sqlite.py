@@ -136,8 +136,8 @@ class SqliteFile(SqliteEvents):
 
     def open_tables(self) -> list[TableRow]:
         """Tables waiting for their game or in play: the ones a restart rebuilds."""
-        rows = self.db.execute("SELECT id, invite_code, watch_code, rules, clock, state, broadcasts, spec, session_ends"
-                               " FROM tables"
+        rows = self.db.execute("SELECT id, invite_code, watch_code, rules, clock, state, broadcasts, spec,"
+                               " session_ends, session_extra FROM tables"
                                " WHERE state IN ('waiting', 'playing')").fetchall()
         out = []
         for row in rows:

@@ -115,9 +115,15 @@ class SqliteEvents:
     def extra_time_asked(self) -> list[EventTableRow]:
         return [event_table_row(row) for row in self.db.execute(q.EXTRA_ASKED)]
 
-    def take_extra_time(self, event_id: str, round_: int, table: int, seconds: float) -> bool:
-        """The extra time asked for (`seconds`, as read) taken by the node that gives it: True once."""
-        return self.db.execute(q.TAKE_EXTRA, (event_id, round_, table, seconds)).rowcount == 1
+    def take_extra_time(self, event_id: str, round_: int, table: int, seconds: float, table_id: str) -> bool:
+        """The extra time asked for (`seconds`, as read) taken by the node that gives it, and kept
+        with its table `table_id`, in one transaction: True once."""
+        with self.db:
+            self.db.execute("BEGIN IMMEDIATE")
+            if self.db.execute(q.TAKE_EXTRA, (event_id, round_, table, seconds)).rowcount != 1:
+                return False
+            self.db.execute(q.KEEP_EXTRA, (seconds, seconds, table_id))
+            return True
 
     def add_event_penalty(self, event_id: str, penalty: PenaltyRow) -> None:
         self.db.execute(q.ADD_PENALTY, (event_id, penalty.player_id, str(penalty.points), penalty.reason,

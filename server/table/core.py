@@ -97,7 +97,7 @@ class TableCore(Seating):
                 raise ValueError("a table in play needs its game's record")
             core._replay(row.game_id, record)
         if core.session is not None:  # the same end as before the restart, or as on the node before
-            core.session.ends_at = row.session_ends
+            core.session.ends_at, core.session.extra = row.session_ends, row.session_extra
             core.session.time_up = core.game is not None and core.game.last_hand is not None
         core.history.floor = core.seq + 1  # what clients saw before the restart is not kept
         replies: list[Output] = [Holds(s.token_hash, i) for i, s in enumerate(core.seats)

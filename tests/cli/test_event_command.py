@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import re
+import signal
 import sqlite3
 import time
 
@@ -118,7 +119,8 @@ def test_extra_time_for_an_untimed_event_or_a_table_not_in_play_says_why(tmp_pat
 def test_extra_time_from_the_command_is_given_by_the_server_that_runs_the_table(server, capsys):
     """"the organiser can give one table extra time": the command writes it to the database, the
     server process running the table takes it at its next poll, and the table's session is then
-    that much longer, as a spectator of it is told."""
+    that much longer, as a spectator of it is told; taken before the table's game has begun, it is
+    kept with the table, so that the server killed then still has it when it comes back."""
     db = ("--db", str(server.db))
     event = _run(capsys, "create", "--name", "Timed cup", "--rounds", "1", "--session-minutes", "90", *db)[1].strip()
     _run(capsys, "add", event, "ann", "bob", "cid", "dee", *db)
@@ -138,6 +140,9 @@ def test_extra_time_from_the_command_is_given_by_the_server_that_runs_the_table(
         return table
     session = asyncio.run(watched())["session"]
     assert session["seconds"] == 95 * 60 and session["left_ms"] is None  # (the clock starts with the game)
+    server.stop(signal.SIGKILL)  # lost before the game begins: the table comes back with its extra time
+    server.start()
+    assert asyncio.run(watched())["session"]["seconds"] == 95 * 60
 
 
 def _until(check, seconds: float = 20) -> None:

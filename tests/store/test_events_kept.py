@@ -275,3 +275,28 @@ async def test_a_timed_tables_session_end_is_read_by_any_node(store):
     await store.set_session_end("t1", 1_700_000_000.5)
     assert await store.table_session_end("t1") == 1_700_000_000.5
     assert await store.table_codes("t1") == ("INV1", "WAT1")
+
+
+async def test_extra_time_taken_by_the_node_running_the_table_is_kept_with_it_once(store):
+    """The organiser's extra time, asked for in event_tables, is taken once and kept with the
+    table in the same transaction: before its game begins as the table's extra (no end yet to
+    move), after that in its end too; a table rebuilt from the store has both."""
+    event_id, _ = await _event(store, players=4, session_minutes=90)
+    [row] = await service.start_round(store, event_id)
+    await store.claim_event_table(event_id, 1, row.table)
+    await store.save_table("t1", "INV1", "WAT1", RULES, None)
+    await store.event_table_opened(event_id, 1, row.table, "t1")
+    assert await store.ask_extra_time(event_id, 1, row.table, 300.0)
+    [asked] = await store.extra_time_asked()
+    assert asked.extra_asked == 300.0
+    assert not await store.take_extra_time(event_id, 1, row.table, 299.0, "t1")  # (not what was read: asked again)
+    assert await store.take_extra_time(event_id, 1, row.table, 300.0, "t1")
+    assert not await store.take_extra_time(event_id, 1, row.table, 300.0, "t1")  # once
+    [table] = await store.open_tables()
+    assert table.session_extra == 300.0 and table.session_ends is None  # (the game has not begun)
+    await store.set_session_end("t1", 1_700_000_000.0)  # it begins, its end counting the extra
+    assert await store.ask_extra_time(event_id, 1, row.table, 60.0)
+    assert await store.take_extra_time(event_id, 1, row.table, 60.0, "t1")
+    [table] = await store.open_tables()
+    assert table.session_extra == 360.0 and table.session_ends == 1_700_000_060.0
+    assert await store.extra_time_asked() == []
