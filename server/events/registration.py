@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import secrets
 
-from server.events.service import add_player, event_of
+from server.events.service import event_of
 from server.events.spec import EventError
 from server.identity import key_hash
 from server.store.event_rows import EventRow
@@ -41,13 +41,16 @@ async def register(store: Store, event_id: str, token: str, player_id: str, name
         raise EventError("this registration link is no event's (or was replaced): ask the organiser for the link"
                          " again")
     players = await store.event_players(event.id)
-    if await store.event_tables(event.id):
-        if player_id in players:
+    if player_id in players:
+        return event, False
+    if not await store.event_tables(event.id):
+        for other in players:
+            row = await store.player(other)
+            if row is not None and row.name.casefold() == name.casefold():
+                raise EventError(f"another player of {event.name} is named {name}: choose another name")
+        if await store.register_event_player(event.id, player_id):  # (not once round 1 is written: one
+            return event, True  # after the other, so that a player told they are in is seated in it)
+        if player_id in await store.event_players(event.id):
             return event, False
-        raise EventError(f"registration for {event.name} closed when its first round started: ask the organiser,"
-                         " who can add you with `riichi-server event add`")
-    for other in players:
-        row = None if other == player_id else await store.player(other)
-        if row is not None and row.name.casefold() == name.casefold():
-            raise EventError(f"another player of {event.name} is named {name}: choose another name")
-    return event, await add_player(store, event.id, player_id)
+    raise EventError(f"registration for {event.name} closed when its first round started: ask the organiser,"
+                     " who can add you with `riichi-server event add`")

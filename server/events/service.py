@@ -16,7 +16,7 @@ from server.events.spec import EventError, EventSpec, Seating
 from server.events.standings import Penalty, SeatResult, Standing, TableResult, standings
 from server.events.winds import seat_round
 from server.identity import key_hash
-from server.store.event_rows import BOT_PREFIX, EventRow, EventTableRow, EventTableState, PenaltyRow
+from server.store.event_rows import BOT_PREFIX, EventRow, EventTableRow, EventTableState, PenaltyRow, RoundAdded
 from server.store.protocol import Store
 
 ENDED = (EventTableState.DONE, EventTableState.ABANDONED)
@@ -59,6 +59,22 @@ async def start_round(store: Store, event_id: str, given: Sequence[Sequence[str]
     """The next round's tables, written pending for a server to open: seated by the event's
     method, bots filling the seats left over, winds fair across rounds.  EventError when the
     round before is still in play, every round has started, or the seating cannot be made."""
+    for _ in range(SEATING_TRIES):
+        rows, players = await _seat_round(store, event_id, given)
+        added = await store.add_event_round(rows, players)
+        if added is RoundAdded.ADDED:
+            return rows
+        if added is RoundAdded.EXISTS:
+            raise EventError(f"round {rows[0].round} has started already")
+    raise EventError("players kept being added while the round was seated: start it again")
+
+
+SEATING_TRIES = 5  # a player added between reading the players and writing the round: seated again
+
+
+async def _seat_round(store: Store, event_id: str, given: Sequence[Sequence[str]] | None,
+                      ) -> tuple[list[EventTableRow], list[str]]:
+    """The next round's tables, and the players read to seat them."""
     _, spec = await event_of(store, event_id)
     tables = await store.event_tables(event_id)
     played = max((t.round for t in tables), default=0)
@@ -86,9 +102,7 @@ async def start_round(store: Store, event_id: str, given: Sequence[Sequence[str]
         seated = seating.shuffled(players + fillers, history, spec.rounds - played, seed)[0]
     rows = [EventTableRow(event_id, round_, n, order)  # type: ignore[arg-type]
             for n, order in enumerate(seat_round(seated, history), 1)]
-    if not await store.add_event_round(rows):
-        raise EventError(f"round {round_} has started already")
-    return rows
+    return rows, players
 
 
 SUBSTITUTE_BOT = "bot"  # `substitute`'s `by` for a server bot

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from server.store.event_rows import EventRow, EventSeatRow, EventTableRow, PenaltyRow
+from server.store.event_rows import EventRow, EventSeatRow, EventTableRow, PenaltyRow, RoundAdded
 from server.store.sqlite import SqliteFile
 
 
@@ -36,11 +36,14 @@ class EmbeddedEvents:
     async def add_event_player(self, event_id: str, player_id: str) -> bool:
         return self.file.add_event_player(event_id, player_id)
 
+    async def register_event_player(self, event_id: str, player_id: str) -> bool:
+        return self.file.register_event_player(event_id, player_id)
+
     async def event_players(self, event_id: str) -> list[str]:
         return self.file.event_players(event_id)
 
-    async def add_event_round(self, tables: Sequence[EventTableRow]) -> bool:
-        return self.file.add_event_round(tables)
+    async def add_event_round(self, tables: Sequence[EventTableRow], players: Sequence[str]) -> RoundAdded:
+        return self.file.add_event_round(tables, players)
 
     async def event_tables(self, event_id: str) -> list[EventTableRow]:
         return self.file.event_tables(event_id)

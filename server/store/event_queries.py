@@ -19,7 +19,14 @@ TABLE_SESSION_END = "SELECT session_ends FROM tables WHERE id = ?"
 # the next seq is counted in the insert itself: a player added twice is added once
 ADD_PLAYER = ("INSERT INTO event_players (event_id, player_id, seq, added)"
               " SELECT ?, ?, COUNT(*), ? FROM event_players WHERE event_id = ? ON CONFLICT DO NOTHING")
+# ... by self-registration: only while the event's first round has not started
+REGISTER_PLAYER = ("INSERT INTO event_players (event_id, player_id, seq, added)"
+                   " SELECT ?, ?, COUNT(*), ? FROM event_players WHERE event_id = ?"
+                   " HAVING NOT EXISTS (SELECT 1 FROM event_tables WHERE event_id = ?) ON CONFLICT DO NOTHING")
 PLAYERS = "SELECT player_id FROM event_players WHERE event_id = ? ORDER BY seq, player_id"
+# PostgreSQL: a transaction that adds a player or a round holds its event's row, so that the two
+# are one after the other (SQLite's writers are, by BEGIN IMMEDIATE)
+LOCK_EVENT = "SELECT id FROM events WHERE id = ? FOR UPDATE"
 ADD_TABLE = ("INSERT INTO event_tables (event_id, round, table_no, seats, state, table_id, game_id, sitters)"
              " VALUES (?, ?, ?, ?, ?, ?, ?, ?)")
 TABLES = f"SELECT {EVENT_TABLE_COLUMNS} FROM event_tables WHERE event_id = ? ORDER BY round, table_no"

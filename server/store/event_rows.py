@@ -22,6 +22,15 @@ class EventTableState(StrEnum):
     ABANDONED = "abandoned"
 
 
+class RoundAdded(StrEnum):
+    """What writing a round's tables did: written, or not because that round has tables already,
+    or because the event's players changed since they were read and seated (seat them again)."""
+
+    ADDED = "added"
+    EXISTS = "exists"
+    PLAYERS_CHANGED = "players changed"
+
+
 CLAIM_STALE_AFTER = 60.0  # seconds: a claim this old whose table is not open is a stopped server's, claimed again
 BOT_PREFIX = "bot:"  # a seat filled by a bot: "bot:N" (N tells the round's fillers apart)
 

@@ -12,8 +12,8 @@ from typing import Any
 from server.store import event_queries as q
 from server.store.event_queries import numbered
 from server.store.event_rows import (
-    CLAIM_STALE_AFTER, EventRow, EventSeatRow, EventTableRow, EventTableState, PenaltyRow, event_row, event_seat_row,
-    event_table_row, penalty_row,
+    CLAIM_STALE_AFTER, EventRow, EventSeatRow, EventTableRow, EventTableState, PenaltyRow, RoundAdded, event_row,
+    event_seat_row, event_table_row, penalty_row,
 )
 from server.store.pg_away import Outage
 
@@ -63,21 +63,34 @@ class PostgresEvents:
     async def add_event_player(self, event_id: str, player_id: str) -> bool:
         return _changed(await self._event_write(q.ADD_PLAYER, event_id, player_id, time.time(), event_id)) == 1
 
+    async def register_event_player(self, event_id: str, player_id: str) -> bool:
+        async def attempt() -> bool:
+            async with self.pool.acquire() as connection, connection.transaction():
+                await connection.execute(numbered(q.LOCK_EVENT), event_id)
+                return _changed(await connection.execute(numbered(q.REGISTER_PLAYER), event_id, player_id, time.time(),
+                                                         event_id, event_id)) == 1
+        return await self.outage.held(attempt)
+
     async def event_players(self, event_id: str) -> list[str]:
         return [row[0] for row in await self._event_rows(q.PLAYERS, event_id)]
 
-    async def add_event_round(self, tables: Sequence[EventTableRow]) -> bool:
+    async def add_event_round(self, tables: Sequence[EventTableRow], players: Sequence[str]) -> RoundAdded:
         import asyncpg  # only for a PostgreSQL store
 
-        async def attempt() -> bool:
+        async def attempt() -> RoundAdded:
             try:
                 async with self.pool.acquire() as connection, connection.transaction():
+                    if tables:
+                        await connection.execute(numbered(q.LOCK_EVENT), tables[0].event_id)
+                        read = await connection.fetch(numbered(q.PLAYERS), tables[0].event_id)
+                        if [row[0] for row in read] != list(players):
+                            return RoundAdded.PLAYERS_CHANGED
                     await connection.executemany(numbered(q.ADD_TABLE), [
                         (t.event_id, t.round, t.table, json.dumps(list(t.seats)), t.state.value, t.table_id,
                          t.game_id, None if t.sitters is None else json.dumps(list(t.sitters))) for t in tables])
             except asyncpg.UniqueViolationError:
-                return False
-            return True
+                return RoundAdded.EXISTS
+            return RoundAdded.ADDED
         return await self.outage.held(attempt)
 
     async def event_tables(self, event_id: str) -> list[EventTableRow]:

@@ -21,7 +21,7 @@ from server.game.actions import Action
 from server.game.record import GameRecord
 from server.rules.config import Rules
 from server.ratings import Progress, Rating, Rebuilt
-from server.store.event_rows import EventRow, EventSeatRow, EventTableRow, PenaltyRow
+from server.store.event_rows import EventRow, EventSeatRow, EventTableRow, PenaltyRow, RoundAdded
 from server.store.ladder_rows import LadderBotRow, LadderGameRow, LadderRow, LadderSeatRow, LadderSetRow
 from server.store.rows import GameRow, PastSeat, PlayerGame, PlayerRow, PlayerTotals, SeatRow, TableRow
 
@@ -172,11 +172,16 @@ class Store(Protocol):
     async def add_event_player(self, event_id: str, player_id: str) -> bool:
         """A player added to an event, after those before; False: it was in already."""
 
+    async def register_event_player(self, event_id: str, player_id: str) -> bool:
+        """A player added by self-registration, only while the event's first round has not
+        started (one after the other with add_event_round); False: in already, or it has."""
+
     async def event_players(self, event_id: str) -> list[str]:
         """An event's player ids in the order they were added."""
 
-    async def add_event_round(self, tables: Sequence[EventTableRow]) -> bool:
-        """A round's tables, pending, all or none; False: that round has tables already."""
+    async def add_event_round(self, tables: Sequence[EventTableRow], players: Sequence[str]) -> RoundAdded:
+        """A round's tables, pending, all or none, seated from `players` (the event's players as
+        read): not written when that round has tables already, or the players are not those now."""
 
     async def event_tables(self, event_id: str) -> list[EventTableRow]:
         """An event's tables by round and table."""

@@ -10,8 +10,8 @@ from collections.abc import Sequence
 
 from server.store import event_queries as q
 from server.store.event_rows import (
-    CLAIM_STALE_AFTER, EventRow, EventSeatRow, EventTableRow, EventTableState, PenaltyRow, event_row, event_seat_row,
-    event_table_row, penalty_row,
+    CLAIM_STALE_AFTER, EventRow, EventSeatRow, EventTableRow, EventTableState, PenaltyRow, RoundAdded, event_row,
+    event_seat_row, event_table_row, penalty_row,
 )
 
 
@@ -48,24 +48,32 @@ class SqliteEvents:
         """False: the player was in the event already."""
         return self.db.execute(q.ADD_PLAYER, (event_id, player_id, time.time(), event_id)).rowcount == 1
 
+    def register_event_player(self, event_id: str, player_id: str) -> bool:
+        """Added by self-registration; False: in already, or the first round has started."""
+        now = time.time()
+        return self.db.execute(q.REGISTER_PLAYER, (event_id, player_id, now, event_id, event_id)).rowcount == 1
+
     def event_players(self, event_id: str) -> list[str]:
         return [row[0] for row in self.db.execute(q.PLAYERS, (event_id,))]
 
-    def add_event_round(self, tables: Sequence[EventTableRow]) -> bool:
-        """A round's tables, all or none; False: that round has tables already."""
+    def add_event_round(self, tables: Sequence[EventTableRow], players: Sequence[str]) -> RoundAdded:
+        """A round's tables, all or none, seated from `players` (the event's, as read)."""
         self.db.execute("BEGIN IMMEDIATE")
         try:
+            if tables and self.event_players(tables[0].event_id) != list(players):
+                self.db.execute("ROLLBACK")
+                return RoundAdded.PLAYERS_CHANGED
             for t in tables:
                 self.db.execute(q.ADD_TABLE, (t.event_id, t.round, t.table, json.dumps(list(t.seats)), t.state.value,
                                               t.table_id, t.game_id, _sitters(t)))
         except sqlite3.IntegrityError:
             self.db.execute("ROLLBACK")
-            return False
+            return RoundAdded.EXISTS
         except BaseException:
             self.db.execute("ROLLBACK")
             raise
         self.db.execute("COMMIT")
-        return True
+        return RoundAdded.ADDED
 
     def event_tables(self, event_id: str) -> list[EventTableRow]:
         return [event_table_row(row) for row in self.db.execute(q.TABLES, (event_id,))]

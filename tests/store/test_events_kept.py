@@ -17,7 +17,7 @@ from server.game.flow import final_results
 from server.game.record import GameRecord
 from server.identity import new_player
 from server.rules.config import preset
-from server.store.event_rows import CLAIM_STALE_AFTER, EventTableState, PenaltyRow
+from server.store.event_rows import CLAIM_STALE_AFTER, EventTableRow, EventTableState, PenaltyRow, RoundAdded
 
 pytestmark = pytest.mark.asyncio
 RULES = preset("ema2016")
@@ -104,6 +104,45 @@ async def test_registration_closes_when_the_first_round_starts(store):
     with pytest.raises(EventError, match="closed when its first round started"):
         await registration.register(store, event_id, token, late.id, "late")
     assert (await registration.register(store, event_id, token, ids[0], "player00"))[1] is False  # in already
+
+
+async def test_a_registration_and_the_first_round_are_one_after_the_other(store):
+    """A player registered while round 1 was being seated is in round 1 or told registration
+    closed, never told they are in and left out: a round seated from players read before one
+    came is not written (seated again), and a registration once the round is written adds no
+    one."""
+    event_id, ids = await _event(store, players=3)
+    token = await registration.new_registration(store, event_id)
+    rows = [EventTableRow(event_id, 1, 1, (*ids, "bot:1"))]
+    walk_in = await store.add_player(new_player("walk-in", PlayerKind.HUMAN), "walk-in-hash")
+    assert (await registration.register(store, event_id, token, walk_in.id, "walk-in"))[1]  # (came meanwhile)
+    assert await store.add_event_round(rows, ids) is RoundAdded.PLAYERS_CHANGED
+    assert await store.event_tables(event_id) == []
+    assert await store.add_event_round(rows, [*ids, walk_in.id]) is RoundAdded.ADDED
+    assert await store.add_event_round(rows, [*ids, walk_in.id]) is RoundAdded.EXISTS
+    late = await store.add_player(new_player("late", PlayerKind.HUMAN), "late-hash")
+    assert not await store.register_event_player(event_id, late.id)  # (the round is written: closed)
+    assert await store.event_players(event_id) == [*ids, walk_in.id]
+
+
+async def test_start_round_seats_the_players_there_when_it_writes_the_round(store, monkeypatch):
+    """A registration between start-round's reading of the players and its writing of the round
+    (made to happen here) is seated in round 1: the round is seated again with them."""
+    event_id, ids = await _event(store, players=3)
+    token = await registration.new_registration(store, event_id)
+    walk_in = await store.add_player(new_player("walk-in", PlayerKind.HUMAN), "walk-in-hash")
+    reads = []
+    read_players = store.event_players
+
+    async def players_then_a_registration(event: str) -> list[str]:
+        read = await read_players(event)
+        reads.append(read)
+        if len(reads) == 1:
+            assert (await registration.register(store, event_id, token, walk_in.id, "walk-in"))[1]
+        return read
+    monkeypatch.setattr(store, "event_players", players_then_a_registration)
+    [row] = await service.start_round(store, event_id)
+    assert len(reads) >= 2 and sorted(row.seats) == sorted([*ids, walk_in.id])
 
 
 async def test_a_claim_left_opening_by_a_stopped_server_is_claimed_again_once_stale(store):
@@ -266,7 +305,7 @@ async def _finish_open(store, event_id: str) -> None:
 async def test_a_round_is_written_once(store):
     event_id, _ = await _event(store, players=4)
     rows = await service.start_round(store, event_id)
-    assert not await store.add_event_round(rows)
+    assert await store.add_event_round(rows, await store.event_players(event_id)) is RoundAdded.EXISTS
 
 
 async def test_a_timed_tables_session_end_is_read_by_any_node(store):
