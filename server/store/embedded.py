@@ -70,6 +70,9 @@ class SqliteStore(EmbeddedEvents, LadderStore):
     async def set_session_end(self, table_id: str, ends_at: float) -> None:
         self.file.set_session_end(table_id, ends_at)
 
+    async def set_table_spec(self, table_id: str, spec: Mapping[str, Any]) -> None:
+        self.file.set_table_spec(table_id, spec)
+
     async def set_table_broadcasts(self, table_id: str, count: int) -> None:
         self.file.set_table_broadcasts(table_id, count)
 

@@ -269,6 +269,9 @@ class PostgresStore(PostgresEvents, LadderStore):
     async def set_session_end(self, table_id: str, ends_at: float) -> None:
         await self._write(table_id, "UPDATE tables SET session_ends=$1 WHERE id=$2", ends_at, table_id)
 
+    async def set_table_spec(self, table_id: str, spec: Mapping[str, Any]) -> None:
+        await self._write(table_id, "UPDATE tables SET spec=$1 WHERE id=$2", optional_json_text(dict(spec)), table_id)
+
     async def set_table_broadcasts(self, table_id: str, count: int) -> None:
         await self._write(table_id, "UPDATE tables SET broadcasts=$1 WHERE id=$2", count, table_id)
 

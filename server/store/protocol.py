@@ -45,6 +45,9 @@ class Store(Protocol):
     async def set_session_end(self, table_id: str, ends_at: float) -> None:
         """When a timed table's session ends, wall-clock (server/table/session.py)."""
 
+    async def set_table_spec(self, table_id: str, spec: Mapping[str, Any]) -> None:
+        """A table's spec changed in play (TableSpec.to_data: a substitute's seat)."""
+
     async def set_table_broadcasts(self, table_id: str, count: int) -> None:
         """How many table broadcasts the table has sent (stored before the latest is sent)."""
 

@@ -79,6 +79,9 @@ class SqliteFile(SqliteEvents):
         """A timed table's session end, wall-clock."""
         self.db.execute("UPDATE tables SET session_ends=? WHERE id=?", (ends_at, table_id))
 
+    def set_table_spec(self, table_id: str, spec: Mapping[str, Any]) -> None:
+        self.db.execute("UPDATE tables SET spec=? WHERE id=?", (optional_json_text(dict(spec)), table_id))
+
     def set_table_broadcasts(self, table_id: str, count: int) -> None:
         """How many table broadcasts the table has sent (stored before the latest is sent)."""
         self.db.execute("UPDATE tables SET broadcasts=? WHERE id=?", (count, table_id))

@@ -34,7 +34,7 @@ from server.table.core import TableCore
 from server.table.io import (
     TABLE_MOVED, Act, Announce, AppendDecisions, Broadcast, CancelTimer, ClockFired, Disconnect, FinishGame,
     GameStarted, Holds, Input, Join, Log, Output, Reconnect, Released, RemoveSeat, RemoveWatcher, Restored, SaveSeat,
-    SaveTable, SaveWatcher, Seated, Send, SetBroadcasts, SetSeatHost, SetSeatLeft, SetSessionEnd, SetTableState,
+    SaveSpec, SaveTable, SaveWatcher, Seated, Send, SetBroadcasts, SetSeatHost, SetSeatLeft, SetSessionEnd, SetTableState,
     SetTimer, StartGame,
     Stop, StoreHeld, TableClosed, Watch,
 )
@@ -292,6 +292,8 @@ class Table:
                     await self.finishes.publish(finished)
             case SetSessionEnd(ends_at=ends_at):
                 await store.set_session_end(table_id, ends_at)
+            case SaveSpec(spec=spec):
+                await store.set_table_spec(table_id, spec)
             case SaveTable(invite=invite, watch=watch, rules=rules, clock=clock, spec=spec):
                 await store.save_table(table_id, invite, watch, rules, clock, spec)
             case RemoveSeat(seat=seat):

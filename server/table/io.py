@@ -260,6 +260,14 @@ class SaveSeat:
 
 
 @dataclass(frozen=True, slots=True)
+class SaveSpec:
+    """The table's spec changed in play (a substitute's seat: SitIn), kept so that a restart, or
+    another node, rebuilds the table with it."""
+
+    spec: Mapping[str, Any]  # TableSpec.to_data
+
+
+@dataclass(frozen=True, slots=True)
 class RemoveSeat:
     seat: int
 
@@ -342,7 +350,7 @@ class Announce:
 
 
 Persist = (SaveTable | SaveSeat | RemoveSeat | SetSeatLeft | SetSeatHost | SaveWatcher | RemoveWatcher
-           | SetTableState | SetBroadcasts | StartGame | AppendDecisions | FinishGame | SetSessionEnd)
+           | SetTableState | SetBroadcasts | StartGame | AppendDecisions | FinishGame | SetSessionEnd | SaveSpec)
 Output = Send | Broadcast | Seated | Released | Holds | TableClosed | SetTimer | CancelTimer | Log | Persist | Announce
 
 

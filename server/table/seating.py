@@ -21,10 +21,11 @@ from server.store.rows import SeatRow
 from server.table.base import TableBase
 from server.table.clock import auto_action
 from server.table.io import (
-    AddBot, Holds, Join, Leave, Member, Reconnect, Released, RemoveSeat, RemoveWatcher, SaveSeat, SaveWatcher, Seated,
-    SetSeatHost, SetSeatLeft, SitIn, StartGame,
+    AddBot, Holds, Join, Leave, Member, Reconnect, Released, RemoveSeat, RemoveWatcher, SaveSeat, SaveSpec, SaveWatcher,
+    Seated, SetSeatHost, SetSeatLeft, SitIn, StartGame,
 )
 from server.table.seats import Seat, SeatState, TableState
+from server.table.spec import SeatSpec
 
 WAITING, PLAYING = TableState.WAITING, TableState.PLAYING
 HERE, LEFT, BOT = SeatState.HERE, SeatState.LEFT, SeatState.BOT
@@ -82,6 +83,9 @@ class Seating(TableBase, ABC):
         if held.token_hash is not None:
             self._out.append(Holds(held.token_hash, None))
         self._log("substitute_named", seat=item.seat, player=item.player, strategy=item.strategy, seq=self.seq)
+        self.spec = self.spec.with_seat(item.seat, SeatSpec.bot(item.strategy) if item.strategy is not None
+                                        else SeatSpec.reserved(item.player))  # type: ignore[arg-type]
+        self._out.append(SaveSpec(self.spec.to_data()))  # (a restart, or another node, seats the substitute)
         if item.strategy is not None:
             self.reserved.pop(item.seat, None)
             self._seat_bots({item.seat: item.strategy}, named=held.name)

@@ -119,6 +119,12 @@ class TableSpec:
             if self.seed is not None:
                 raise SpecError("a spec has a seed or walls, not both: the walls would be dealt, and the seed not")
 
+    def with_seat(self, seat: int, seat_spec: SeatSpec) -> TableSpec:
+        """The same spec with one seat given otherwise (a substitute's: server/table/seating.py)."""
+        seats = list(self.seats)
+        seats[seat] = seat_spec
+        return replace(self, seats=tuple(seats))  # type: ignore[arg-type]
+
     @classmethod
     def for_host(cls, rules: str = "ema2016", overrides: Mapping[str, Any] | None = None,
                  clock: Mapping[str, Any] | None = None, player: str | None = None) -> TableSpec:
