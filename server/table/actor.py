@@ -34,9 +34,8 @@ from server.table.core import TableCore
 from server.table.io import (
     TABLE_MOVED, Act, Announce, AppendDecisions, Broadcast, CancelTimer, ClockFired, Disconnect, FinishGame,
     GameStarted, Holds, Input, Join, Log, Output, Reconnect, Released, RemoveSeat, RemoveWatcher, Restored, SaveSeat,
-    SaveSpec, SaveTable, SaveWatcher, Seated, Send, SetBroadcasts, SetSeatHost, SetSeatLeft, SetSessionEnd, SetTableState,
-    SetTimer, StartGame,
-    Stop, StoreHeld, TableClosed, Watch,
+    SaveSpec, SaveTable, SaveWatcher, Seated, Send, SetBroadcasts, SetSeatHost, SetSeatLeft, SetSessionEnd,
+    SetTableState, SetTimer, StartGame, Stop, StoreHeld, TableClosed, Watch,
 )
 from server.table.seats import Seat, TableState
 from server.table.session import SessionClock
