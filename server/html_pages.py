@@ -10,7 +10,7 @@ which escape it: a name is never markup.
 from __future__ import annotations
 
 import html
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from http import HTTPStatus
 from urllib.parse import quote
 
@@ -46,6 +46,20 @@ def table(header: Iterable[str], rows: Iterable[Iterable[str]], name_column: int
     body = "".join(f"<tr>{cells('td', row)}</tr>" for row in rows)
     return (f'<div class="scroll"><table class="list"><thead><tr>{cells("th", header)}</tr></thead>'
             f"<tbody>{body}</tbody></table></div>")
+
+
+def sparkline(values: Sequence[float], label: str, width: int = 120, height: int = 28) -> str:
+    """A small line of `values` in order, as inline SVG (`label`: what it shows, for a screen
+    reader and as its tooltip); empty for fewer than two."""
+    if len(values) < 2:
+        return ""
+    low, high = min(values), max(values)
+    span = (high - low) or 1.0
+    step = (width - 2) / (len(values) - 1)
+    points = " ".join(f"{1 + i * step:.1f},{1 + (height - 2) * (high - v) / span:.1f}" for i, v in enumerate(values))
+    return (f'<svg class="trend" width="{width}" height="{height}" viewBox="0 0 {width} {height}" role="img"'
+            f' aria-label="{text(label)}"><title>{text(label)}</title>'
+            f'<polyline points="{points}" fill="none" stroke="currentColor" stroke-width="1.5"/></svg>')
 
 
 def page(title: str, body: str) -> str:

@@ -115,6 +115,12 @@ async def test_two_sdk_bots_and_an_mjai_bot_play_a_duplicate_set_and_are_rated_a
     assert status == 200 and sorted(b["name"] for b in data["bots"]) == sorted(keys)
     assert all(b["games"] == 4 and b["interval"][0] < b["mu"] < b["interval"][1] for b in data["bots"])
     assert {b["player"]: b["mu"] for b in data["bots"]} == {p: r.mu for p, r in kept.items()}
+    # each bot's trend: its rating after each of its four games, in game order, ending at the one kept
+    ordered = sorted(g.game_id for g in games)
+    for bot in data["bots"]:
+        assert [h["game"] for h in bot["history"]] == ordered
+        assert (bot["history"][-1]["mu"], bot["history"][-1]["sigma"]) == (bot["mu"], bot["sigma"])
+    assert page.count('<svg class="trend"') == 3 and "mu − 3σ over its 4 games" in page
 
 
 async def test_an_unknown_ladder_and_a_bot_with_no_key_are_refused_in_one_line(ladder_server):
