@@ -164,7 +164,10 @@ class PlayApp(App[int]):
         line = Text(text, style=style)
         if clock:
             line.append(("  ·  " if text else "") + clock, style="bold")
-        self.query_one("#status", Static).update(line)
+        try:
+            self.query_one("#status", Static).update(line)
+        except NoMatches:  # (on the way out: the widgets go while the clock's tick may still come)
+            pass
 
     def _on_session(self, message: Message) -> None:
         self._keep_session(message["session"])

@@ -16,6 +16,7 @@ import secrets
 
 import structlog
 
+from protocol.messages import ErrorCode
 from server.away import Away
 from server.events.service import event_label, round_label
 from server.events.spec import EventSpec
@@ -70,6 +71,8 @@ class EventTables:
                 specs[row.event_id] = EventSpec.from_data(event.spec)
             try:
                 table = self.lobby.open_table(table_spec(row, specs[row.event_id]))
+                if not await table.opened():  # (its link is given out once it is stored, and its lease held)
+                    raise LobbyError(ErrorCode.INTERNAL, "the table could not be stored")
             except LobbyError as problem:  # (the server stops): another server, or this one's next start, opens it
                 log.warning("event_table_not_opened", event_id=row.event_id, round=row.round, table=row.table,
                             why=str(problem))

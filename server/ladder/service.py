@@ -209,6 +209,8 @@ class Ladders:
             return
         try:
             table = self.lobby.open_table(table_spec(ladder, one.number, one.seed, seats))
+            if not await table.opened():  # (its code is given out once it is stored, and its lease held)
+                raise LobbyError(ErrorCode.INTERNAL, "the table could not be stored")
         except LobbyError as problem:  # (the server stops): the next look, here or on another node
             log.warning("ladder_table_not_opened", ladder=ladder.name, set=one.number, why=str(problem))
             await store.release_ladder_game(ladder.name, one.number, rotation)

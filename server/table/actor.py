@@ -84,6 +84,7 @@ class Table:
         self.task: asyncio.Task | None = None
         self.log = log.bind(table=core.id)
         self._opening = list(opening)  # carried out before the first input (a new table is stored)
+        self._stored = asyncio.Event()  # set once that is done (a restored table's at once)
         self._timer: asyncio.TimerHandle | None = None
 
     @classmethod
@@ -173,9 +174,22 @@ class Table:
         """Queue an input, from `session` (None: the table's own, the lobby's or the server's)."""
         self.queue.put_nowait((item, session, time.perf_counter() if type(item) is Act else 0.0))
 
+    async def opened(self) -> bool:
+        """Wait until the new table is stored (and, on a node of several, its lease claimed), so
+        that its invite code may be given out: False when its task ended first (it could not be)."""
+        if self.task is None:
+            raise RuntimeError("the table is not started")
+        stored = asyncio.ensure_future(self._stored.wait())
+        try:
+            await asyncio.wait((stored, self.task), return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            stored.cancel()
+        return self._stored.is_set()
+
     async def run(self) -> None:
         try:
             await self._carry(self._opening, None)
+            self._stored.set()
             while self.core.state is not TableState.CLOSED:
                 item, session, came = await self.queue.get()
                 share, creator = self.share, self.creator

@@ -58,3 +58,20 @@ async def test_the_status_line_shows_the_session_counting_down_then_the_time_up(
                                                                         "last_hand": 0}})
         await until(pilot, lambda: app.handled == len(game.start_events) + 2, "the session message")
         assert str(app.query_one("#status").render()).endswith("time is up: this hand is the last")
+
+
+
+@pytest.mark.asyncio
+async def test_a_tick_once_the_status_line_is_gone_does_nothing():
+    """riichi-play quitting at a timed table: its widgets go while the clock's tick (twice a
+    second) may still come, and that tick drew the status line it could no longer find (a
+    traceback on the way out; seen in a test run)."""
+    game = Game(TENHOU, seed=b"session-clock" * 3, names=["alice", "bob", "carol", "dave"])
+    conn = StandIn()
+    app = PlayApp(conn)
+    async with app.run_test(size=(120, 40)) as pilot:
+        conn.queue.put_nowait({**table_message(0, game.names), "session": SESSION})
+        await until(pilot, lambda: app.handled == 1, "the table")
+        await app.query_one("#status").remove()  # (as on the way out)
+        await pilot.pause(1.2)  # two ticks
+        assert app.is_running

@@ -249,3 +249,23 @@ async def test_a_player_joining_a_waiting_table_full_of_bots_takes_a_bots_seat(l
         table.put(Ready(), player)
     assert (await next_message(friend, "event"))["event"]["type"] == "game_start"  # the game starts with them
     assert [s.kind for s in table.seats] == ["human"] * 4
+
+
+@pytest.mark.asyncio
+async def test_a_table_opened_from_a_spec_is_stored_before_its_code_is_given_out(store):
+    """An organiser's table (an event's, a ladder's) is linked only once `opened()`: stored, and on
+    a node of several its lease claimed (tests/cluster/test_events_across_nodes.py); a table that
+    could not be stored says so, and is never linked."""
+    lobby = Lobby(SqliteStore(store))
+    seats = (SeatSpec.reserved("p1"), SeatSpec.reserved("p2"), SeatSpec.bot(), SeatSpec.bot())
+    table = lobby.open_table(TableSpec(seats=seats, labels=("event:ab12",)))
+    assert await table.opened() and [row.id for row in store.open_tables()] == [table.id]
+
+    class Refusing(SqliteStore):
+        async def save_table(self, *args, **kwargs) -> None:
+            raise RuntimeError("table t claimed by another node as it was made")
+    refused = Lobby(Refusing(store)).open_table(TableSpec(seats=seats, labels=("event:cd34",)))
+    assert not await refused.opened() and [row.id for row in store.open_tables()] == [table.id]
+    with pytest.raises(RuntimeError, match="claimed by another node"):
+        await refused.task
+    await lobby.stop()
