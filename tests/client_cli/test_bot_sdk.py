@@ -61,13 +61,15 @@ async def test_four_sdk_bots_play_a_whole_game_and_every_answer_is_an_offered_ac
     assert len(finals) == 1 and None not in finals
     assert all(r.final is not None and r.final == results[0].final for r in results)
     assert sorted(r.seat for r in results) == [0, 1, 2, 3]
-    for bot, result in zip(bots, results):
-        assert not result.invalid and result.decisions == len(bot.asked) > 20 and bot.events > 100
-        assert all(answer in actions for actions, answer in bot.asked)
     store = SqliteFile(server.db)
     try:  # the game the bots played is stored, and its record replays to their result
         assert results[0].game in [g.id for g in store.games(finished=True)]
-        game = store.record(results[0].game).replay()
+        record = store.record(results[0].game)
+        for bot, result in zip(bots, results):  # each asked every decision its seat has in the record
+            stored = sum(seat == result.seat for seat, _ in record.decisions)
+            assert not result.invalid and result.decisions == len(bot.asked) == stored > 0 and bot.events > 100
+            assert all(answer in actions for actions, answer in bot.asked)
+        game = record.replay()
         assert game.final["scores"] == results[0].final["scores"]
     finally:
         store.close()

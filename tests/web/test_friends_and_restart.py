@@ -89,7 +89,11 @@ def test_a_friend_joins_by_the_link_a_third_watches_and_both_players_come_back_a
 
     both(lambda p, s: p is alice and s["mode"] == "discard" and alice.played.discards >= 4
          and bob.played.discards >= 3)
-    before_host, before_friend, seen = picture(host), picture(friend), picture(watcher)
+    before_host = picture(host)
+    # (the others' pages, in their own browsers, may still be drawing the discard before alice's draw)
+    bob.until(lambda s: picture(friend)["ponds"] == before_host["ponds"], 15, "bob's page up to date")
+    carol.until(lambda s: picture(watcher)["ponds"] == before_host["ponds"], 15, "the watcher's page up to date")
+    before_friend, seen = picture(friend), picture(watcher)
     assert len(before_host["hand"]) == 14 and len(before_friend["hand"]) == 13
     concealed = set(before_host["hand"]) | set(before_friend["hand"])
     assert not concealed & set(seen["all"]) and not seen["hand"]  # the watcher's DOM

@@ -118,7 +118,7 @@ def test_a_tile_whose_picture_cannot_load_is_its_text_and_the_keys_play(server, 
     assert [t.text for t in tiles] == [t.get_attribute("data-face") for t in tiles]
     assert all(len(t.text) == 2 and t.text[0] in "0123456789ESWNGR" for t in tiles)
     assert not browser.find_elements(By.CSS_SELECTOR, "#hand img")
-    player.play(lambda s, p: p.discards + p.passes >= 5 and s["mode"] == "discard")
+    player.play(lambda s, p: p.discards >= 3 and s["mode"] == "discard")  # (passes on calls offered between)
     assert player.played.discards >= 3
 
 

@@ -97,7 +97,7 @@ def test_a_finished_games_replay_opens_from_its_final_screen_and_every_step_show
     store.close()
     wait_for_replay(browser)
     assert browser.find_element("css selector", "#replay-title").text.startswith(f"Game {game}: alice")
-    assert len(browser.find_elements("css selector", "#replay-toc li")) == len(doc["hands"]) >= 4
+    assert len(browser.find_elements("css selector", "#replay-toc li")) == len(doc["hands"]) >= 1
     assert len(browser.find_elements("css selector", "#replay-standings .standings tbody tr")) == 4
     names = {a.text: a.get_attribute("href")
              for a in browser.find_elements("css selector", "#replay-view a.player-link")}
