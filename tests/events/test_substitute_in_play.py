@@ -15,38 +15,19 @@ from client_cli.bot.strategies import make_bot
 from protocol.client import Client
 from server.event_page import player_tables
 from server.events import service
-from server.events.spec import EventSpec
-from server.identity import key_hash, new_key, new_player
 from server.store.event_rows import EventTableState
-from server.store.rows import PlayerKind
+from tests.events.one_table import one_table_event, until
 
 pytestmark = [pytest.mark.asyncio, pytest.mark.server("--event-poll", "0.1")]
 
-
-async def _until(check, seconds: float = 30) -> None:
-    async with asyncio.timeout(seconds):
-        while not await check():
-            await asyncio.sleep(0.05)
 
 
 async def test_a_substitute_named_after_the_game_began_takes_the_missing_players_seat_and_it_counts_for_them(
         in_process_server):
     lobby = in_process_server.app.lobby
     store = lobby.store
-    event, _ = await service.create_event(store, EventSpec("late cup"))
-    keys = {}
-    for name in ("ann", "bob", "cid", "dee", "sub"):
-        key = new_key()
-        player = await store.add_player(new_player(name, PlayerKind.BOT, issued=True), key_hash(key))
-        if name != "sub":
-            await service.add_player(store, event.id, player.id)
-        keys[name] = (player.id, key)
-    [row] = await service.start_round(store, event.id)
-
-    async def opened() -> bool:
-        return (await store.event_tables(event.id))[0].state is EventTableState.OPEN
-    await _until(opened)
-    table = lobby.tables[(await store.event_tables(event.id))[0].table_id]
+    event, keys, row = await one_table_event(store, "late cup")
+    table = lobby.tables[row.table_id]
     missing, missing_key = keys["dee"]
     seat = row.seats.index(missing)
     present = [play(make_bot("builtin", name, seed=1), in_process_server.url, code=table.invite,
@@ -64,7 +45,7 @@ async def test_a_substitute_named_after_the_game_began_takes_the_missing_players
     async def reseated() -> bool:
         return (await store.event_tables(event.id))[0].state is EventTableState.OPEN and \
             table.core.reserved.get(seat) == keys["sub"][0]
-    await _until(reseated)
+    await until(reseated)
     back = await Client.connect(in_process_server.url, "dee", resume=dee.resume_token, player_key=missing_key)
     assert (await back.recv())["code"] == "seat_lost"  # the seat is the substitute's now
     await back.close()
@@ -78,7 +59,7 @@ async def test_a_substitute_named_after_the_game_began_takes_the_missing_players
 
     async def done() -> bool:
         return (await store.event_tables(event.id))[0].state is EventTableState.DONE
-    await _until(done, 10)
+    await until(done, 10)
     final = substitute.final
     lines = {line.player: line.total for line in await service.event_standings(store, event.id)}
     assert lines == {p: Fraction(str(final["results"][s])) for s, p in enumerate(row.seats)}  # credit-player
@@ -89,19 +70,8 @@ async def test_a_substitute_named_after_the_game_began_takes_the_missing_players
 async def test_a_bot_named_after_the_game_began_plays_the_missing_players_seat_at_once(in_process_server):
     lobby = in_process_server.app.lobby
     store = lobby.store
-    event, _ = await service.create_event(store, EventSpec("bot-late cup"))
-    keys = {}
-    for name in ("ann", "bob", "cid", "dee"):
-        key = new_key()
-        player = await store.add_player(new_player(name, PlayerKind.BOT, issued=True), key_hash(key))
-        await service.add_player(store, event.id, player.id)
-        keys[name] = (player.id, key)
-    [row] = await service.start_round(store, event.id)
-
-    async def opened() -> bool:
-        return (await store.event_tables(event.id))[0].state is EventTableState.OPEN
-    await _until(opened)
-    table = lobby.tables[(await store.event_tables(event.id))[0].table_id]
+    event, keys, row = await one_table_event(store, "bot-late cup")
+    table = lobby.tables[row.table_id]
     games = asyncio.gather(*(play(make_bot("builtin", name, seed=1), in_process_server.url, code=table.invite,
                                   player_key=keys[name][1], timeout=120) for name in ("ann", "bob", "cid")))
     dee = await Client.connect(in_process_server.url, "dee", player_key=keys["dee"][1])
@@ -118,7 +88,7 @@ async def test_a_bot_named_after_the_game_began_plays_the_missing_players_seat_a
 
     async def done() -> bool:
         return (await store.event_tables(event.id))[0].state is EventTableState.DONE
-    await _until(done, 10)
+    await until(done, 10)
     [result] = await service.table_results(store, event.id)
     seat = row.seats.index(keys["dee"][0])
     assert [s.substitute for s in result.seats] == [i == seat for i in range(4)]

@@ -14,41 +14,21 @@ from client_cli.bot.sdk import play
 from client_cli.bot.strategies import make_bot
 from protocol.client import Client
 from server.events import service
-from server.events.spec import EventSpec
-from server.identity import key_hash, new_key, new_player
-from server.store.event_rows import EventTableState
 from server.store.opening import open_store
-from server.store.rows import PlayerKind
 from server.table.spec import TableSpec
+from tests.events.one_table import one_table_event, until
 from tests.harness import ServerProcess
 
 pytestmark = pytest.mark.asyncio
 
-
-async def _until(check, seconds: float = 30) -> None:
-    async with asyncio.timeout(seconds):
-        while not await check():
-            await asyncio.sleep(0.05)
 
 
 async def test_a_substitute_named_in_play_takes_the_seat_after_the_server_was_killed_before_they_joined(tmp_path):
     server = ServerProcess(tmp_path / "riichi.sqlite3", "--event-poll", "0.1").start()
     store = await open_store(str(server.db))
     try:
-        event, _ = await service.create_event(store, EventSpec("restart cup"))
-        keys = {}
-        for name in ("ann", "bob", "cid", "dee", "sub"):
-            key = new_key()
-            player = await store.add_player(new_player(name, PlayerKind.BOT, issued=True), key_hash(key))
-            if name != "sub":
-                await service.add_player(store, event.id, player.id)
-            keys[name] = (player.id, key)
-        [row] = await service.start_round(store, event.id)
-
-        async def opened() -> bool:
-            return (await store.event_tables(event.id))[0].state is EventTableState.OPEN
-        await _until(opened)
-        table_id = (await store.event_tables(event.id))[0].table_id
+        event, keys, row = await one_table_event(store, "restart cup")
+        table_id = row.table_id
         invite, _ = await store.table_codes(table_id)
         present = asyncio.gather(*(play(make_bot("builtin", name, seed=1), server.url, code=invite,
                                         player_key=keys[name][1], timeout=120) for name in ("ann", "bob", "cid")))
@@ -65,7 +45,7 @@ async def test_a_substitute_named_in_play_takes_the_seat_after_the_server_was_ki
         async def kept() -> bool:  # the server running the table has seated the substitute in its spec
             [stored] = [t for t in await store.open_tables() if t.id == table_id]
             return TableSpec.from_data(stored.spec).reserved().get(seat) == keys["sub"][0]
-        await _until(kept)
+        await until(kept)
         server.stop(signal.SIGKILL)  # before the substitute joins
         server.start()
         substitute = await play(make_bot("builtin", "sub", seed=2), server.url, code=invite,
