@@ -188,7 +188,12 @@ class Table:
 
     async def run(self) -> None:
         try:
-            await self._carry(self._opening, None)
+            try:
+                await self._carry(self._opening, None)
+            except Exception:  # noqa: BLE001 - not stored (its lease taken as it was made): never linked
+                self.log.exception("table_not_opened")
+                self.replies.closed(self)  # (the lobby forgets it; `opened()` says False)
+                return
             self._stored.set()
             while self.core.state is not TableState.CLOSED:
                 item, session, came = await self.queue.get()
