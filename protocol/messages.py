@@ -62,7 +62,7 @@ class ErrorCode(StrEnum):
     REGISTRATION = "registration"  # a register_event refused: a link no event's, registration closed, a name taken
     NO_PLAYER = "no_player"  # a rename, register_event or ladder_join from a connection whose hello said no player key
     NO_LADDER = "no_ladder"  # a ladder_join of a ladder the server does not have
-    LADDER_DROPPED = "ladder_dropped"  # a bot out of a ladder's queue: it did not take the seat it was told of and say ready
+    LADDER_DROPPED = "ladder_dropped"  # a bot out of a ladder's queue: not seated and ready in time
     UNAVAILABLE = "unavailable"  # the service cannot reach what it needs (Redis) just now: try again soon
     INTERNAL = "internal"
 
