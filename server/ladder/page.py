@@ -112,7 +112,8 @@ def ladder_page(ladder: Ladder, bots: list[BotLine], games: list[LadderGameRow],
         body += table(header, [
             (str(rank), link(player_href(b.player_id), names.get(b.player_id, b.player_id)), f"{b.rating.mu:.1f}",
              f"{b.interval[0]:.1f} – {b.interval[1]:.1f}", f"{b.rating.ordinal:.1f}",
-             _trend(history.get(b.player_id, [])), str(b.games), f"{b.average_place:.2f}" if b.average_place is not None else "", text(b.state or "left"))
+             _trend(history.get(b.player_id, [])), str(b.games),
+             f"{b.average_place:.2f}" if b.average_place is not None else "", text(b.state or "left"))
             for rank, b in enumerate(bots, 1)], name_column=1)
     else:
         body += "<p class=\"none\">No bot has joined yet: riichi-bot --ladder NAME --player-key KEY.</p>"

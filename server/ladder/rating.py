@@ -73,4 +73,4 @@ class Trends:
             for player, rating in new.items():
                 self.points[player].append((game_id, rating))
         self.seen = ids
-        return self.points
+        return {player: list(points) for player, points in self.points.items()}  # (the next look may add)
