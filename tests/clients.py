@@ -9,6 +9,7 @@ import random
 import signal
 import urllib.error
 import urllib.request
+from collections.abc import Callable
 from typing import Any
 
 from protocol.client import Client
@@ -21,6 +22,17 @@ async def recv(client, kind: str, timeout: float = 10.0) -> dict[str, Any]:
         message = await asyncio.wait_for(client.recv(), timeout)
         if message["type"] == kind:
             return message
+
+
+async def messages_until(client, predicate: Callable[[dict], bool], timeout: float = 10.0) -> list[dict]:
+    """What arrives up to and including the first message for which `predicate` holds (rather
+    than until a quiet moment, which a loaded machine's pause can bring too early)."""
+    seen = []
+    while True:
+        m = await asyncio.wait_for(client.recv(), timeout)
+        seen.append(m)
+        if predicate(m):
+            return seen
 
 
 async def until_quiet(client, seconds: float = 0.5) -> list[dict]:

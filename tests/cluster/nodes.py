@@ -66,12 +66,18 @@ def healthz(port: int) -> tuple[int, str]:
 async def outage(nodes: list[ServerProcess], seconds: float, stop: Callable[[], None], start: Callable[[], None],
                  what: str, meanwhile: Callable[[], Awaitable[Any]] | None = None) -> list[tuple[int, str]]:
     """A service the nodes need stopped (`stop`) for `seconds` and started again (`start`,
-    whatever happens); each node's /healthz a few seconds into it (and then `meanwhile`)."""
+    whatever happens); each node's /healthz a few seconds into it, asked again until every node
+    says it is unwell or a second before the end (a loaded node notices late), and then
+    `meanwhile`."""
     stop()
     stopped = time.monotonic()
     try:
         await asyncio.sleep(min(seconds, 3.0))
-        during = await asyncio.gather(*(asyncio.to_thread(healthz, node.port) for node in nodes))
+        while True:
+            during = await asyncio.gather(*(asyncio.to_thread(healthz, node.port) for node in nodes))
+            if all(status != 200 for status, _ in during) or time.monotonic() - stopped > seconds - 1.0:
+                break
+            await asyncio.sleep(0.2)
         if meanwhile is not None:
             await meanwhile()
         await asyncio.sleep(seconds - (time.monotonic() - stopped))

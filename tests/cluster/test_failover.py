@@ -78,7 +78,7 @@ async def test_an_answer_kept_across_a_failover_counts_only_if_its_decision_was_
     the game went on with the first.  A decision is answered once: the seat's discard is the
     last answer its client gave, and the game finishes with the result its record replays to."""
     url = await new_database(postgres)
-    nodes = start_nodes(url, redis_server.url, tmp_path, "abc", "--no-handoff", "--lease-ttl", "1.5")
+    nodes = start_nodes(url, redis_server.url, tmp_path, "abc", "--no-handoff", "--lease-ttl", "3")
     front = Front([n.port for n in nodes])
     redis = aioredis.Redis.from_url(redis_server.url)
     try:

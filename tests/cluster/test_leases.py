@@ -45,7 +45,7 @@ async def test_only_one_node_gets_a_tables_lease_and_each_claim_has_a_higher_epo
 
 
 async def test_a_lease_not_renewed_runs_out_and_another_node_claims_it_with_a_higher_epoch(redis):
-    first, second = Leases(redis, "a", ttl=0.3), Leases(redis, "b", ttl=0.3)
+    first, second = Leases(redis, "a", ttl=2.0), Leases(redis, "b", ttl=2.0)  # (held longer than a stall)
     assert await first.claim("t1") == 1
     assert await second.claim("t1") is None
     while await redis.exists("riichi:lease:t1"):
@@ -55,7 +55,7 @@ async def test_a_lease_not_renewed_runs_out_and_another_node_claims_it_with_a_hi
 
 
 async def test_the_keeper_renews_its_leases_and_says_at_once_when_one_is_refused(redis):
-    leases, lost = Leases(redis, "a", ttl=1.0), []
+    leases, lost = Leases(redis, "a", ttl=5.0), []
     keeper = LeaseKeeper(leases, lambda table, epoch: lost.append((table, epoch)))
     for table in ("t1", "t2"):
         sent = time.monotonic()

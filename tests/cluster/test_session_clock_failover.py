@@ -57,7 +57,7 @@ async def _watched_session(url: str, watch: str) -> dict:
 
 async def test_the_node_that_takes_a_timed_table_over_keeps_its_session_end(postgres, redis_server, tmp_path):
     url = await new_database(postgres)
-    nodes = start_nodes(url, redis_server.url, tmp_path, "ab", "--lease-ttl", "1", "--event-poll", "0.2")
+    nodes = start_nodes(url, redis_server.url, tmp_path, "ab", "--lease-ttl", "2", "--event-poll", "0.2")
     store = await open_store(url)
     redis = aioredis.Redis.from_url(redis_server.url)
     player_game = None

@@ -63,8 +63,8 @@ async def test_a_game_finished_on_one_node_reaches_the_subscribers_of_the_other_
 
 async def test_a_spec_table_whose_node_stops_is_rebuilt_by_another_with_its_reserved_seat(postgres, redis_server):
     url = await new_database(postgres)
-    a = await InProcessServer(url, "--redis", redis_server.url, "--node-id", "a", "--lease-ttl", "1").start_async()
-    b = await InProcessServer(url, "--redis", redis_server.url, "--node-id", "b", "--lease-ttl", "1").start_async()
+    a = await InProcessServer(url, "--redis", redis_server.url, "--node-id", "a", "--lease-ttl", "3").start_async()
+    b = await InProcessServer(url, "--redis", redis_server.url, "--node-id", "b", "--lease-ttl", "3").start_async()
     try:
         on_b: list[GameFinished] = []
         b.app.lobby.finishes.subscribe(on_b.append)
@@ -72,7 +72,7 @@ async def test_a_spec_table_whose_node_stops_is_rebuilt_by_another_with_its_rese
                                                       SeatSpec.bot("shanten"), SeatSpec.bot("builtin")),
                          labels=("event:5",))
         table = a.app.lobby.open_table(spec)
-        await asyncio.sleep(0.2)  # stored, and its lease claimed
+        assert await table.opened()  # stored, and its lease claimed
         await a.stop_async()  # its leases given up: b takes the table over
         async with asyncio.timeout(30):
             while table.id not in b.app.lobby.tables:

@@ -152,6 +152,6 @@ async def test_sigterm_tells_clients_bye_and_exits_cleanly(server):
     await play(host, random.Random(12), stop_after=5)
     started = time.monotonic()
     assert await server.stop_async(signal.SIGTERM) == 0
-    assert time.monotonic() - started < 5
+    assert time.monotonic() - started < 15  # (at once; room for a loaded machine)
     assert (await recv(client, "bye"))["reason"]
     assert (await recv(host, "bye"))["reason"] == "the server is stopping"

@@ -166,7 +166,7 @@ class FuzzTable:
     def _poll_health(self) -> None:
         while self._polling:
             self.health_checks += 1
-            if not self.server.healthy(timeout=2.0):
+            if not self.server.healthy(timeout=10.0):  # (an answer, however slow on a loaded machine)
                 self.health_failures.append(time.strftime("%H:%M:%S"))
             time.sleep(0.1)
 

@@ -8,18 +8,9 @@ import signal
 import pytest
 
 from protocol.client import Client
-from tests.clients import host_guest_and_two_bots, recv, until_quiet
+from tests.clients import host_guest_and_two_bots, messages_until, recv, until_quiet
 
 pytestmark = pytest.mark.server(shared=True)  # one server for the module (a test that stops it has its own)
-
-
-async def messages_until(client, predicate, timeout=10.0) -> list[dict]:
-    seen = []
-    while True:
-        m = await asyncio.wait_for(client.recv(), timeout)
-        seen.append(m)
-        if predicate(m):
-            return seen
 
 
 async def new_table(client, **extra) -> dict:
@@ -200,7 +191,7 @@ async def test_a_seat_left_on_purpose_is_still_played_for_at_once_after_a_restar
     host, guest, table = await host_guest_and_two_bots(server, {"none": True})
     await messages_until(guest, lambda m: m["type"] == "event")
     await guest.send({"type": "leave"})
-    await until_quiet(host)  # the leave is handled (and stored) before the kill
+    await messages_until(guest, lambda m: m["type"] == "left")  # the leave is handled (and stored) before the kill
     host_token, guest_token = host.resume_token, guest.resume_token
     await host.close()
     await guest.close()

@@ -14,7 +14,7 @@ import pytest
 from client_cli.bot.sdk import play
 from client_cli.bot.strategies import BuiltinBot
 from protocol.client import Client
-from tests.clients import play_counting, recv, until_quiet
+from tests.clients import messages_until, play_counting, recv
 
 
 def last_seq(messages: list[dict]) -> int:
@@ -32,8 +32,9 @@ async def waiting_table(server) -> tuple[Client, Client, dict, list[dict]]:
     assert (await recv(guest, "table"))["you"] == 1
     await host.send({"type": "add_bot", "strategy": "shanten"})
     await guest.send({"type": "ready"})
-    seen = [first, *await until_quiet(host)]
-    table = [m for m in seen if m["type"] == "table"][-1]
+    seen = [first, *await messages_until(host, lambda m: m["type"] == "table" and m["seats"][2] is not None
+                                         and m["seats"][1]["ready"])]
+    table = seen[-1]
     assert [s and (s["kind"], s["ready"]) for s in table["seats"]] == [("human", False), ("human", True),
                                                                        ("bot", True), None]
     return host, guest, table, seen
@@ -118,13 +119,17 @@ async def test_a_restored_waiting_table_still_expires_when_idle_and_its_players_
     token = host.resume_token
     await srv.stop_async(signal.SIGKILL)
     srv.start()
-    await asyncio.sleep(2.5)  # nobody comes back for longer than --idle
+
+    def closed() -> bool:
+        with sqlite3.connect(srv.db) as db:
+            return db.execute("SELECT state FROM tables WHERE id=?", (table["table"],)).fetchone()[0] == "closed"
+    async with asyncio.timeout(30):  # nobody comes back for longer than --idle (1 s), and the janitor sees it
+        while not closed():
+            await asyncio.sleep(0.2)
     back = await Client.connect(srv.url, "host", resume=token)
     assert back.welcome["resumed"] is False
     lost = await recv(back, "error", timeout=5)
     assert lost["code"] == "seat_lost" and "idle" in lost["message"], lost["message"]
-    with sqlite3.connect(srv.db) as db:
-        assert db.execute("SELECT state FROM tables WHERE id=?", (table["table"],)).fetchone()[0] == "closed"
     await back.close()
 
 

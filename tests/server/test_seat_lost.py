@@ -18,12 +18,15 @@ async def test_resuming_a_seat_the_host_handed_to_a_bot_says_seat_lost(server):
     await recv(guest, "offer")
     token = guest.resume_token
     await guest.close()
-    await asyncio.sleep(0.5)
-    await host.send({"type": "add_bot", "seat": 1})
-    while True:
-        m = await recv(host, "table")
-        if m["seats"][1]["kind"] == "bot":
-            break
+    async with asyncio.timeout(20):  # asked again while the server has not yet seen it away its 0.2 s
+        while True:
+            await asyncio.sleep(0.5)
+            await host.send({"type": "add_bot", "seat": 1})
+            while (m := await host.recv())["type"] != "error" and not (m["type"] == "table"
+                                                                       and m["seats"][1]["kind"] == "bot"):
+                pass
+            if m["type"] == "table":
+                break
     back = await Client.connect(server.url, "guest", resume=token, since=5)
     assert back.welcome["resumed"] is False and back.welcome["resume"] != token
     lost = await recv(back, "error", timeout=5)

@@ -30,7 +30,9 @@ from websockets.exceptions import ConnectionClosed
 
 from tests.server.test_behind_proxy import player
 
-pytestmark = [pytest.mark.asyncio, pytest.mark.server("--tables-per-address", "0", checked=True)]
+# alone: it compares how fast tables play (and its farm of 16 clockless tables would load the
+# other tests' workers)
+pytestmark = [pytest.mark.asyncio, pytest.mark.server("--tables-per-address", "0", checked=True), pytest.mark.alone]
 
 ROOT = Path(__file__).resolve().parents[2]
 FARM = 16  # tables of bots from the farm's address

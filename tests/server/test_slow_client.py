@@ -18,7 +18,8 @@ from tests.clients import recv
 
 # 4 KiB of outbox and a 4 KiB kernel send buffer, so a game's worth of events overflows them
 small_buffers = pytest.mark.server("--outbox-bytes", "4096", "--sndbuf", "4096")
-quick_pings = pytest.mark.server("--ping-interval", "0.3", "--ping-timeout", "0.3")
+# (a client that answers must not be dropped by a loaded machine's stall: 3 s to answer a ping)
+quick_pings = pytest.mark.server("--ping-interval", "0.5", "--ping-timeout", "3")
 
 
 async def never_reading(url: str, port: int):
@@ -71,7 +72,7 @@ async def test_a_client_that_never_reads_is_dropped_and_the_other_seats_play_on(
     # a table held by the slow seat would wait on it until the drop or for ever (the recv above
     # times out after 10 s); the bounds leave room for a loaded machine (several test workers)
     assert gaps and max(gaps) < 3.0, f"the host waited {max(gaps):.3f} s for an event"
-    assert sorted(gaps)[len(gaps) // 2] < 0.2
+    assert sorted(gaps)[len(gaps) // 2] < 0.5
 
     with pytest.raises(ConnectionClosed):  # the server closed the slow connection
         async with asyncio.timeout(10):
@@ -123,10 +124,10 @@ async def test_keepalive_pings_close_a_connection_that_stops_answering(server):
     alive = await Client.connect(server.url, "alive")
     mute = await Client.connect(server.url, "mute")
     mute.ws.transport.pause_reading()  # it no longer sees pings, so it answers none
-    await asyncio.sleep(1.5)
+    await asyncio.sleep(5.0)  # a ping's interval and its timeout, and room
     mute.ws.transport.resume_reading()
     with pytest.raises(ConnectionClosed) as closed:
-        async with asyncio.timeout(5):
+        async with asyncio.timeout(10):
             while True:
                 await mute.recv()
     assert closed.value.rcvd is None or closed.value.rcvd.code == 1011  # "keepalive ping timeout"
