@@ -33,9 +33,9 @@ from server.table.clock import Clock
 from server.table.core import TableCore
 from server.table.io import (
     TABLE_MOVED, Act, Announce, AppendDecisions, Broadcast, CancelTimer, ClockFired, Disconnect, FinishGame,
-    GameStarted, Holds, Input, Join, Log, Output, Reconnect, Released, RemoveSeat, RemoveWatcher, Restored, SaveSeat,
-    SaveSpec, SaveTable, SaveWatcher, Seated, Send, SetBroadcasts, SetSeatHost, SetSeatLeft, SetSessionEnd,
-    SetTableState, SetTimer, StartGame, Stop, StoreHeld, TableClosed, Watch,
+    GameStarted, Holds, Input, Join, Log, Output, Reconnect, Released, RemoveSeat, RemoveWatcher, Restored,
+    ResultClosed, SaveSeat, SaveSpec, SaveTable, SaveWatcher, Seated, Send, SetBroadcasts, SetSeatHost, SetSeatLeft,
+    SetSessionEnd, SetTableState, SetTimer, StartGame, Stop, StoreHeld, TableClosed, Watch,
 )
 from server.table.seats import Seat, TableState
 from server.table.session import SessionClock
@@ -209,9 +209,19 @@ class Table:
                         share.charge(creator, time.perf_counter() - started, self.id)
                 if came and self.figures is not None:
                     self.figures.answered(time.perf_counter() - came)
+            if not self.core.kept:
+                self._refuse_left_over()
         finally:
             if self._timer is not None:
                 self._timer.cancel()
+
+    def _refuse_left_over(self) -> None:
+        """What clients sent that came after the table closed for good (an act racing the game's
+        end): each told so, as a message to no table is, rather than never answered."""
+        while not self.queue.empty():
+            item, session, _ = self.queue.get_nowait()
+            if session is not None and not isinstance(item, (Disconnect, ResultClosed)):
+                session.send(error(ErrorCode.NOT_AT_TABLE, "the table has closed: create one or join with a code"))
 
     async def _step(self, item: Input, session: Session | None) -> None:
         now = self.clock()

@@ -37,6 +37,7 @@ class TableBase:
         # a table opened with no host keeps the bots its spec seats: no player who joins takes their seats
         self.fixed_bots = set(spec.bots()) if spec.host_seat is None else set()
         self.state = TableState.WAITING
+        self.kept = False  # closed to be rebuilt (the server stopping, or the table moving to another node)
         self.seats: list[Seat | None] = [None] * 4
         self.spectators: dict[str, str] = {}  # connected spectators: member id -> resume token hash
         self.watchers: set[str] = set()  # the resume token hashes of its spectators, connected or not (stored)

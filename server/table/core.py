@@ -420,7 +420,8 @@ class TableCore(Seating):
         members = self._members()
         self._broadcast(bye(code, reason, seq=self.seq))
         self._out += [Released(member) for member, _ in members]
-        if end is not End.KEPT or self.state not in (WAITING, PLAYING):
+        self.kept = end is End.KEPT and self.state in (WAITING, PLAYING)
+        if not self.kept:
             if self.state is not FINISHED:
                 self._out.append(SetTableState(CLOSED, reason))
         self.state = CLOSED

@@ -269,3 +269,24 @@ async def test_a_table_opened_from_a_spec_is_stored_before_its_code_is_given_out
     assert not await refused.opened() and [row.id for row in store.open_tables()] == [table.id]
     assert refused.id not in refusing.tables and refused.invite not in refusing.by_invite  # forgotten
     await lobby.stop()
+
+
+@pytest.mark.asyncio
+@pytest.mark.parametrize("keep", [False, True], ids=["closed", "kept"])
+async def test_a_message_that_comes_after_its_table_closed_is_answered_not_at_table(lobby, keep):
+    """An act racing the table's end (the game's last act, a host's leave) waits in the table's
+    queue behind what closes it: it is answered that the table has closed, not left unanswered
+    (seen as a fuzz test's 10 s silence).  A table kept to be rebuilt says nothing more: its
+    players come back to it."""
+    host, table = await seated_table(lobby)
+    offer = await next_message(host, "offer")
+    table.put(Stop("closing", keep=keep))
+    table.put(Act(offer["decision"], offer["actions"][0]), host)
+    await next_message(host, "bye")
+    if keep:
+        with pytest.raises(TimeoutError):
+            await next_message(host, "error", timeout=0.5)
+    else:
+        refused = await next_message(host, "error")
+        assert refused["code"] == "not_at_table" and "closed" in refused["message"]
+    await lobby.stop()
