@@ -60,7 +60,7 @@ async def test_a_paused_node_whose_table_was_taken_over_writes_nothing_to_its_ga
     and the game finishes with the result its stored record replays to (a decision the woken
     node had written under the new node's game would break that replay, or the new node's)."""
     url = await new_database(postgres)
-    nodes = _nodes(url, redis_server.url, tmp_path, "ab", "--lease-ttl", "3")
+    nodes = _nodes(url, redis_server.url, tmp_path, "ab", "--lease-ttl", "1.5")
     front = Front([n.port for n in nodes])
     redis = aioredis.Redis.from_url(redis_server.url)
     try:
