@@ -93,7 +93,7 @@ def test_two_players_in_two_terminals_play_a_whole_game_with_two_bots(tmux, serv
     seen, _ = play(tmux, ["host", "friend"], "final", timeout=900)
     assert seen.get("result", 0) >= 4
     for name in ("host", "friend"):
-        tmux.wait_for(name, "Final standings")
+        play(tmux, [name], "final", timeout=60)  # (the other may still have the last hand's result open)
         link = tmux.wait_for(name, rf"Replay: (http://127\.0\.0\.1:{server.port}/games/\d+)").group(1)  # issue 25
         tmux.keys(name, "q")
         tmux.wait_for(name, r"EXITED 0")
